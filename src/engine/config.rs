@@ -1,0 +1,184 @@
+//! What a debate is set up with. Plain serde data: it is the payload of the first event of
+//! the log, so an exported debate carries its own configuration. It never holds an API key:
+//! seats name a connection by id, and the key stays with the connection in the session.
+
+use serde::{Deserialize, Serialize};
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum FormatId {
+    Classic,
+    Duelogic,
+    Forecast,
+    Crux,
+    /// Test-only format that exercises every engine feature.
+    Probe,
+}
+
+impl FormatId {
+    pub fn label(self) -> &'static str {
+        match self {
+            FormatId::Classic => "Classic",
+            FormatId::Duelogic => "Duelogic",
+            FormatId::Forecast => "Forecast",
+            FormatId::Crux => "Crux",
+            FormatId::Probe => "Probe",
+        }
+    }
+}
+
+/// Who fills a seat.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(tag = "kind", rename_all = "snake_case")]
+pub enum Participant {
+    Model {
+        /// Id of a connection in the session (never the key itself).
+        connection: String,
+        /// Human-readable connection name, kept for exports and history.
+        connection_label: String,
+        model: String,
+        /// The model's context window in tokens; prompts are built to fit it.
+        context_tokens: u32,
+    },
+    Human,
+}
+
+impl Participant {
+    pub fn context_tokens(&self) -> u32 {
+        match self {
+            Participant::Model { context_tokens, .. } => *context_tokens,
+            Participant::Human => u32::MAX,
+        }
+    }
+
+    pub fn describe(&self) -> String {
+        match self {
+            Participant::Model { connection_label, model, .. } => {
+                format!("{model} via {connection_label}")
+            }
+            Participant::Human => "a person".into(),
+        }
+    }
+}
+
+/// A place in the debate (the moderator, position A, chair 2…).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct SeatConfig {
+    /// Stable id used in call keys and scripts, e.g. `position-a`.
+    pub id: String,
+    /// Display name, e.g. "Position A".
+    pub name: String,
+    /// What the seat argues for, where it has a side.
+    #[serde(default)]
+    pub stance: Option<String>,
+    pub participant: Participant,
+}
+
+/// Tone and rules of a classic debate (seed 003's four configurations).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, Default)]
+#[serde(rename_all = "snake_case")]
+pub enum ClassicStyle {
+    #[default]
+    Formal,
+    Casual,
+    Educational,
+    Competitive,
+}
+
+impl ClassicStyle {
+    pub const ALL: [ClassicStyle; 4] = [
+        ClassicStyle::Formal,
+        ClassicStyle::Casual,
+        ClassicStyle::Educational,
+        ClassicStyle::Competitive,
+    ];
+
+    pub fn id(self) -> &'static str {
+        match self {
+            ClassicStyle::Formal => "formal",
+            ClassicStyle::Casual => "casual",
+            ClassicStyle::Educational => "educational",
+            ClassicStyle::Competitive => "competitive",
+        }
+    }
+
+    pub fn from_id(id: &str) -> Option<Self> {
+        Self::ALL.into_iter().find(|s| s.id() == id)
+    }
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct ClassicOptions {
+    pub rounds: u32,
+    pub style: ClassicStyle,
+    pub opening_tokens: u32,
+    pub argument_tokens: u32,
+    pub closing_tokens: u32,
+    pub summary_tokens: u32,
+}
+
+impl Default for ClassicOptions {
+    fn default() -> Self {
+        // Seed 003's example limits.
+        ClassicOptions {
+            rounds: 2,
+            style: ClassicStyle::Formal,
+            opening_tokens: 300,
+            argument_tokens: 250,
+            closing_tokens: 350,
+            summary_tokens: 300,
+        }
+    }
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct DebateConfig {
+    pub format: FormatId,
+    pub topic: String,
+    pub seats: Vec<SeatConfig>,
+    /// Seat id that runs analysis calls (evaluations, scores, extractions, checks).
+    pub analyst: String,
+    #[serde(default)]
+    pub classic: ClassicOptions,
+}
+
+/// Longest topic accepted: a debate topic is a sentence or a paragraph, not a document, and
+/// a hostile multi-megabyte topic must not blow every prompt past its context window.
+pub const MAX_TOPIC_CHARS: usize = 2_000;
+
+impl DebateConfig {
+    pub fn seat(&self, id: &str) -> Option<&SeatConfig> {
+        self.seats.iter().find(|s| s.id == id)
+    }
+
+    /// Checks what a user can get wrong, with messages meant for them.
+    pub fn validate(&self) -> Result<(), String> {
+        let topic = self.topic.trim();
+        if topic.is_empty() {
+            return Err("Enter a topic to debate.".into());
+        }
+        let n = topic.chars().count();
+        if n > MAX_TOPIC_CHARS {
+            return Err(format!(
+                "The topic is {n} characters long; the limit is {MAX_TOPIC_CHARS}. Shorten it to the question itself."
+            ));
+        }
+        if self.seats.is_empty() {
+            return Err("A debate needs at least one seat.".into());
+        }
+        if self.seat(&self.analyst).is_none() {
+            return Err(format!("The analyst seat `{}` is not one of the seats.", self.analyst));
+        }
+        for seat in &self.seats {
+            if let Participant::Model { model, .. } = &seat.participant {
+                if model.trim().is_empty() {
+                    return Err(format!("Choose a model for {}.", seat.name));
+                }
+            }
+        }
+        if self.format == FormatId::Classic && !(1..=10).contains(&self.classic.rounds) {
+            return Err("A classic debate has between 1 and 10 rounds.".into());
+        }
+        Ok(())
+    }
+}

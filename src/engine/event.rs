@@ -1,0 +1,201 @@
+//! The event log is the debate: the UI renders it, every export renders it, and a resume
+//! replays it. Token deltas are not events; they are live-only.
+
+use serde::{Deserialize, Serialize};
+
+use super::config::DebateConfig;
+
+/// Version of the stored event schema; bump it and add a step to `migrate` on any change.
+pub const SCHEMA_VERSION: u32 = 1;
+
+/// Identifies one model call: the path the format gives it plus how many times that path
+/// was called before in this debate.
+#[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+pub struct CallKey {
+    pub path: String,
+    #[serde(default)]
+    pub occurrence: u32,
+}
+
+impl CallKey {
+    pub fn new(path: impl Into<String>, occurrence: u32) -> Self {
+        CallKey { path: path.into(), occurrence }
+    }
+}
+
+impl std::fmt::Display for CallKey {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        if self.occurrence == 0 {
+            write!(f, "{}", self.path)
+        } else {
+            write!(f, "{}#{}", self.path, self.occurrence)
+        }
+    }
+}
+
+/// Why a call was made; scripts match on it and analysis purposes run on the analyst seat.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Purpose {
+    Moderation,
+    Argument,
+    Summary,
+    Evaluation,
+    Extraction,
+    Check,
+}
+
+impl Purpose {
+    pub fn id(self) -> &'static str {
+        match self {
+            Purpose::Moderation => "moderation",
+            Purpose::Argument => "argument",
+            Purpose::Summary => "summary",
+            Purpose::Evaluation => "evaluation",
+            Purpose::Extraction => "extraction",
+            Purpose::Check => "check",
+        }
+    }
+
+    pub fn from_id(s: &str) -> Option<Self> {
+        [
+            Purpose::Moderation,
+            Purpose::Argument,
+            Purpose::Summary,
+            Purpose::Evaluation,
+            Purpose::Extraction,
+            Purpose::Check,
+        ]
+        .into_iter()
+        .find(|p| p.id() == s)
+    }
+}
+
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Usage {
+    pub input_tokens: u32,
+    pub output_tokens: u32,
+    /// True when the provider reported nothing and these are our estimates.
+    #[serde(default)]
+    pub estimated: bool,
+}
+
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum FinishReason {
+    #[default]
+    Stop,
+    /// Cut by the token limit: the text is truncated.
+    Length,
+    /// Cut on purpose by the format (an interruption), keeping the partial text.
+    Cut,
+}
+
+/// Something the user (or a test) feeds in between calls. Consumed at a call boundary and
+/// recorded, so a replay takes the same path.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(tag = "kind", rename_all = "snake_case")]
+pub enum Input {
+    Question { text: String },
+    Evidence { text: String },
+    HumanTurn { seat: String, text: String },
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Outcome {
+    Completed,
+    Stopped,
+    Failed,
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(tag = "type")]
+pub enum EventKind {
+    DebateStarted {
+        schema: u32,
+        config: DebateConfig,
+        seed: u64,
+        /// Calls the format plans to make, for the progress line.
+        planned_calls: u32,
+    },
+    PhaseStarted {
+        key: String,
+        title: String,
+        #[serde(default)]
+        round: Option<u32>,
+    },
+    TurnStarted {
+        call: CallKey,
+        seat: String,
+        purpose: Purpose,
+        label: String,
+        request_hash: String,
+        #[serde(default)]
+        human: bool,
+    },
+    TurnFinished {
+        call: CallKey,
+        seat: String,
+        text: String,
+        usage: Usage,
+        finish: FinishReason,
+    },
+    /// The partial text stays visible but is never fed to later prompts.
+    TurnFailed {
+        call: CallKey,
+        seat: String,
+        partial: String,
+        error: String,
+    },
+    InputReceived {
+        /// The call boundary where it was consumed.
+        before: CallKey,
+        input: Input,
+    },
+    Paused {
+        reason: String,
+    },
+    Resumed,
+    Error {
+        message: String,
+    },
+    Finished {
+        outcome: Outcome,
+        #[serde(default)]
+        message: Option<String>,
+    },
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Event {
+    pub seq: u32,
+    /// Milliseconds since the Unix epoch (virtual in tests).
+    pub at_ms: u64,
+    #[serde(flatten)]
+    pub kind: EventKind,
+}
+
+/// Brings stored events of any earlier schema to the current one. Version 1 is the first
+/// release, so there is nothing to convert yet; an unknown newer version is refused with a
+/// message rather than misread.
+pub fn migrate(schema: u32, events: Vec<serde_json::Value>) -> Result<Vec<Event>, String> {
+    if schema > SCHEMA_VERSION {
+        return Err(format!(
+            "This debate was saved by a newer Agora (schema {schema}; this one reads up to {SCHEMA_VERSION})."
+        ));
+    }
+    events
+        .into_iter()
+        .enumerate()
+        .map(|(i, v)| serde_json::from_value(v).map_err(|e| format!("event {i} is unreadable: {e}")))
+        .collect()
+}
+
+/// The first event's configuration, if the log has one.
+pub fn config_of(events: &[Event]) -> Option<&DebateConfig> {
+    events.iter().find_map(|e| match &e.kind {
+        EventKind::DebateStarted { config, .. } => Some(config),
+        _ => None,
+    })
+}

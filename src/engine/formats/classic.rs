@@ -1,0 +1,189 @@
+//! The classic format (seed 003): a neutral moderator and two positions. Opening remarks,
+//! opening statements, N rounds of argument and rebuttal in both directions each closed by a
+//! moderator summary, closing statements, and the moderator's final summary. The call order
+//! is listed in `prompts/README.md`.
+
+use super::super::config::{DebateConfig, SeatConfig};
+use super::super::context::{CallSpec, DebateCtx, DebateError};
+use super::super::event::Purpose;
+use super::super::model::ChatMessage;
+use super::super::prompt::{classic as p, render};
+use super::super::transcript::{self, ContextParts, Said};
+
+pub const MODERATOR: &str = "moderator";
+pub const POSITION_A: &str = "position-a";
+pub const POSITION_B: &str = "position-b";
+
+/// Moderator opening + 2 openings, 4 speeches and a summary per round, 2 closings, final summary.
+pub fn planned_calls(config: &DebateConfig) -> u32 {
+    3 + 5 * config.classic.rounds + 3
+}
+
+struct Classic<'a> {
+    ctx: &'a DebateCtx,
+    config: DebateConfig,
+    said: Vec<Said>,
+    summaries: Vec<(String, String)>,
+    /// Index into `said` of the first turn no summary covers.
+    unsummarised_from: usize,
+}
+
+fn words(tokens: u32) -> String {
+    // About 0.7 words per token, leaving room so answers end on a sentence.
+    ((tokens as f32) * 0.65).round().to_string()
+}
+
+impl<'a> Classic<'a> {
+    fn seat(&self, id: &str) -> Result<&SeatConfig, DebateError> {
+        self.config
+            .seat(id)
+            .ok_or_else(|| DebateError::Config(format!("A classic debate needs a `{id}` seat.")))
+    }
+
+    fn stance(&self, id: &str) -> String {
+        self.config.seat(id).and_then(|s| s.stance.clone()).unwrap_or_default()
+    }
+
+    fn system_prompt(&self, seat: &str) -> Result<String, DebateError> {
+        let c = &self.config;
+        let style = p::style(c.classic.style);
+        let rounds = c.classic.rounds.to_string();
+        let (a, b) = (self.stance(POSITION_A), self.stance(POSITION_B));
+        Ok(if seat == MODERATOR {
+            render(
+                p::MODERATOR_SYSTEM,
+                &[("topic", &c.topic), ("position_a", &a), ("position_b", &b), ("rounds", &rounds), ("style", style)],
+            )
+        } else {
+            let me = self.seat(seat)?;
+            let opponent = if seat == POSITION_A { &b } else { &a };
+            render(
+                p::POSITION_SYSTEM,
+                &[
+                    ("topic", &c.topic),
+                    ("name", &me.name),
+                    ("stance", &self.stance(seat)),
+                    ("opponent_stance", opponent),
+                    ("rounds", &rounds),
+                    ("style", style),
+                ],
+            )
+        })
+    }
+
+    /// Renders `template` with a `{{context}}` sized to the seat's window.
+    fn user_prompt(&self, seat: &str, template: &str, system: &str, max_tokens: u32, vars: &[(&str, &str)]) -> Result<String, DebateError> {
+        let window = self.seat(seat)?.participant.context_tokens();
+        let fixed = render(template, vars);
+        let budget = transcript::budget(window, max_tokens, system, &fixed);
+        let notes = self.ctx.notes();
+        let context = transcript::build(&ContextParts {
+            topic: &self.config.topic,
+            summaries: &self.summaries,
+            recent: &self.said[self.unsummarised_from..],
+            notes: &notes,
+            budget,
+        });
+        let mut all: Vec<(&str, &str)> = vars.to_vec();
+        all.push(("context", &context));
+        Ok(render(template, &all))
+    }
+
+    async fn speak(
+        &mut self,
+        path: String,
+        seat: &str,
+        purpose: Purpose,
+        label: &str,
+        template: &str,
+        max_tokens: u32,
+        temperature: f32,
+        extra: &[(&str, &str)],
+    ) -> Result<String, DebateError> {
+        let system = self.system_prompt(seat)?;
+        let w = words(max_tokens);
+        let rounds = self.config.classic.rounds.to_string();
+        let mut vars: Vec<(&str, &str)> = vec![("max_words", &w), ("rounds", &rounds)];
+        vars.extend_from_slice(extra);
+        let user = self.user_prompt(seat, template, &system, max_tokens, &vars)?;
+        let spec = CallSpec::new(path, seat, purpose, label)
+            .messages(vec![ChatMessage::system(system), ChatMessage::user(user)])
+            .max_tokens(max_tokens)
+            .temperature(temperature);
+        let out = self.ctx.call(spec).await?;
+        let speaker = self.seat(seat)?.name.clone();
+        self.said.push(Said { seat: seat.into(), speaker, label: label.into(), text: out.text.clone() });
+        Ok(out.text)
+    }
+
+    fn last_from(&self, seat: &str) -> String {
+        self.said.iter().rev().find(|s| s.seat == seat).map(|s| s.text.clone()).unwrap_or_default()
+    }
+
+    async fn run(&mut self) -> Result<(), DebateError> {
+        let o = self.config.classic.clone();
+        for id in [MODERATOR, POSITION_A, POSITION_B] {
+            self.seat(id)?;
+        }
+        let ctx = self.ctx;
+
+        ctx.phase("opening", "Opening statements", None);
+        self.speak("opening/moderator".into(), MODERATOR, Purpose::Moderation, "Opening remarks", p::MODERATOR_OPENING, o.summary_tokens, 0.5, &[]).await?;
+        for seat in [POSITION_A, POSITION_B] {
+            self.speak(format!("opening/{seat}"), seat, Purpose::Argument, "Opening statement", p::OPENING, o.opening_tokens, 0.8, &[]).await?;
+        }
+
+        for round in 1..=o.rounds {
+            let r = round.to_string();
+            ctx.phase(&format!("round/{round}"), &format!("Round {round}"), Some(round));
+            let round_start = self.said.len();
+            for (first, second) in [(POSITION_A, POSITION_B), (POSITION_B, POSITION_A)] {
+                self.speak(format!("round/{round}/argument/{first}"), first, Purpose::Argument, "Argument", p::ARGUMENT, o.argument_tokens, 0.8, &[("round", &r)]).await?;
+                let last = transcript::clip(&self.last_from(first), 2400);
+                self.speak(format!("round/{round}/rebuttal/{second}"), second, Purpose::Argument, "Rebuttal", p::REBUTTAL, o.argument_tokens, 0.8, &[("round", &r), ("opponent_last", &last)]).await?;
+            }
+            let exchanges = self.said[round_start..]
+                .iter()
+                .map(|s| format!("[{} — {}]\n{}", s.speaker, s.label, transcript::clip(s.text.trim(), 1600)))
+                .collect::<Vec<_>>()
+                .join("\n\n");
+            let summary = self.summarise(round, &exchanges, o.summary_tokens).await?;
+            self.summaries.push((format!("Round {round}"), summary));
+            self.unsummarised_from = self.said.len();
+        }
+
+        ctx.phase("closing", "Closing statements", None);
+        for seat in [POSITION_A, POSITION_B] {
+            self.speak(format!("closing/{seat}"), seat, Purpose::Argument, "Closing statement", p::CLOSING, o.closing_tokens, 0.7, &[]).await?;
+        }
+
+        ctx.phase("summary", "Moderator's summary", None);
+        self.speak("summary".into(), MODERATOR, Purpose::Summary, "Closing summary", p::FINAL_SUMMARY, o.summary_tokens, 0.3, &[]).await?;
+        Ok(())
+    }
+
+    /// The moderator's round summary sees the round itself, not the rolling context.
+    async fn summarise(&mut self, round: u32, exchanges: &str, max_tokens: u32) -> Result<String, DebateError> {
+        let system = self.system_prompt(MODERATOR)?;
+        let window = self.seat(MODERATOR)?.participant.context_tokens();
+        let w = words(max_tokens);
+        let r = round.to_string();
+        let shell = render(p::ROUND_SUMMARY, &[("round", &r), ("max_words", &w), ("exchanges", "")]);
+        let budget = transcript::budget(window, max_tokens, &system, &shell) as usize;
+        let exchanges = transcript::clip(exchanges, budget * 4);
+        let user = render(p::ROUND_SUMMARY, &[("round", &r), ("max_words", &w), ("exchanges", &exchanges)]);
+        let spec = CallSpec::new(format!("round/{round}/summary"), MODERATOR, Purpose::Summary, "Round summary")
+            .messages(vec![ChatMessage::system(system), ChatMessage::user(user)])
+            .max_tokens(max_tokens)
+            .temperature(0.3);
+        let out = self.ctx.call(spec).await?;
+        let speaker = self.seat(MODERATOR)?.name.clone();
+        self.said.push(Said { seat: MODERATOR.into(), speaker, label: "Round summary".into(), text: out.text.clone() });
+        Ok(out.text)
+    }
+}
+
+pub async fn run(ctx: &DebateCtx) -> Result<(), DebateError> {
+    let mut c = Classic { ctx, config: ctx.config(), said: Vec::new(), summaries: Vec::new(), unsummarised_from: 0 };
+    c.run().await
+}

@@ -1,0 +1,53 @@
+//! The debate formats. Each is plain async code over a `DebateCtx`.
+
+pub mod classic;
+#[cfg(test)]
+mod probe;
+
+use super::config::{DebateConfig, FormatId};
+use super::context::{DebateCtx, DebateError};
+
+/// How many model calls a debate plans to make, for the progress line.
+pub fn planned_calls(config: &DebateConfig) -> u32 {
+    match config.format {
+        FormatId::Classic => classic::planned_calls(config),
+        _ => 0,
+    }
+}
+
+/// Runs the configured format to its end (or to the first error).
+pub async fn run(ctx: &DebateCtx) -> Result<(), DebateError> {
+    let config = ctx.config();
+    match config.format {
+        FormatId::Classic => classic::run(ctx).await,
+        other => Err(DebateError::Config(format!("The {} format is not available yet.", other.label()))),
+    }
+}
+
+/// Runs the format and records how it ended: `Finished` with the outcome, preceded by an
+/// `Error` event worded for the user when a call failed.
+pub async fn drive(ctx: &DebateCtx) -> super::event::Outcome {
+    use super::event::Outcome;
+    match run(ctx).await {
+        Ok(()) => {
+            ctx.finish(Outcome::Completed, None);
+            Outcome::Completed
+        }
+        Err(DebateError::Stopped) => {
+            ctx.finish(Outcome::Stopped, Some("Stopped by the user. Resume continues from the interrupted turn.".into()));
+            Outcome::Stopped
+        }
+        Err(e) => {
+            let message = match &e {
+                DebateError::Model { seat, error } => {
+                    let name = ctx.config().seat(seat).map(|s| s.name.clone()).unwrap_or_else(|| seat.clone());
+                    format!("{name}'s turn failed: {error}")
+                }
+                other => other.to_string(),
+            };
+            ctx.record_error(message.clone());
+            ctx.finish(Outcome::Failed, Some(message));
+            Outcome::Failed
+        }
+    }
+}

@@ -1,0 +1,20 @@
+//! The debate engine: pure Rust with no browser dependency, so every format, the event log,
+//! scoring and context building compile and test natively with `cargo test`.
+
+pub mod cancel;
+pub mod clock;
+pub mod config;
+pub mod context;
+pub mod event;
+pub mod formats;
+pub mod json_extract;
+pub mod model;
+pub mod prompt;
+pub mod rng;
+pub mod script;
+pub mod tokens;
+pub mod transcript;
+
+pub use config::DebateConfig;
+pub use context::{CallSpec, DebateCtx, DebateError};
+pub use event::{CallKey, Event, EventKind};

@@ -1,0 +1,127 @@
+//! The engine's view of a language model: one streaming chat call. The session implements it
+//! over real providers (routing by connection), tests over the scripted model.
+
+use futures::future::LocalBoxFuture;
+use serde::{Deserialize, Serialize};
+
+use super::cancel::CancelToken;
+use super::event::{FinishReason, Purpose, Usage};
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Role {
+    System,
+    User,
+    Assistant,
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct ChatMessage {
+    pub role: Role,
+    pub content: String,
+}
+
+impl ChatMessage {
+    pub fn system(s: impl Into<String>) -> Self {
+        ChatMessage { role: Role::System, content: s.into() }
+    }
+    pub fn user(s: impl Into<String>) -> Self {
+        ChatMessage { role: Role::User, content: s.into() }
+    }
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct ChatRequest {
+    pub connection: String,
+    pub model: String,
+    /// Seat, purpose and call path travel with the request so that routing, scripts and the
+    /// end-to-end stand-in can tell calls apart.
+    pub seat: String,
+    pub purpose: Purpose,
+    pub call: String,
+    pub messages: Vec<ChatMessage>,
+    pub temperature: Option<f32>,
+    pub max_tokens: u32,
+    /// Ask for a JSON object (the provider's JSON mode where it has one).
+    pub json: bool,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct ChatResponse {
+    pub text: String,
+    pub usage: Usage,
+    pub finish: FinishReason,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ErrorKind {
+    /// 401/403: the key is wrong or lacks access.
+    Auth,
+    /// 404: unknown model or wrong base URL.
+    NotFound,
+    /// 429.
+    RateLimited,
+    /// 5xx or overloaded.
+    Server,
+    /// The request never got an answer (offline, CORS, refused).
+    Network,
+    /// The stream stopped before its end, or went silent.
+    Cut,
+    /// The caller cancelled (Stop, or an interruption).
+    Cancelled,
+    /// Any other 4xx, or a body we could not understand.
+    BadRequest,
+}
+
+/// A provider failure, worded for the user. It never contains the API key.
+#[derive(Clone, Debug, PartialEq)]
+pub struct ModelError {
+    pub kind: ErrorKind,
+    pub message: String,
+    pub status: Option<u16>,
+    pub retry_after_ms: Option<u64>,
+    /// Text that had streamed before the failure.
+    pub partial: String,
+}
+
+impl ModelError {
+    pub fn new(kind: ErrorKind, message: impl Into<String>) -> Self {
+        ModelError { kind, message: message.into(), status: None, retry_after_ms: None, partial: String::new() }
+    }
+
+    pub fn cancelled(partial: String) -> Self {
+        ModelError { partial, ..Self::new(ErrorKind::Cancelled, "Stopped.") }
+    }
+
+    pub fn retryable(&self) -> bool {
+        matches!(self.kind, ErrorKind::RateLimited | ErrorKind::Server | ErrorKind::Cut | ErrorKind::Network)
+    }
+}
+
+impl std::fmt::Display for ModelError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.message)
+    }
+}
+
+pub trait ChatModel {
+    /// Streams one completion. `on_delta` receives each text fragment as it arrives; when
+    /// `cancel` fires the call ends at once with `ErrorKind::Cancelled` carrying the partial text.
+    fn complete<'a>(
+        &'a self,
+        req: &'a ChatRequest,
+        on_delta: &'a dyn Fn(&str),
+        cancel: &'a CancelToken,
+    ) -> LocalBoxFuture<'a, Result<ChatResponse, ModelError>>;
+}
+
+/// How an HTTP status maps to what the user can do about it.
+pub fn kind_for_status(status: u16) -> ErrorKind {
+    match status {
+        401 | 403 => ErrorKind::Auth,
+        404 => ErrorKind::NotFound,
+        408 | 429 => ErrorKind::RateLimited,
+        500..=599 => ErrorKind::Server,
+        _ => ErrorKind::BadRequest,
+    }
+}

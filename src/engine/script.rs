@@ -1,0 +1,291 @@
+//! The JSON script format for a scripted model: answers matched by seat, purpose and
+//! occurrence, each as chunks with delays, usage figures and faults. One format drives the
+//! native test model (here), the OpenAI-compatible stand-in of the end-to-end tests
+//! (`src/bin/standin.rs`) and the scripted provider users get for their own tests.
+
+use std::cell::RefCell;
+use std::collections::HashMap;
+
+use futures::future::{select, Either, LocalBoxFuture};
+use serde::{Deserialize, Serialize};
+
+use super::cancel::CancelToken;
+use super::clock::Clock;
+use super::event::{FinishReason, Usage};
+use super::model::{ChatModel, ChatRequest, ChatResponse, ErrorKind, ModelError};
+use super::tokens;
+
+#[derive(Clone, Debug, Default, Serialize, Deserialize)]
+pub struct Script {
+    #[serde(default)]
+    pub answers: Vec<Answer>,
+    /// How unmatched calls are answered; without it they get generated prose.
+    #[serde(default)]
+    pub default: Option<Answer>,
+}
+
+#[derive(Clone, Debug, Default, Serialize, Deserialize)]
+pub struct Answer {
+    /// Matches the seat id; absent matches any seat.
+    #[serde(default)]
+    pub seat: Option<String>,
+    #[serde(default)]
+    pub purpose: Option<String>,
+    /// Matches when the call path starts with this.
+    #[serde(default)]
+    pub path: Option<String>,
+    /// 0-based count of earlier requests with the same seat and purpose (retries included);
+    /// absent matches every occurrence.
+    #[serde(default)]
+    pub occurrence: Option<u32>,
+    /// The text, streamed in `chunks` if given, else split into words.
+    #[serde(default)]
+    pub text: Option<String>,
+    #[serde(default)]
+    pub chunks: Option<Vec<String>>,
+    /// Wait before the first byte.
+    #[serde(default)]
+    pub first_delay_ms: u64,
+    /// Wait between chunks.
+    #[serde(default)]
+    pub chunk_delay_ms: u64,
+    #[serde(default)]
+    pub usage: Option<ScriptUsage>,
+    #[serde(default)]
+    pub finish: Option<FinishReason>,
+    #[serde(default)]
+    pub fault: Option<Fault>,
+}
+
+#[derive(Clone, Copy, Debug, Serialize, Deserialize)]
+pub struct ScriptUsage {
+    pub input_tokens: u32,
+    pub output_tokens: u32,
+}
+
+#[derive(Clone, Debug, Serialize, Deserialize)]
+#[serde(untagged)]
+pub enum Fault {
+    /// Answer with this HTTP status (and headers, e.g. `retry-after`) instead of a stream.
+    Status {
+        status: u16,
+        #[serde(default)]
+        headers: HashMap<String, String>,
+        #[serde(default)]
+        body: Option<String>,
+    },
+    /// Stream this many bytes of text, then drop the connection.
+    Cut { cut_after_bytes: usize },
+    /// Stream this many bytes, then go silent for `stall_ms`.
+    Stall { stall_after_bytes: usize, stall_ms: u64 },
+}
+
+/// What one request gets, resolved from the script.
+#[derive(Clone, Debug)]
+pub struct Plan {
+    pub chunks: Vec<String>,
+    pub first_delay_ms: u64,
+    pub chunk_delay_ms: u64,
+    pub usage: Option<ScriptUsage>,
+    pub finish: FinishReason,
+    pub fault: Option<Fault>,
+}
+
+impl Plan {
+    /// Chunks truncated to the first `n` bytes of text (on a character boundary).
+    pub fn chunks_up_to(&self, n: usize) -> Vec<String> {
+        let mut out = Vec::new();
+        let mut left = n;
+        for c in &self.chunks {
+            if left == 0 {
+                break;
+            }
+            if c.len() <= left {
+                out.push(c.clone());
+                left -= c.len();
+            } else {
+                let mut cut = left;
+                while !c.is_char_boundary(cut) {
+                    cut -= 1;
+                }
+                out.push(c[..cut].to_string());
+                left = 0;
+            }
+        }
+        out
+    }
+}
+
+/// Counts occurrences and picks answers; shared by the native model and the stand-in.
+#[derive(Debug, Default)]
+pub struct ScriptPlayer {
+    script: Script,
+    seen: HashMap<(String, String), u32>,
+}
+
+impl ScriptPlayer {
+    pub fn new(script: Script) -> Self {
+        ScriptPlayer { script, seen: HashMap::new() }
+    }
+
+    pub fn parse(json: &str) -> Result<Self, String> {
+        serde_json::from_str(json).map(Self::new).map_err(|e| format!("the script is not valid: {e}"))
+    }
+
+    pub fn plan(&mut self, seat: &str, purpose: &str, path: &str, json: bool) -> Plan {
+        let n = self.seen.entry((seat.to_string(), purpose.to_string())).or_insert(0);
+        let occurrence = *n;
+        *n += 1;
+        let found = self.script.answers.iter().find(|a| {
+            a.seat.as_deref().is_none_or(|s| s == seat)
+                && a.purpose.as_deref().is_none_or(|p| p == purpose)
+                && a.path.as_deref().is_none_or(|p| path.starts_with(p))
+                && a.occurrence.is_none_or(|o| o == occurrence)
+        });
+        let answer = found.or(self.script.default.as_ref());
+        let text_default = || generated_text(seat, purpose, occurrence, json);
+        match answer {
+            Some(a) => {
+                let chunks = match (&a.chunks, &a.text) {
+                    (Some(c), _) => c.clone(),
+                    (None, Some(t)) => split_words(t),
+                    (None, None) => split_words(&text_default()),
+                };
+                Plan {
+                    chunks,
+                    first_delay_ms: a.first_delay_ms,
+                    chunk_delay_ms: a.chunk_delay_ms,
+                    usage: a.usage,
+                    finish: a.finish.unwrap_or_default(),
+                    fault: a.fault.clone(),
+                }
+            }
+            None => Plan {
+                chunks: split_words(&text_default()),
+                first_delay_ms: 0,
+                chunk_delay_ms: 1,
+                usage: None,
+                finish: FinishReason::Stop,
+                fault: None,
+            },
+        }
+    }
+}
+
+/// Splits text into word-sized chunks that keep their spacing, so a stream looks real.
+pub fn split_words(text: &str) -> Vec<String> {
+    let mut out = Vec::new();
+    let mut cur = String::new();
+    for ch in text.chars() {
+        if ch == ' ' && !cur.trim().is_empty() {
+            out.push(std::mem::take(&mut cur));
+        }
+        cur.push(ch);
+    }
+    if !cur.is_empty() {
+        out.push(cur);
+    }
+    out
+}
+
+/// Deterministic prose for calls a script does not mention.
+fn generated_text(seat: &str, purpose: &str, occurrence: u32, json: bool) -> String {
+    if json {
+        return format!("{{\"seat\": \"{seat}\", \"occurrence\": {occurrence}}}");
+    }
+    format!(
+        "**{seat}**, {purpose} {n}: this scripted answer stands in for a model. It makes a claim, \
+         gives a reason, and ends with a clear point so the transcript reads like a debate.",
+        n = occurrence + 1
+    )
+}
+
+/// A `ChatModel` that plays a script on a `Clock` (virtual in tests, real in the browser).
+pub struct ScriptedModel<C: Clock> {
+    player: RefCell<ScriptPlayer>,
+    clock: C,
+    /// Every request seen, for tests that check what was sent.
+    pub requests: RefCell<Vec<ChatRequest>>,
+}
+
+impl<C: Clock> ScriptedModel<C> {
+    pub fn new(script: Script, clock: C) -> Self {
+        ScriptedModel { player: RefCell::new(ScriptPlayer::new(script)), clock, requests: RefCell::new(Vec::new()) }
+    }
+
+    async fn wait(&self, ms: u64, cancel: &CancelToken) -> bool {
+        if ms == 0 {
+            return !cancel.is_cancelled();
+        }
+        matches!(select(self.clock.sleep(ms), cancel.cancelled()).await, Either::Left(_))
+    }
+}
+
+impl<C: Clock> ChatModel for ScriptedModel<C> {
+    fn complete<'a>(
+        &'a self,
+        req: &'a ChatRequest,
+        on_delta: &'a dyn Fn(&str),
+        cancel: &'a CancelToken,
+    ) -> LocalBoxFuture<'a, Result<ChatResponse, ModelError>> {
+        Box::pin(async move {
+            self.requests.borrow_mut().push(req.clone());
+            let plan = self.player.borrow_mut().plan(&req.seat, req.purpose.id(), &req.call, req.json);
+            let mut text = String::new();
+            if !self.wait(plan.first_delay_ms, cancel).await {
+                return Err(ModelError::cancelled(text));
+            }
+            let (chunks, after) = match &plan.fault {
+                Some(Fault::Status { status, headers, body }) => {
+                    let retry_after_ms = headers
+                        .iter()
+                        .find(|(k, _)| k.eq_ignore_ascii_case("retry-after"))
+                        .and_then(|(_, v)| v.trim().parse::<f64>().ok())
+                        .map(|s| (s * 1000.0) as u64);
+                    let kind = super::model::kind_for_status(*status);
+                    let mut e = ModelError::new(
+                        kind,
+                        format!("scripted model answered HTTP {status}: {}", body.clone().unwrap_or_default()),
+                    );
+                    e.status = Some(*status);
+                    e.retry_after_ms = retry_after_ms;
+                    return Err(e);
+                }
+                Some(Fault::Cut { cut_after_bytes }) => (plan.chunks_up_to(*cut_after_bytes), Some(None)),
+                Some(Fault::Stall { stall_after_bytes, stall_ms }) => {
+                    (plan.chunks_up_to(*stall_after_bytes), Some(Some(*stall_ms)))
+                }
+                None => (plan.chunks.clone(), None),
+            };
+            for (i, chunk) in chunks.iter().enumerate() {
+                if i > 0 && !self.wait(plan.chunk_delay_ms, cancel).await {
+                    return Err(ModelError::cancelled(text));
+                }
+                if cancel.is_cancelled() {
+                    return Err(ModelError::cancelled(text));
+                }
+                text.push_str(chunk);
+                on_delta(chunk);
+            }
+            if let Some(stall) = after {
+                if let Some(ms) = stall {
+                    if !self.wait(ms, cancel).await {
+                        return Err(ModelError::cancelled(text));
+                    }
+                }
+                let mut e = ModelError::new(ErrorKind::Cut, "the scripted stream was cut mid-answer");
+                e.partial = text;
+                return Err(e);
+            }
+            let usage = match plan.usage {
+                Some(u) => Usage { input_tokens: u.input_tokens, output_tokens: u.output_tokens, estimated: false },
+                None => Usage {
+                    input_tokens: req.messages.iter().map(|m| tokens::estimate(&m.content)).sum(),
+                    output_tokens: tokens::estimate(&text),
+                    estimated: true,
+                },
+            };
+            Ok(ChatResponse { text, usage, finish: plan.finish })
+        })
+    }
+}

@@ -1,0 +1,8 @@
+//! Providers. Building requests and parsing streams are pure functions over plain data
+//! (tested natively, chunk by chunk); only `transport` touches the browser's `fetch`.
+
+pub mod openai;
+pub mod sse;
+
+#[cfg(target_arch = "wasm32")]
+pub mod transport;
