@@ -2,6 +2,7 @@
 //! (tested natively, chunk by chunk); only `transport` touches the browser's `fetch`.
 
 pub mod openai;
+pub mod redact;
 pub mod sse;
 
 #[cfg(target_arch = "wasm32")]

@@ -1,0 +1,174 @@
+//! OpenAI-compatible chat completions (OpenAI, llama.cpp, Ollama, LM Studio, Groq…): the
+//! request body and the streamed chunks, as pure functions over plain data.
+
+use serde_json::{json, Value};
+
+use crate::engine::event::{FinishReason, Usage};
+use super::redact::redact;
+use crate::engine::model::{kind_for_status, ChatRequest, ErrorKind, ModelError};
+
+/// The JSON body of a streaming chat completion request.
+pub fn request_body(req: &ChatRequest) -> Value {
+    let mut body = json!({
+        "model": req.model,
+        "messages": req.messages,
+        "stream": true,
+        "max_tokens": req.max_tokens,
+        "stream_options": {"include_usage": true},
+    });
+    if let Some(t) = req.temperature {
+        body["temperature"] = json!(t);
+    }
+    if req.json {
+        body["response_format"] = json!({"type": "json_object"});
+    }
+    body
+}
+
+/// Folds the stream's chunks into the answer.
+#[derive(Default, Debug)]
+pub struct StreamState {
+    pub text: String,
+    pub usage: Option<Usage>,
+    pub finish: Option<FinishReason>,
+    pub done: bool,
+}
+
+impl StreamState {
+    /// Takes one SSE `data` payload; returns the text it adds.
+    pub fn accept(&mut self, data: &str) -> Result<String, ModelError> {
+        let data = data.trim();
+        if data == "[DONE]" {
+            self.done = true;
+            return Ok(String::new());
+        }
+        if data.is_empty() {
+            return Ok(String::new());
+        }
+        let v: Value = serde_json::from_str(data)
+            .map_err(|_| ModelError::new(ErrorKind::BadRequest, "the server sent a stream chunk that is not JSON"))?;
+        if let Some(err) = v.get("error") {
+            let mut e = ModelError::new(ErrorKind::Server, format!("the provider reported an error mid-stream: {}", error_text(err)));
+            e.partial = self.text.clone();
+            return Err(e);
+        }
+        let mut delta = String::new();
+        if let Some(choice) = v.get("choices").and_then(|c| c.get(0)) {
+            if let Some(t) = choice.pointer("/delta/content").and_then(Value::as_str) {
+                delta.push_str(t);
+            }
+            match choice.get("finish_reason").and_then(Value::as_str) {
+                Some("length") => self.finish = Some(FinishReason::Length),
+                Some(_) => self.finish = Some(self.finish.unwrap_or(FinishReason::Stop)),
+                None => {}
+            }
+        }
+        if let Some(u) = v.get("usage").filter(|u| !u.is_null()) {
+            let n = |k: &str| u.get(k).and_then(Value::as_u64).unwrap_or(0) as u32;
+            self.usage = Some(Usage { input_tokens: n("prompt_tokens"), output_tokens: n("completion_tokens"), estimated: false });
+        }
+        self.text.push_str(&delta);
+        Ok(delta)
+    }
+}
+
+fn error_text(err: &Value) -> String {
+    match err {
+        Value::String(s) => s.clone(),
+        other => other
+            .get("message")
+            .and_then(Value::as_str)
+            .map(str::to_string)
+            .unwrap_or_else(|| other.to_string()),
+    }
+}
+
+/// Turns a non-2xx answer into a message that says what to do. `who` names the connection
+/// and model; `body` is the response text, which is redacted for the key before use.
+pub fn http_error(status: u16, body: &str, retry_after: Option<&str>, who: &str, key: &str) -> ModelError {
+    let detail = serde_json::from_str::<Value>(body)
+        .ok()
+        .and_then(|v| v.get("error").map(error_text))
+        .unwrap_or_else(|| body.chars().take(300).collect());
+    let detail = redact(detail.trim(), key);
+    let kind = kind_for_status(status);
+    let advice = match kind {
+        ErrorKind::Auth => "Check the API key for this connection.",
+        ErrorKind::NotFound => "Check the model name and the base URL.",
+        ErrorKind::RateLimited => "The provider is rate-limiting requests; wait and resume.",
+        ErrorKind::Server => "The provider had a problem; try again shortly.",
+        _ => "The provider rejected the request.",
+    };
+    let mut message = format!("{who} answered HTTP {status}. {advice}");
+    if !detail.is_empty() {
+        message.push_str(&format!(" ({detail})"));
+    }
+    let mut e = ModelError::new(kind, message);
+    e.status = Some(status);
+    e.retry_after_ms = retry_after.and_then(parse_retry_after);
+    e
+}
+
+/// `Retry-After` in seconds (the HTTP-date form is rare for APIs and ignored).
+pub fn parse_retry_after(v: &str) -> Option<u64> {
+    v.trim().parse::<f64>().ok().filter(|s| *s >= 0.0).map(|s| (s * 1000.0) as u64)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::engine::event::Purpose;
+    use crate::engine::model::ChatMessage;
+
+    fn req(json: bool) -> ChatRequest {
+        ChatRequest {
+            connection: "c".into(),
+            model: "gpt-x".into(),
+            seat: "position-a".into(),
+            purpose: Purpose::Argument,
+            call: "opening/position-a".into(),
+            messages: vec![ChatMessage::system("s"), ChatMessage::user("u")],
+            temperature: Some(0.7),
+            max_tokens: 300,
+            json,
+        }
+    }
+
+    #[test]
+    fn builds_a_streaming_request() {
+        let b = request_body(&req(true));
+        assert_eq!(b["stream"], true);
+        assert_eq!(b["model"], "gpt-x");
+        assert_eq!(b["messages"][0], json!({"role": "system", "content": "s"}));
+        assert_eq!(b["max_tokens"], 300);
+        assert_eq!(b["response_format"]["type"], "json_object");
+        assert!(request_body(&req(false)).get("response_format").is_none());
+    }
+
+    #[test]
+    fn folds_chunks_usage_and_finish_reason() {
+        let mut s = StreamState::default();
+        assert_eq!(s.accept(r#"{"choices":[{"delta":{"role":"assistant"}}]}"#).unwrap(), "");
+        assert_eq!(s.accept(r#"{"choices":[{"delta":{"content":"Hel"}}]}"#).unwrap(), "Hel");
+        assert_eq!(s.accept(r#"{"choices":[{"delta":{"content":"lo"},"finish_reason":"length"}]}"#).unwrap(), "lo");
+        s.accept(r#"{"choices":[],"usage":{"prompt_tokens":12,"completion_tokens":2}}"#).unwrap();
+        s.accept("[DONE]").unwrap();
+        assert_eq!(s.text, "Hello");
+        assert_eq!(s.finish, Some(FinishReason::Length));
+        assert_eq!(s.usage, Some(Usage { input_tokens: 12, output_tokens: 2, estimated: false }));
+        assert!(s.done);
+    }
+
+    #[test]
+    fn errors_say_what_to_do_and_never_carry_the_key() {
+        let key = "sk-proj-abcdefghijklmnop";
+        let body = r#"{"error":{"message":"Incorrect API key provided: sk-proj-abcdefghijklmnop. You can find your API key at ..."}}"#;
+        let e = http_error(401, body, None, "OpenAI (gpt-x)", key);
+        assert_eq!(e.kind, ErrorKind::Auth);
+        assert!(e.message.contains("Check the API key"));
+        assert!(!e.message.contains("abcdefghijklmnop"), "{}", e.message);
+        let e = http_error(429, "slow down", Some("2"), "X", key);
+        assert_eq!((e.kind, e.retry_after_ms), (ErrorKind::RateLimited, Some(2000)));
+        assert!(super::redact("key sk-other123 leaked", "").contains("[key] leaked"));
+    }
+}

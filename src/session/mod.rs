@@ -1,1 +1,12 @@
-//! Runs debates.
+//! Runs debates: wires a format to connections, the store and the clock; owns pause, stop,
+//! resume and human input. It is the only door to providers for everything above it: the
+//! UI's "test connection" goes through it too.
+
+pub mod connections;
+pub mod limiter;
+pub mod router;
+pub mod runner;
+mod writer;
+
+pub use connections::{Connection, ProviderKind};
+pub use runner::{Session, SessionEnv, Update};

@@ -187,3 +187,37 @@ pub async fn run(ctx: &DebateCtx) -> Result<(), DebateError> {
     let mut c = Classic { ctx, config: ctx.config(), said: Vec::new(), summaries: Vec::new(), unsummarised_from: 0 };
     c.run().await
 }
+
+/// A classic debate's configuration: the three seats, the analyst (the moderator), and the
+/// options. `participant` says who fills each seat id.
+pub fn new_config(
+    topic: &str,
+    stance_a: &str,
+    stance_b: &str,
+    options: super::super::config::ClassicOptions,
+    participant: impl Fn(&str) -> super::super::config::Participant,
+) -> DebateConfig {
+    use super::super::config::FormatId;
+    let stance = |s: &str, fallback: &str| if s.trim().is_empty() { fallback.to_string() } else { s.trim().to_string() };
+    DebateConfig {
+        format: FormatId::Classic,
+        topic: topic.trim().to_string(),
+        seats: vec![
+            SeatConfig { id: MODERATOR.into(), name: "Moderator".into(), stance: None, participant: participant(MODERATOR) },
+            SeatConfig {
+                id: POSITION_A.into(),
+                name: "Position A".into(),
+                stance: Some(stance(stance_a, "In favour of the motion")),
+                participant: participant(POSITION_A),
+            },
+            SeatConfig {
+                id: POSITION_B.into(),
+                name: "Position B".into(),
+                stance: Some(stance(stance_b, "Against the motion")),
+                participant: participant(POSITION_B),
+            },
+        ],
+        analyst: MODERATOR.into(),
+        classic: options,
+    }
+}

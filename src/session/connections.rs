@@ -1,0 +1,118 @@
+//! Named connections to model providers. The API key lives here, in memory only: it is
+//! skipped by serde, so it cannot reach IndexedDB, an export or a log by accident.
+
+use serde::{Deserialize, Serialize};
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum ProviderKind {
+    /// `/chat/completions` with SSE streaming: OpenAI, llama.cpp, Ollama, LM Studio, Groq…
+    OpenAiCompatible,
+    /// Plays a JSON script in the page, with no network: for demos and users' own tests.
+    Scripted,
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Connection {
+    pub id: String,
+    pub label: String,
+    pub kind: ProviderKind,
+    /// e.g. `https://api.openai.com/v1`; the path `/chat/completions` is appended.
+    pub base_url: String,
+    pub default_model: String,
+    /// The model's context window; prompts are built to fit it.
+    pub context_tokens: u32,
+    /// Calls at once on this connection; more wait their turn.
+    pub concurrency: u32,
+    /// A stream that sends nothing for this long is treated as cut.
+    pub stall_ms: u64,
+    /// The script a scripted connection plays (JSON, see `engine::script`).
+    #[serde(default)]
+    pub script: Option<String>,
+    /// Send the call's seat/purpose/path in an `X-Agora-Call` header (the test stand-in
+    /// uses it to pick scripted answers; real providers do not need it).
+    #[serde(default)]
+    pub send_call_header: bool,
+    #[serde(skip)]
+    pub api_key: String,
+}
+
+/// Where the run command serves the local model.
+pub const LOCAL_MODEL_URL: &str = "http://127.0.0.1:8081/v1";
+pub const LOCAL_MODEL_NAME: &str = "smollm2-135m";
+
+impl Connection {
+    /// llama.cpp's server with SmolLM2-135M, started by the README's run command. It serves
+    /// one request at a time, and its window is 4,096 tokens.
+    pub fn local_model() -> Self {
+        Connection {
+            id: "local".into(),
+            label: "Local model (no key)".into(),
+            kind: ProviderKind::OpenAiCompatible,
+            base_url: LOCAL_MODEL_URL.into(),
+            default_model: LOCAL_MODEL_NAME.into(),
+            context_tokens: 4096,
+            concurrency: 1,
+            stall_ms: 60_000,
+            script: None,
+            send_call_header: false,
+            api_key: String::new(),
+        }
+    }
+
+    /// A connection to any OpenAI-compatible endpoint.
+    pub fn openai_compatible(id: &str, label: &str, base_url: &str, model: &str, key: &str) -> Self {
+        Connection {
+            id: id.into(),
+            label: label.into(),
+            kind: ProviderKind::OpenAiCompatible,
+            base_url: base_url.trim().trim_end_matches('/').into(),
+            default_model: model.trim().into(),
+            context_tokens: 16_000,
+            concurrency: 4,
+            stall_ms: 60_000,
+            script: None,
+            send_call_header: false,
+            api_key: key.trim().into(),
+        }
+    }
+
+    /// The in-page scripted model: a demo that needs no network at all.
+    pub fn scripted_demo() -> Self {
+        Connection {
+            id: "scripted".into(),
+            label: "Scripted demo (no network)".into(),
+            kind: ProviderKind::Scripted,
+            base_url: String::new(),
+            default_model: "script".into(),
+            context_tokens: 8192,
+            concurrency: 4,
+            stall_ms: 60_000,
+            script: Some(r#"{"default": {"chunk_delay_ms": 30}}"#.into()),
+            send_call_header: false,
+            api_key: String::new(),
+        }
+    }
+
+    /// Says what is wrong with the form, if anything.
+    pub fn validate(&self) -> Result<(), String> {
+        if self.kind == ProviderKind::OpenAiCompatible {
+            let u = self.base_url.trim();
+            if !(u.starts_with("http://") || u.starts_with("https://")) {
+                return Err("The base URL must start with http:// or https:// (for example https://api.openai.com/v1).".into());
+            }
+            if self.default_model.trim().is_empty() {
+                return Err("Enter the model name (for example gpt-4o-mini).".into());
+            }
+        }
+        if self.context_tokens < 1024 {
+            return Err("The context window must be at least 1,024 tokens.".into());
+        }
+        Ok(())
+    }
+
+    /// "model via label", for error messages (never includes the key).
+    pub fn describe(&self, model: &str) -> String {
+        format!("{} ({model})", self.label)
+    }
+}

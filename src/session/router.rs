@@ -1,0 +1,87 @@
+//! Routes each call to its seat's connection, through that connection's concurrency cap.
+
+use std::cell::RefCell;
+use std::collections::HashMap;
+use std::rc::Rc;
+
+use futures::future::{select, Either, LocalBoxFuture};
+
+use super::connections::Connection;
+use super::limiter::Limiter;
+use crate::engine::cancel::CancelToken;
+use crate::llm::redact::redact;
+use crate::engine::model::{ChatModel, ChatRequest, ChatResponse, ErrorKind, ModelError};
+
+/// Makes the model object for a connection (a provider transport, or a scripted model).
+pub type ProviderFactory = Rc<dyn Fn(&Connection) -> Rc<dyn ChatModel>>;
+
+pub struct Router {
+    connections: Rc<RefCell<Vec<Connection>>>,
+    limiters: RefCell<HashMap<String, (u32, Rc<Limiter>)>>,
+    providers: ProviderFactory,
+    /// Scripted connections keep their model (and its place in the script) across calls.
+    cache: RefCell<HashMap<String, (Connection, Rc<dyn ChatModel>)>>,
+}
+
+impl Router {
+    pub fn new(connections: Rc<RefCell<Vec<Connection>>>, providers: ProviderFactory) -> Self {
+        Router { connections, limiters: RefCell::new(HashMap::new()), providers, cache: RefCell::new(HashMap::new()) }
+    }
+
+    fn limiter(&self, c: &Connection) -> Rc<Limiter> {
+        let mut l = self.limiters.borrow_mut();
+        let entry = l.entry(c.id.clone()).or_insert_with(|| (c.concurrency, Limiter::new(c.concurrency)));
+        if entry.0 != c.concurrency {
+            *entry = (c.concurrency, Limiter::new(c.concurrency));
+        }
+        entry.1.clone()
+    }
+
+    fn model(&self, c: &Connection) -> Rc<dyn ChatModel> {
+        let mut cache = self.cache.borrow_mut();
+        if let Some((conn, m)) = cache.get(&c.id) {
+            if conn == c && conn.api_key == c.api_key {
+                return m.clone();
+            }
+        }
+        let m = (self.providers)(c);
+        cache.insert(c.id.clone(), (c.clone(), m.clone()));
+        m
+    }
+}
+
+impl ChatModel for Router {
+    fn complete<'a>(
+        &'a self,
+        req: &'a ChatRequest,
+        on_delta: &'a dyn Fn(&str),
+        cancel: &'a CancelToken,
+    ) -> LocalBoxFuture<'a, Result<ChatResponse, ModelError>> {
+        Box::pin(async move {
+            let conn = self.connections.borrow().iter().find(|c| c.id == req.connection).cloned();
+            let Some(conn) = conn else {
+                return Err(ModelError::new(
+                    ErrorKind::NotFound,
+                    format!(
+                        "The connection `{}` is not set up in this tab. Add it (and its key) under Connections, then resume.",
+                        req.connection
+                    ),
+                ));
+            };
+            let limiter = self.limiter(&conn);
+            let permit = match select(limiter.acquire(), cancel.cancelled()).await {
+                Either::Left((p, _)) => p,
+                Either::Right(_) => return Err(ModelError::cancelled(String::new())),
+            };
+            let model = self.model(&conn);
+            let result = model.complete(req, on_delta, cancel).await;
+            drop(permit);
+            // Whatever a provider echoes back, the key does not travel further.
+            result.map_err(|mut e| {
+                e.message = redact(&e.message, &conn.api_key);
+                e.partial = redact(&e.partial, &conn.api_key);
+                e
+            })
+        })
+    }
+}

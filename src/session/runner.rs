@@ -1,0 +1,251 @@
+//! The session: starts, resumes, pauses and stops debates, and answers the UI's questions
+//! about connections and stored debates.
+
+use std::cell::RefCell;
+use std::collections::HashMap;
+use std::rc::Rc;
+
+use futures::channel::mpsc;
+use futures::future::LocalBoxFuture;
+
+use super::connections::Connection;
+use super::router::{ProviderFactory, Router};
+use super::writer::{run_writer, Listener, Recorder};
+use crate::engine::cancel::CancelToken;
+use crate::engine::clock::Clock;
+use crate::engine::context::{DebateCtx, Inputs, Wiring};
+use crate::engine::event::{Event, Input, Purpose};
+use crate::engine::formats;
+use crate::engine::model::{ChatMessage, ChatModel, ChatRequest};
+use crate::engine::{CallKey, DebateConfig};
+use crate::store::{DebateSummary, Store, StoredDebate};
+
+/// What the UI hears about a running debate.
+#[derive(Clone, Debug)]
+pub enum Update {
+    Event(Event),
+    Delta { call: CallKey, seat: String, delta: String },
+    /// Something the user should know that is not part of the debate (a failed save).
+    Notice(String),
+    /// The debate's task ended (finished, stopped or failed).
+    Ended,
+}
+
+/// What the session needs from its surroundings; the browser and the tests differ here.
+pub struct SessionEnv {
+    pub store: Rc<dyn Store>,
+    pub clock: Rc<dyn Clock>,
+    pub spawn: Rc<dyn Fn(LocalBoxFuture<'static, ()>)>,
+    pub providers: ProviderFactory,
+    pub random: Rc<dyn Fn() -> u64>,
+}
+
+struct Running {
+    stop: CancelToken,
+    inputs: Rc<Inputs>,
+}
+
+pub struct Session {
+    env: SessionEnv,
+    connections: Rc<RefCell<Vec<Connection>>>,
+    router: Rc<Router>,
+    running: RefCell<HashMap<String, Running>>,
+    listener: Rc<RefCell<Option<Listener>>>,
+}
+
+impl Session {
+    pub fn new(env: SessionEnv, connections: Vec<Connection>) -> Rc<Self> {
+        let connections = Rc::new(RefCell::new(connections));
+        let router = Rc::new(Router::new(connections.clone(), env.providers.clone()));
+        Rc::new(Session { env, connections, router, running: RefCell::new(HashMap::new()), listener: Rc::new(RefCell::new(None)) })
+    }
+
+    /// Where updates of every debate go (the UI's reactive store).
+    pub fn set_listener(&self, l: impl Fn(&str, &Update) + 'static) {
+        *self.listener.borrow_mut() = Some(Rc::new(l));
+    }
+
+    fn notify(&self, id: &str, u: &Update) {
+        let l = self.listener.borrow().clone();
+        if let Some(l) = l {
+            l(id, u);
+        }
+    }
+
+    // ---- connections ----
+
+    pub fn connections(&self) -> Vec<Connection> {
+        self.connections.borrow().clone()
+    }
+
+    /// Adds or replaces a connection (matched by id).
+    pub fn save_connection(&self, c: Connection) -> Result<(), String> {
+        c.validate()?;
+        let mut list = self.connections.borrow_mut();
+        match list.iter_mut().find(|x| x.id == c.id) {
+            Some(x) => *x = c,
+            None => list.push(c),
+        }
+        Ok(())
+    }
+
+    pub fn remove_connection(&self, id: &str) {
+        self.connections.borrow_mut().retain(|c| c.id != id);
+    }
+
+    /// One tiny call, with the result in words.
+    pub fn test_connection(self: &Rc<Self>, connection_id: &str, model: &str) -> LocalBoxFuture<'static, Result<String, String>> {
+        let this = self.clone();
+        let (connection, model) = (connection_id.to_string(), model.to_string());
+        Box::pin(async move {
+            let req = ChatRequest {
+                connection,
+                model: model.clone(),
+                seat: "test".into(),
+                purpose: Purpose::Check,
+                call: "connection-test".into(),
+                messages: vec![ChatMessage::user("Reply with the single word: ready")],
+                temperature: Some(0.0),
+                max_tokens: 8,
+                json: false,
+            };
+            let cancel = CancelToken::new();
+            let timeout = this.env.clock.sleep(30_000);
+            let call = this.router.complete(&req, &|_| {}, &cancel);
+            let outcome = match futures::future::select(call, timeout).await {
+                futures::future::Either::Left((Ok(r), _)) => {
+                    let said = crate::engine::transcript::clip(r.text.trim(), 60);
+                    Ok(format!("Connected: {model} answered \"{said}\"."))
+                }
+                futures::future::Either::Left((Err(e), _)) => Err(e.message),
+                futures::future::Either::Right(_) => {
+                    cancel.cancel();
+                    Err("No answer within 30 seconds.".into())
+                }
+            };
+            outcome
+        })
+    }
+
+    // ---- debates ----
+
+    fn new_id(&self) -> String {
+        format!("{:x}-{:06x}", self.env.clock.now_ms(), (self.env.random)() & 0xff_ffff)
+    }
+
+    /// Starts a debate; returns its id at once while it runs in the background.
+    pub fn start(self: &Rc<Self>, config: DebateConfig) -> Result<String, String> {
+        config.validate()?;
+        let id = self.new_id();
+        let seed = (self.env.random)();
+        let planned = formats::planned_calls(&config);
+        let (wiring, rx, running) = self.wiring(&id);
+        let ctx = DebateCtx::start(config, seed, planned, wiring);
+        self.launch(id.clone(), ctx, rx, running, DebateSummary::new(&id));
+        Ok(id)
+    }
+
+    /// Continues a stored debate that was stopped, failed or interrupted by a closed tab.
+    pub fn resume(self: &Rc<Self>, id: &str) -> LocalBoxFuture<'static, Result<(), String>> {
+        let this = self.clone();
+        let id = id.to_string();
+        Box::pin(async move {
+            if this.is_running(&id) {
+                return Err("This debate is already running.".into());
+            }
+            let stored = this.env.store.load(&id).await?.ok_or("This debate is no longer stored.")?;
+            let (wiring, rx, running) = this.wiring(&id);
+            let ctx = DebateCtx::resume(stored.events, wiring)?;
+            this.launch(id, ctx, rx, running, stored.summary);
+            Ok(())
+        })
+    }
+
+    fn wiring(&self, id: &str) -> (Wiring, mpsc::UnboundedReceiver<super::writer::Write>, Running) {
+        let (tx, rx) = mpsc::unbounded();
+        let recorder = Rc::new(Recorder {
+            debate: id.to_string(),
+            tx,
+            clock: self.env.clock.clone(),
+            listener: self.listener.clone(),
+            live: RefCell::new(HashMap::new()),
+        });
+        let running = Running { stop: CancelToken::new(), inputs: Inputs::new() };
+        let wiring = Wiring {
+            model: self.router.clone(),
+            clock: self.env.clock.clone(),
+            observer: recorder,
+            inputs: running.inputs.clone(),
+            stop: running.stop.clone(),
+        };
+        (wiring, rx, running)
+    }
+
+    fn launch(
+        self: &Rc<Self>,
+        id: String,
+        ctx: DebateCtx,
+        rx: mpsc::UnboundedReceiver<super::writer::Write>,
+        running: Running,
+        summary: DebateSummary,
+    ) {
+        self.running.borrow_mut().insert(id.clone(), running);
+        let this = self.clone();
+        let (eid, notice_to) = (id.clone(), self.clone());
+        let on_error: Rc<dyn Fn(String)> = Rc::new(move |m| notice_to.notify(&eid, &Update::Notice(m)));
+        (self.env.spawn)(Box::pin(run_writer(id.clone(), self.env.store.clone(), summary, rx, on_error)));
+        (self.env.spawn)(Box::pin(async move {
+            formats::drive(&ctx).await;
+            for w in ctx.warnings() {
+                this.notify(&id, &Update::Notice(w));
+            }
+            drop(ctx); // closes the writer's queue once it has drained
+            this.running.borrow_mut().remove(&id);
+            this.notify(&id, &Update::Ended);
+        }));
+    }
+
+    pub fn is_running(&self, id: &str) -> bool {
+        self.running.borrow().contains_key(id)
+    }
+
+    /// Aborts the call in flight at once; the debate ends as stopped.
+    pub fn stop(&self, id: &str) {
+        if let Some(r) = self.running.borrow().get(id) {
+            r.stop.cancel();
+        }
+    }
+
+    pub fn set_paused(&self, id: &str, paused: bool) {
+        if let Some(r) = self.running.borrow().get(id) {
+            r.inputs.set_paused(paused);
+        }
+    }
+
+    /// A question, evidence or a human's turn, consumed at the next call boundary.
+    pub fn input(&self, id: &str, input: Input) -> Result<(), String> {
+        match self.running.borrow().get(id) {
+            Some(r) => {
+                r.inputs.push(input);
+                Ok(())
+            }
+            None => Err("This debate is not running.".into()),
+        }
+    }
+
+    pub fn list(&self) -> LocalBoxFuture<'static, Result<Vec<DebateSummary>, String>> {
+        let store = self.env.store.clone();
+        Box::pin(async move { store.list().await })
+    }
+
+    pub fn load(&self, id: &str) -> LocalBoxFuture<'static, Result<Option<StoredDebate>, String>> {
+        let (store, id) = (self.env.store.clone(), id.to_string());
+        Box::pin(async move { store.load(&id).await })
+    }
+
+    pub fn delete(&self, id: &str) -> LocalBoxFuture<'static, Result<(), String>> {
+        self.stop(id);
+        let (store, id) = (self.env.store.clone(), id.to_string());
+        Box::pin(async move { store.delete(&id).await })
+    }
+}

@@ -1,0 +1,343 @@
+//! The classic format end to end on the scripted model, under the virtual clock.
+#![cfg(not(target_arch = "wasm32"))]
+
+use std::cell::RefCell;
+use std::rc::Rc;
+
+use agora::engine::cancel::CancelToken;
+use agora::engine::clock::{run_virtual, run_virtual_with, Clock, VirtualClock};
+use agora::engine::config::{ClassicOptions, ClassicStyle, Participant};
+use agora::engine::context::{Inputs, Observer, Wiring};
+use agora::engine::event::{Event, EventKind, Input, Outcome};
+use agora::engine::formats::{self, classic};
+use agora::engine::script::{Script, ScriptedModel};
+use agora::engine::{tokens, CallKey, DebateConfig, DebateCtx};
+use futures::task::LocalSpawnExt;
+
+fn config(rounds: u32, context_tokens: u32) -> DebateConfig {
+    let options = ClassicOptions {
+        rounds,
+        style: ClassicStyle::Educational,
+        ..Default::default()
+    };
+    classic::new_config(
+        "Should cities ban cars from their centres?",
+        "Yes, ban them",
+        "No, keep access",
+        options,
+        |_| Participant::Model {
+            connection: "local".into(),
+            connection_label: "Local".into(),
+            model: "m".into(),
+            context_tokens,
+        },
+    )
+}
+
+#[derive(Default)]
+struct Recorder {
+    events: RefCell<Vec<Event>>,
+    deltas: RefCell<Vec<(CallKey, String)>>,
+}
+impl Observer for Recorder {
+    fn on_event(&self, e: &Event) {
+        self.events.borrow_mut().push(e.clone());
+    }
+    fn on_delta(&self, call: &CallKey, _: &str, d: &str) {
+        self.deltas.borrow_mut().push((call.clone(), d.to_string()));
+    }
+}
+
+struct Setup {
+    clock: VirtualClock,
+    model: Rc<ScriptedModel<VirtualClock>>,
+    rec: Rc<Recorder>,
+    stop: CancelToken,
+    inputs: Rc<Inputs>,
+}
+
+fn setup(script: Script) -> Setup {
+    let clock = VirtualClock::new(1_700_000_000_000);
+    let model = Rc::new(ScriptedModel::new(script, clock.clone()));
+    Setup {
+        clock,
+        model,
+        rec: Rc::new(Recorder::default()),
+        stop: CancelToken::new(),
+        inputs: Inputs::new(),
+    }
+}
+
+impl Setup {
+    fn wiring(&self) -> Wiring {
+        Wiring {
+            model: self.model.clone(),
+            clock: Rc::new(self.clock.clone()),
+            observer: self.rec.clone(),
+            inputs: self.inputs.clone(),
+            stop: self.stop.clone(),
+        }
+    }
+}
+
+fn slow_script() -> Script {
+    serde_json::from_value(serde_json::json!({"default": {"chunk_delay_ms": 20}})).unwrap()
+}
+
+fn turns(events: &[Event]) -> Vec<(String, String)> {
+    events
+        .iter()
+        .filter_map(|e| match &e.kind {
+            EventKind::TurnStarted { seat, label, .. } => Some((seat.clone(), label.clone())),
+            _ => None,
+        })
+        .collect()
+}
+
+#[test]
+fn a_classic_debate_runs_every_phase_in_order_and_streams_each_turn() {
+    let s = setup(slow_script());
+    let cfg = config(2, 8192);
+    let planned = formats::planned_calls(&cfg);
+    let ctx = DebateCtx::start(cfg, 7, planned, s.wiring());
+    let outcome = run_virtual(&s.clock, async move { formats::drive(&ctx).await });
+    assert_eq!(outcome, Outcome::Completed);
+
+    let events = s.rec.events.borrow().clone();
+    let order = turns(&events);
+    let expect: Vec<(&str, &str)> = vec![
+        ("moderator", "Opening remarks"),
+        ("position-a", "Opening statement"),
+        ("position-b", "Opening statement"),
+        ("position-a", "Argument"),
+        ("position-b", "Rebuttal"),
+        ("position-b", "Argument"),
+        ("position-a", "Rebuttal"),
+        ("moderator", "Round summary"),
+        ("position-a", "Argument"),
+        ("position-b", "Rebuttal"),
+        ("position-b", "Argument"),
+        ("position-a", "Rebuttal"),
+        ("moderator", "Round summary"),
+        ("position-a", "Closing statement"),
+        ("position-b", "Closing statement"),
+        ("moderator", "Closing summary"),
+    ];
+    let got: Vec<(&str, &str)> = order
+        .iter()
+        .map(|(a, b)| (a.as_str(), b.as_str()))
+        .collect();
+    assert_eq!(got, expect);
+    assert_eq!(planned as usize, expect.len());
+
+    let phases: Vec<String> = events
+        .iter()
+        .filter_map(|e| match &e.kind {
+            EventKind::PhaseStarted { title, .. } => Some(title.clone()),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(
+        phases,
+        [
+            "Opening statements",
+            "Round 1",
+            "Round 2",
+            "Closing statements",
+            "Moderator's summary"
+        ]
+    );
+
+    // Every turn finished with text, and that text arrived as several deltas first.
+    let deltas = s.rec.deltas.borrow();
+    for e in &events {
+        if let EventKind::TurnFinished { call, text, .. } = &e.kind {
+            assert!(!text.trim().is_empty());
+            let streamed: String = deltas
+                .iter()
+                .filter(|(k, _)| k == call)
+                .map(|(_, d)| d.as_str())
+                .collect();
+            assert_eq!(
+                &streamed, text,
+                "{call} streamed differently from what was recorded"
+            );
+            assert!(deltas.iter().filter(|(k, _)| k == call).count() > 3);
+        }
+    }
+    assert!(matches!(
+        events.last().unwrap().kind,
+        EventKind::Finished {
+            outcome: Outcome::Completed,
+            ..
+        }
+    ));
+    // Sequence numbers are the log's positions.
+    assert!(events.iter().enumerate().all(|(i, e)| e.seq as usize == i));
+}
+
+#[test]
+fn prompts_carry_the_opponent_and_the_round_summaries() {
+    let script: Script = serde_json::from_value(serde_json::json!({"answers": [
+        {"path": "round/1/argument/position-a", "text": "Congestion pricing in Stockholm cut traffic by a fifth."},
+        {"path": "round/1/summary", "text": "ROUND-ONE-SUMMARY: both sides argued about traffic."}
+    ]}))
+    .unwrap();
+    let s = setup(script);
+    let cfg = config(2, 8192);
+    let ctx = DebateCtx::start(cfg, 7, 16, s.wiring());
+    run_virtual(&s.clock, async move { formats::drive(&ctx).await });
+    let reqs = s.model.requests.borrow();
+    let find = |call: &str| {
+        reqs.iter()
+            .find(|r| r.call == call)
+            .unwrap_or_else(|| panic!("no call {call}"))
+    };
+    let rebuttal = &find("round/1/rebuttal/position-b").messages[1].content;
+    assert!(
+        rebuttal.contains("Stockholm cut traffic by a fifth"),
+        "{rebuttal}"
+    );
+    // Round 2 and the final summary see round 1 only as its summary.
+    let late = &find("summary").messages[1].content;
+    assert!(late.contains("ROUND-ONE-SUMMARY"), "{late}");
+    assert!(
+        !late.contains("Stockholm"),
+        "round 1's turns should be summarised, not repeated"
+    );
+    // Each side is told its own stance and the style.
+    let sys_b = &find("opening/position-b").messages[0].content;
+    assert!(sys_b.contains("Your position: No, keep access") && sys_b.contains("educational"));
+    // No prompt leaves a template variable unfilled.
+    for r in reqs.iter() {
+        for m in &r.messages {
+            assert!(!m.content.contains("{{"), "{}: {}", r.call, m.content);
+        }
+    }
+}
+
+#[test]
+fn prompts_fit_a_small_context_window_however_many_rounds() {
+    let long: String = "This is a long-winded answer that goes on. ".repeat(80);
+    let script: Script =
+        serde_json::from_value(serde_json::json!({"default": {"text": long}})).unwrap();
+    let s = setup(script);
+    let cfg = config(8, 4096);
+    let ctx = DebateCtx::start(cfg, 7, 46, s.wiring());
+    run_virtual(&s.clock, async move { formats::drive(&ctx).await });
+    let reqs = s.model.requests.borrow();
+    assert_eq!(reqs.len(), 46);
+    for r in reqs.iter() {
+        let input: u32 = r
+            .messages
+            .iter()
+            .map(|m| tokens::estimate(&m.content))
+            .sum();
+        assert!(
+            input + r.max_tokens <= 4096,
+            "{} needs {} + {} tokens",
+            r.call,
+            input,
+            r.max_tokens
+        );
+    }
+}
+
+#[test]
+fn stop_aborts_the_turn_in_flight_and_keeps_its_partial_text() {
+    let s = setup(slow_script());
+    let cfg = config(2, 8192);
+    let ctx = DebateCtx::start(cfg, 7, 16, s.wiring());
+    let (stop, clock) = (s.stop.clone(), s.clock.clone());
+    let outcome = run_virtual_with(&s.clock, move |spawner| {
+        spawner
+            .spawn_local(async move {
+                clock.sleep(450).await;
+                stop.cancel();
+            })
+            .unwrap();
+        async move { formats::drive(&ctx).await }
+    });
+    assert_eq!(outcome, Outcome::Stopped);
+    let events = s.rec.events.borrow();
+    let failed = events.iter().rev().find_map(|e| match &e.kind {
+        EventKind::TurnFailed { partial, error, .. } => {
+            Some((partial.clone(), error.clone(), e.at_ms))
+        }
+        _ => None,
+    });
+    let (partial, _, at) = failed.expect("the turn in flight is recorded as failed");
+    assert!(!partial.is_empty());
+    assert_eq!(
+        at - 1_700_000_000_000,
+        450,
+        "stopped at once, not at the end of the turn"
+    );
+    assert!(matches!(
+        events.last().unwrap().kind,
+        EventKind::Finished {
+            outcome: Outcome::Stopped,
+            ..
+        }
+    ));
+}
+
+#[test]
+fn resuming_a_stopped_debate_continues_where_it_stopped_with_no_event_repeated() {
+    // First run: stopped part-way through.
+    let s = setup(slow_script());
+    let ctx = DebateCtx::start(config(1, 8192), 7, 11, s.wiring());
+    let (stop, clock) = (s.stop.clone(), s.clock.clone());
+    run_virtual_with(&s.clock, move |spawner| {
+        spawner
+            .spawn_local(async move {
+                clock.sleep(2_000).await;
+                stop.cancel();
+            })
+            .unwrap();
+        async move { formats::drive(&ctx).await }
+    });
+    let first = s.rec.events.borrow().clone();
+    let done_before: Vec<CallKey> = first
+        .iter()
+        .filter_map(|e| match &e.kind {
+            EventKind::TurnFinished { call, .. } => Some(call.clone()),
+            _ => None,
+        })
+        .collect();
+    assert!(
+        done_before.len() >= 2 && done_before.len() < 10,
+        "{}",
+        done_before.len()
+    );
+
+    // Second run over the stored log, with an audience question waiting.
+    let s2 = setup(slow_script());
+    s2.inputs.push(Input::Question {
+        text: "What about deliveries?".into(),
+    });
+    let ctx = DebateCtx::resume(first.clone(), s2.wiring()).unwrap();
+    let outcome = run_virtual(&s2.clock, async move { formats::drive(&ctx).await });
+    assert_eq!(outcome, Outcome::Completed);
+    let reqs = s2.model.requests.borrow();
+    assert_eq!(
+        reqs.len(),
+        11 - done_before.len(),
+        "only unrecorded calls go live"
+    );
+    let second = s2.rec.events.borrow();
+    for e in second.iter() {
+        if let EventKind::TurnFinished { call, .. } = &e.kind {
+            assert!(!done_before.contains(call), "{call} finished twice");
+        }
+    }
+    // The question was consumed at the next call boundary and reached that prompt.
+    let first_live = &reqs[0].messages[1].content;
+    assert!(
+        first_live.contains("What about deliveries?"),
+        "{first_live}"
+    );
+    assert!(second
+        .iter()
+        .any(|e| matches!(&e.kind, EventKind::InputReceived { .. })));
+}

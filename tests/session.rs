@@ -1,0 +1,329 @@
+//! The session on the scripted model and the in-memory store: what a user would notice about
+//! saving, history, the concurrency cap and the key.
+#![cfg(not(target_arch = "wasm32"))]
+
+use std::cell::{Cell, RefCell};
+use std::rc::Rc;
+
+use agora::engine::cancel::CancelToken;
+use agora::engine::clock::{run_virtual_with, Clock, VirtualClock};
+use agora::engine::config::{ClassicOptions, Participant};
+use agora::engine::event::{EventKind, Outcome, Purpose};
+use agora::engine::formats::classic;
+use agora::engine::model::{ChatMessage, ChatModel, ChatRequest};
+use agora::engine::script::{Script, ScriptedModel};
+use agora::engine::CallKey;
+use agora::session::router::Router;
+use agora::session::{Connection, Session, SessionEnv, Update};
+use agora::store::memory::MemoryStore;
+use agora::store::{DebateSummary, InFlight, Store, StoreResult, StoredDebate};
+use futures::future::LocalBoxFuture;
+use futures::task::LocalSpawnExt;
+
+/// Counts in-flight writes and remembers everything written, to search it for the key.
+struct Spy {
+    inner: MemoryStore,
+    in_flight_writes: Cell<u32>,
+    everything: RefCell<String>,
+}
+
+impl Store for Spy {
+    fn put_summary<'a>(&'a self, s: &'a DebateSummary) -> LocalBoxFuture<'a, StoreResult<()>> {
+        self.everything
+            .borrow_mut()
+            .push_str(&serde_json::to_string(s).unwrap());
+        self.inner.put_summary(s)
+    }
+    fn append<'a>(
+        &'a self,
+        id: &'a str,
+        e: &'a agora::engine::Event,
+    ) -> LocalBoxFuture<'a, StoreResult<()>> {
+        self.everything
+            .borrow_mut()
+            .push_str(&serde_json::to_string(e).unwrap());
+        self.inner.append(id, e)
+    }
+    fn put_in_flight<'a>(
+        &'a self,
+        id: &'a str,
+        r: &'a InFlight,
+    ) -> LocalBoxFuture<'a, StoreResult<()>> {
+        self.in_flight_writes.set(self.in_flight_writes.get() + 1);
+        self.everything
+            .borrow_mut()
+            .push_str(&serde_json::to_string(r).unwrap());
+        self.inner.put_in_flight(id, r)
+    }
+    fn clear_in_flight<'a>(
+        &'a self,
+        id: &'a str,
+        c: &'a CallKey,
+    ) -> LocalBoxFuture<'a, StoreResult<()>> {
+        self.inner.clear_in_flight(id, c)
+    }
+    fn list(&self) -> LocalBoxFuture<'_, StoreResult<Vec<DebateSummary>>> {
+        self.inner.list()
+    }
+    fn load<'a>(&'a self, id: &'a str) -> LocalBoxFuture<'a, StoreResult<Option<StoredDebate>>> {
+        self.inner.load(id)
+    }
+    fn delete<'a>(&'a self, id: &'a str) -> LocalBoxFuture<'a, StoreResult<()>> {
+        self.inner.delete(id)
+    }
+}
+
+const KEY: &str = "sk-test-SECRET-0123456789";
+
+struct World {
+    clock: VirtualClock,
+    store: Rc<Spy>,
+    heard: Rc<RefCell<Vec<Update>>>,
+}
+
+fn world() -> World {
+    World {
+        clock: VirtualClock::new(1_700_000_000_000),
+        store: Rc::new(Spy {
+            inner: MemoryStore::new(),
+            in_flight_writes: Cell::new(0),
+            everything: RefCell::new(String::new()),
+        }),
+        heard: Rc::new(RefCell::new(Vec::new())),
+    }
+}
+
+fn session(w: &World, spawner: futures::executor::LocalSpawner, script: &str) -> Rc<Session> {
+    let clock = w.clock.clone();
+    let script: Script = serde_json::from_str(script).unwrap();
+    let providers: agora::session::router::ProviderFactory = Rc::new(move |_c: &Connection| {
+        Rc::new(ScriptedModel::new(script.clone(), clock.clone())) as Rc<dyn ChatModel>
+    });
+    let counter = Rc::new(Cell::new(0u64));
+    let env = SessionEnv {
+        store: w.store.clone(),
+        clock: Rc::new(w.clock.clone()),
+        spawn: Rc::new(move |f| spawner.spawn_local(f).unwrap()),
+        providers,
+        random: Rc::new(move || {
+            counter.set(counter.get() + 1);
+            counter.get() * 7919
+        }),
+    };
+    let mut conn =
+        Connection::openai_compatible("cloud", "Cloud", "https://api.example.com/v1", "gpt-x", KEY);
+    conn.concurrency = 2;
+    let s = Session::new(env, vec![conn]);
+    let heard = w.heard.clone();
+    s.set_listener(move |_, u| heard.borrow_mut().push(u.clone()));
+    s
+}
+
+fn classic_config(rounds: u32) -> agora::engine::DebateConfig {
+    classic::new_config(
+        "Is remote work better for teams?",
+        "",
+        "",
+        ClassicOptions {
+            rounds,
+            ..Default::default()
+        },
+        |_| Participant::Model {
+            connection: "cloud".into(),
+            connection_label: "Cloud".into(),
+            model: "gpt-x".into(),
+            context_tokens: 16_000,
+        },
+    )
+}
+
+/// Waits (in virtual time) until the debate's task has ended.
+async fn until_ended(clock: &VirtualClock, heard: &Rc<RefCell<Vec<Update>>>) {
+    while !heard.borrow().iter().any(|u| matches!(u, Update::Ended)) {
+        clock.sleep(50).await;
+    }
+    clock.sleep(10).await; // let the writer drain
+}
+
+#[test]
+fn a_finished_debate_is_in_history_and_reloads_identically() {
+    let w = world();
+    let (clock, heard, store) = (w.clock.clone(), w.heard.clone(), w.store.clone());
+    let (id, listed, loaded) = run_virtual_with(&w.clock, |spawner| {
+        let s = session(&w, spawner, r#"{"default": {"chunk_delay_ms": 10}}"#);
+        async move {
+            let id = s.start(classic_config(1)).unwrap();
+            until_ended(&clock, &heard).await;
+            let listed = s.list().await.unwrap();
+            let loaded = s.load(&id).await.unwrap().unwrap();
+            (id, listed, loaded)
+        }
+    });
+    assert_eq!(listed.len(), 1);
+    assert_eq!(listed[0].id, id);
+    assert_eq!(listed[0].outcome, Some(Outcome::Completed));
+    assert_eq!(listed[0].turns, 11);
+    assert_eq!(listed[0].topic, "Is remote work better for teams?");
+    // What was stored is exactly what the UI was shown, in order.
+    let shown: Vec<_> = w
+        .heard
+        .borrow()
+        .iter()
+        .filter_map(|u| {
+            if let Update::Event(e) = u {
+                Some(e.clone())
+            } else {
+                None
+            }
+        })
+        .collect();
+    assert_eq!(loaded.events, shown);
+    assert!(
+        loaded.in_flight.is_empty(),
+        "finished turns leave no in-flight text behind"
+    );
+    assert!(store.everything.borrow().contains("Closing summary"));
+}
+
+#[test]
+fn a_streaming_turn_is_saved_about_once_a_second_not_per_token() {
+    let w = world();
+    // One 10-second turn: 200 chunks 50 ms apart.
+    let words: Vec<String> = (0..200).map(|i| format!("w{i} ")).collect();
+    let script =
+        serde_json::json!({"default": {"chunks": words, "chunk_delay_ms": 50}}).to_string();
+    let (clock, heard) = (w.clock.clone(), w.heard.clone());
+    let mid_turn = run_virtual_with(&w.clock, |spawner| {
+        let s = session(&w, spawner, &script);
+        let store = w.store.clone();
+        async move {
+            let id = s.start(classic_config(1)).unwrap();
+            clock.sleep(5_500).await;
+            // Closing the tab now loses at most the last second of the turn in flight.
+            let snapshot = store.load(&id).await.unwrap().unwrap();
+            s.stop(&id);
+            until_ended(&clock, &heard).await;
+            snapshot
+        }
+    });
+    let writes = w.store.in_flight_writes.get();
+    assert!(
+        (4..=6).contains(&writes),
+        "{writes} in-flight writes for 5.5 s of streaming"
+    );
+    let saved = &mid_turn.in_flight[0].text;
+    assert!(
+        saved.starts_with("w0 w1 ") && saved.split_whitespace().count() >= 80,
+        "{saved}"
+    );
+}
+
+#[test]
+fn the_key_never_reaches_storage_or_the_ui() {
+    let w = world();
+    let (clock, heard) = (w.clock.clone(), w.heard.clone());
+    run_virtual_with(&w.clock, |spawner| {
+        let s = session(
+            &w,
+            spawner,
+            r#"{"answers": [{"path": "round/1/summary", "fault": {"status": 401, "body": "bad key sk-test-SECRET-0123456789"}}], "default": {"chunk_delay_ms": 100}}"#,
+        );
+        async move {
+            s.start(classic_config(1)).unwrap();
+            until_ended(&clock, &heard).await;
+        }
+    });
+    let stored = w.store.everything.borrow();
+    assert!(stored.contains("Round summary"), "the debate was saved");
+    assert!(!stored.contains("SECRET"), "the key reached storage");
+    let shown = format!("{:?}", w.heard.borrow());
+    assert!(shown.contains("401"));
+    assert!(!shown.contains("SECRET"), "the key reached the UI");
+}
+
+#[test]
+fn a_connection_runs_no_more_calls_at_once_than_its_cap() {
+    let clock = VirtualClock::new(0);
+    let script: Script = serde_json::from_str(
+        r#"{"default": {"chunks": ["a ", "b ", "c"], "chunk_delay_ms": 100}}"#,
+    )
+    .unwrap();
+    let c2 = clock.clone();
+    let providers: agora::session::router::ProviderFactory = Rc::new(move |_c: &Connection| {
+        Rc::new(ScriptedModel::new(script.clone(), c2.clone())) as Rc<dyn ChatModel>
+    });
+    let mut local = Connection::local_model();
+    local.concurrency = 1;
+    let mut wide = Connection::openai_compatible("wide", "Wide", "http://x/v1", "m", "");
+    wide.concurrency = 3;
+    let router = Rc::new(Router::new(
+        Rc::new(RefCell::new(vec![local, wide])),
+        providers,
+    ));
+    let c = clock.clone();
+    let elapsed = agora::engine::clock::run_virtual(&clock, async move {
+        let req = |conn: &str, i: u32| ChatRequest {
+            connection: conn.into(),
+            model: "m".into(),
+            seat: format!("s{i}"),
+            purpose: Purpose::Argument,
+            call: format!("c{i}"),
+            messages: vec![ChatMessage::user("hi")],
+            temperature: None,
+            max_tokens: 10,
+            json: false,
+        };
+        let cancel = CancelToken::new();
+        let mut out = Vec::new();
+        for conn in ["local", "wide"] {
+            let start = c.now_ms();
+            let reqs: Vec<_> = (0..3).map(|i| req(conn, i)).collect();
+            let calls = reqs.iter().map(|r| router.complete(r, &|_| {}, &cancel));
+            let results = futures::future::join_all(calls).await;
+            assert!(results.iter().all(|r| r.as_ref().unwrap().text == "a b c"));
+            out.push(c.now_ms() - start);
+        }
+        out
+    });
+    // Each call streams for 200 ms: one at a time takes 600 ms, three at once 200 ms.
+    assert_eq!(elapsed, vec![600, 200]);
+}
+
+#[test]
+fn stop_ends_a_running_debate_as_stopped_and_it_can_resume_to_the_end() {
+    let w = world();
+    let (clock, heard) = (w.clock.clone(), w.heard.clone());
+    let (first, second) = run_virtual_with(&w.clock, |spawner| {
+        let s = session(&w, spawner, r#"{"default": {"chunk_delay_ms": 40}}"#);
+        async move {
+            let id = s.start(classic_config(1)).unwrap();
+            clock.sleep(3_000).await;
+            s.stop(&id);
+            until_ended(&clock, &heard).await;
+            let first = s.list().await.unwrap()[0].clone();
+            heard.borrow_mut().clear();
+            s.resume(&id).await.unwrap();
+            until_ended(&clock, &heard).await;
+            let second = s.load(&id).await.unwrap().unwrap();
+            (first, second)
+        }
+    });
+    assert_eq!(first.outcome, Some(Outcome::Stopped));
+    assert_eq!(second.summary.outcome, Some(Outcome::Completed));
+    let finished: Vec<String> = second
+        .events
+        .iter()
+        .filter_map(|e| {
+            if let EventKind::TurnFinished { call, .. } = &e.kind {
+                Some(call.to_string())
+            } else {
+                None
+            }
+        })
+        .collect();
+    let mut unique = finished.clone();
+    unique.sort();
+    unique.dedup();
+    assert_eq!(finished.len(), 11);
+    assert_eq!(unique.len(), 11, "no turn recorded twice");
+}

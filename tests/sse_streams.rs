@@ -1,0 +1,88 @@
+//! Recorded chat-completion streams, cut at every byte position, must fold to the same answer.
+#![cfg(not(target_arch = "wasm32"))]
+
+use agora::llm::openai::StreamState;
+use agora::llm::sse::SseParser;
+
+struct Folded {
+    text: String,
+    deltas: Vec<String>,
+    usage: Option<(u32, u32)>,
+    done: bool,
+}
+
+fn fold(parts: &[&[u8]]) -> Folded {
+    let mut parser = SseParser::new();
+    let mut state = StreamState::default();
+    let mut deltas = Vec::new();
+    let mut feed = |events: Vec<agora::llm::sse::SseEvent>, state: &mut StreamState| {
+        for e in events {
+            let d = state.accept(&e.data).expect("valid chunk");
+            if !d.is_empty() {
+                deltas.push(d);
+            }
+        }
+    };
+    for p in parts {
+        let evs = parser.push(p);
+        feed(evs, &mut state);
+    }
+    let evs = parser.finish();
+    feed(evs, &mut state);
+    Folded {
+        text: state.text,
+        deltas,
+        usage: state.usage.map(|u| (u.input_tokens, u.output_tokens)),
+        done: state.done,
+    }
+}
+
+fn fixtures() -> Vec<(String, Vec<u8>)> {
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures");
+    let mut out: Vec<_> = std::fs::read_dir(dir)
+        .unwrap()
+        .filter_map(|e| e.ok())
+        .filter(|e| e.path().extension().is_some_and(|x| x == "sse"))
+        .map(|e| {
+            (
+                e.file_name().to_string_lossy().into_owned(),
+                std::fs::read(e.path()).unwrap(),
+            )
+        })
+        .collect();
+    out.sort();
+    assert!(!out.is_empty());
+    out
+}
+
+#[test]
+fn every_recorded_stream_folds_the_same_whatever_the_cut() {
+    for (name, bytes) in fixtures() {
+        let whole = fold(&[&bytes]);
+        assert!(whole.done, "{name} ends with [DONE]");
+        assert!(!whole.text.is_empty(), "{name} has text");
+        for i in 0..=bytes.len() {
+            let cut = fold(&[&bytes[..i], &bytes[i..]]);
+            assert_eq!(cut.text, whole.text, "{name} cut at byte {i}");
+            assert_eq!(cut.usage, whole.usage, "{name} cut at byte {i}");
+            assert_eq!(cut.deltas.concat(), whole.text);
+        }
+        // One byte at a time, the worst a network can do.
+        let bytewise: Vec<&[u8]> = bytes.chunks(1).collect();
+        assert_eq!(fold(&bytewise).text, whole.text, "{name} byte by byte");
+    }
+}
+
+#[test]
+fn the_openai_fixture_reads_as_documented() {
+    let (_, bytes) = fixtures()
+        .into_iter()
+        .find(|(n, _)| n.starts_with("openai"))
+        .unwrap();
+    let f = fold(&[&bytes]);
+    assert_eq!(
+        f.text,
+        "Cities that ban cars — café owners say “trade fell” 🚲"
+    );
+    assert_eq!(f.usage, Some((41, 17)));
+}
