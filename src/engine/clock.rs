@@ -2,8 +2,8 @@
 //! that delays, backoff, stall timeouts and cooldowns are tested in microseconds.
 
 use std::cell::RefCell;
-use std::collections::BinaryHeap;
 use std::cmp::Reverse;
+use std::collections::BinaryHeap;
 use std::future::Future;
 use std::pin::Pin;
 use std::rc::Rc;
@@ -66,7 +66,11 @@ impl Clock for VirtualClock {
 
     fn sleep(&self, ms: u64) -> LocalBoxFuture<'static, ()> {
         let deadline = self.now_ms() + ms;
-        Box::pin(VirtualSleep { clock: self.clone(), deadline, id: None })
+        Box::pin(VirtualSleep {
+            clock: self.clone(),
+            deadline,
+            id: None,
+        })
     }
 }
 

@@ -53,7 +53,11 @@ impl Participant {
 
     pub fn describe(&self) -> String {
         match self {
-            Participant::Model { connection_label, model, .. } => {
+            Participant::Model {
+                connection_label,
+                model,
+                ..
+            } => {
                 format!("{model} via {connection_label}")
             }
             Participant::Human => "a person".into(),
@@ -167,7 +171,10 @@ impl DebateConfig {
             return Err("A debate needs at least one seat.".into());
         }
         if self.seat(&self.analyst).is_none() {
-            return Err(format!("The analyst seat `{}` is not one of the seats.", self.analyst));
+            return Err(format!(
+                "The analyst seat `{}` is not one of the seats.",
+                self.analyst
+            ));
         }
         for seat in &self.seats {
             if let Participant::Model { model, .. } = &seat.participant {

@@ -15,7 +15,9 @@ use futures::future::{select, Either};
 use super::cancel::CancelToken;
 use super::clock::Clock;
 use super::config::{DebateConfig, Participant};
-use super::event::{CallKey, Event, EventKind, FinishReason, Input, Outcome, Purpose, Usage, SCHEMA_VERSION};
+use super::event::{
+    CallKey, Event, EventKind, FinishReason, Input, Outcome, Purpose, Usage, SCHEMA_VERSION,
+};
 use super::json_extract;
 use super::model::{ChatMessage, ChatModel, ChatRequest, ErrorKind, ModelError};
 use super::rng::{fnv1a, Rng};
@@ -72,7 +74,12 @@ pub struct CallSpec {
 }
 
 impl CallSpec {
-    pub fn new(path: impl Into<String>, seat: impl Into<String>, purpose: Purpose, label: impl Into<String>) -> Self {
+    pub fn new(
+        path: impl Into<String>,
+        seat: impl Into<String>,
+        purpose: Purpose,
+        label: impl Into<String>,
+    ) -> Self {
         CallSpec {
             path: path.into(),
             seat: seat.into(),
@@ -139,7 +146,11 @@ impl Inputs {
     pub fn push(&self, input: Input) {
         match input {
             Input::HumanTurn { seat, text } => {
-                self.human.borrow_mut().entry(seat).or_default().push_back(text);
+                self.human
+                    .borrow_mut()
+                    .entry(seat)
+                    .or_default()
+                    .push_back(text);
             }
             other => self.pending.borrow_mut().push_back(other),
         }
@@ -161,8 +172,14 @@ impl Inputs {
         }
     }
 
-    fn wait_for<T>(self: &Rc<Self>, f: impl Fn(&Inputs) -> Option<T>) -> WaitFor<T, impl Fn(&Inputs) -> Option<T>> {
-        WaitFor { inputs: self.clone(), f }
+    fn wait_for<T>(
+        self: &Rc<Self>,
+        f: impl Fn(&Inputs) -> Option<T>,
+    ) -> WaitFor<T, impl Fn(&Inputs) -> Option<T>> {
+        WaitFor {
+            inputs: self.clone(),
+            f,
+        }
     }
 }
 
@@ -225,7 +242,12 @@ impl DebateCtx {
     /// A new debate: records `DebateStarted`.
     pub fn start(config: DebateConfig, seed: u64, planned_calls: u32, w: Wiring) -> Self {
         let ctx = Self::with_log(config.clone(), seed, Vec::new(), w);
-        ctx.push(EventKind::DebateStarted { schema: SCHEMA_VERSION, config, seed, planned_calls });
+        ctx.push(EventKind::DebateStarted {
+            schema: SCHEMA_VERSION,
+            config,
+            seed,
+            planned_calls,
+        });
         ctx
     }
 
@@ -250,10 +272,18 @@ impl DebateCtx {
         let mut hashes = HashMap::new();
         for e in &events {
             match &e.kind {
-                EventKind::TurnStarted { call, request_hash, .. } => {
+                EventKind::TurnStarted {
+                    call, request_hash, ..
+                } => {
                     hashes.insert(call.clone(), request_hash.clone());
                 }
-                EventKind::TurnFinished { call, text, usage, finish, .. } => {
+                EventKind::TurnFinished {
+                    call,
+                    text,
+                    usage,
+                    finish,
+                    ..
+                } => {
                     recorded_calls.insert(
                         call.clone(),
                         Recorded {
@@ -268,7 +298,10 @@ impl DebateCtx {
                     recorded_keys.insert(key.clone());
                 }
                 EventKind::InputReceived { before, input } => {
-                    recorded_inputs.entry(before.clone()).or_default().push(input.clone());
+                    recorded_inputs
+                        .entry(before.clone())
+                        .or_default()
+                        .push(input.clone());
                 }
                 _ => {}
             }
@@ -327,7 +360,11 @@ impl DebateCtx {
     fn push(&self, kind: EventKind) -> Event {
         let event = {
             let mut st = self.state.borrow_mut();
-            let e = Event { seq: st.events.len() as u32, at_ms: self.clock.now_ms(), kind };
+            let e = Event {
+                seq: st.events.len() as u32,
+                at_ms: self.clock.now_ms(),
+                kind,
+            };
             st.events.push(e.clone());
             e
         };
@@ -337,9 +374,17 @@ impl DebateCtx {
 
     /// Records a phase header once, however often the format is replayed.
     pub fn phase(&self, key: &str, title: &str, round: Option<u32>) {
-        let fresh = self.state.borrow_mut().recorded_keys.insert(key.to_string());
+        let fresh = self
+            .state
+            .borrow_mut()
+            .recorded_keys
+            .insert(key.to_string());
         if fresh {
-            self.push(EventKind::PhaseStarted { key: key.into(), title: title.into(), round });
+            self.push(EventKind::PhaseStarted {
+                key: key.into(),
+                title: title.into(),
+                round,
+            });
         }
     }
 
@@ -363,7 +408,9 @@ impl DebateCtx {
     /// (or, on a replay, the recorded ones are taken again).
     async fn boundary(&self, key: &CallKey) -> Result<(), DebateError> {
         if self.inputs.is_paused() {
-            self.push(EventKind::Paused { reason: "Paused by the user.".into() });
+            self.push(EventKind::Paused {
+                reason: "Paused by the user.".into(),
+            });
             let inputs = self.inputs.clone();
             let wait = inputs.wait_for(|i| (!i.is_paused()).then_some(()));
             match select(Box::pin(wait), self.stop.cancelled()).await {
@@ -384,7 +431,10 @@ impl DebateCtx {
         let fresh: Vec<Input> = self.inputs.pending.borrow_mut().drain(..).collect();
         for input in fresh {
             self.state.borrow_mut().notes.push(input.clone());
-            self.push(EventKind::InputReceived { before: key.clone(), input });
+            self.push(EventKind::InputReceived {
+                before: key.clone(),
+                input,
+            });
         }
         Ok(())
     }
@@ -395,15 +445,16 @@ impl DebateCtx {
         self.boundary(&key).await?;
         let (participant, config) = {
             let st = self.state.borrow();
-            let seat = st
-                .config
-                .seat(&spec.seat)
-                .ok_or_else(|| DebateError::Config(format!("no seat `{}` in this debate", spec.seat)))?;
+            let seat = st.config.seat(&spec.seat).ok_or_else(|| {
+                DebateError::Config(format!("no seat `{}` in this debate", spec.seat))
+            })?;
             (seat.participant.clone(), st.config.clone())
         };
         let _ = config;
         let (connection, model) = match &participant {
-            Participant::Model { connection, model, .. } => (connection.clone(), model.clone()),
+            Participant::Model {
+                connection, model, ..
+            } => (connection.clone(), model.clone()),
             Participant::Human => (String::new(), String::new()),
         };
         let request = ChatRequest {
@@ -421,12 +472,17 @@ impl DebateCtx {
         let recorded = self.state.borrow_mut().recorded_calls.remove(&key);
         if let Some(r) = recorded {
             if r.request_hash.as_deref().is_some_and(|h| h != hash) {
-                self.state
-                    .borrow_mut()
-                    .warnings
-                    .push(format!("{key}: the prompt changed since it was recorded; the recorded answer is kept"));
+                self.state.borrow_mut().warnings.push(format!(
+                    "{key}: the prompt changed since it was recorded; the recorded answer is kept"
+                ));
             }
-            return Ok(CallOutput { key, text: r.text, usage: r.usage, finish: r.finish, replayed: true });
+            return Ok(CallOutput {
+                key,
+                text: r.text,
+                usage: r.usage,
+                finish: r.finish,
+                replayed: true,
+            });
         }
         let human = matches!(participant, Participant::Human);
         self.push(EventKind::TurnStarted {
@@ -465,12 +521,22 @@ impl DebateCtx {
                     usage: resp.usage,
                     finish: resp.finish,
                 });
-                Ok(CallOutput { key, text: resp.text, usage: resp.usage, finish: resp.finish, replayed: false })
+                Ok(CallOutput {
+                    key,
+                    text: resp.text,
+                    usage: resp.usage,
+                    finish: resp.finish,
+                    replayed: false,
+                })
             }
             Err(e) if e.kind == ErrorKind::Cancelled && !self.stop.is_cancelled() => {
                 // Cut on purpose by the format: the partial text is the turn.
                 let usage = Usage {
-                    input_tokens: request.messages.iter().map(|m| super::tokens::estimate(&m.content)).sum(),
+                    input_tokens: request
+                        .messages
+                        .iter()
+                        .map(|m| super::tokens::estimate(&m.content))
+                        .sum(),
                     output_tokens: super::tokens::estimate(&e.partial),
                     estimated: true,
                 };
@@ -481,7 +547,13 @@ impl DebateCtx {
                     usage,
                     finish: FinishReason::Cut,
                 });
-                Ok(CallOutput { key, text: e.partial, usage, finish: FinishReason::Cut, replayed: false })
+                Ok(CallOutput {
+                    key,
+                    text: e.partial,
+                    usage,
+                    finish: FinishReason::Cut,
+                    replayed: false,
+                })
             }
             Err(e) => {
                 let stopped = e.kind == ErrorKind::Cancelled;
@@ -494,7 +566,10 @@ impl DebateCtx {
                 if stopped {
                     Err(DebateError::Stopped)
                 } else {
-                    Err(DebateError::Model { seat: spec.seat, error: e })
+                    Err(DebateError::Model {
+                        seat: spec.seat,
+                        error: e,
+                    })
                 }
             }
         }
@@ -502,17 +577,36 @@ impl DebateCtx {
 
     async fn human_turn(&self, key: CallKey, seat: String) -> Result<CallOutput, DebateError> {
         let s = seat.clone();
-        let wait = self.inputs.wait_for(move |i| i.human.borrow_mut().get_mut(&s).and_then(|q| q.pop_front()));
+        let wait = self
+            .inputs
+            .wait_for(move |i| i.human.borrow_mut().get_mut(&s).and_then(|q| q.pop_front()));
         let text = match select(Box::pin(wait), self.stop.cancelled()).await {
             Either::Left((t, _)) => t,
             Either::Right(_) => {
-                self.push(EventKind::TurnFailed { call: key, seat, partial: String::new(), error: "Stopped.".into() });
+                self.push(EventKind::TurnFailed {
+                    call: key,
+                    seat,
+                    partial: String::new(),
+                    error: "Stopped.".into(),
+                });
                 return Err(DebateError::Stopped);
             }
         };
         let usage = Usage::default();
-        self.push(EventKind::TurnFinished { call: key.clone(), seat, text: text.clone(), usage, finish: FinishReason::Stop });
-        Ok(CallOutput { key, text, usage, finish: FinishReason::Stop, replayed: false })
+        self.push(EventKind::TurnFinished {
+            call: key.clone(),
+            seat,
+            text: text.clone(),
+            usage,
+            finish: FinishReason::Stop,
+        });
+        Ok(CallOutput {
+            key,
+            text,
+            usage,
+            finish: FinishReason::Stop,
+            replayed: false,
+        })
     }
 
     /// An analysis call that must return JSON of a given shape: the JSON is extracted from
@@ -525,7 +619,12 @@ impl DebateCtx {
         validate: impl Fn(&serde_json::Value) -> Result<T, String>,
     ) -> Result<Option<T>, DebateError> {
         let path = spec.path.clone();
-        let (seat, purpose, label, max_tokens) = (spec.seat.clone(), spec.purpose, spec.label.clone(), spec.max_tokens);
+        let (seat, purpose, label, max_tokens) = (
+            spec.seat.clone(),
+            spec.purpose,
+            spec.label.clone(),
+            spec.max_tokens,
+        );
         let mut messages = spec.messages.clone();
         let first = self.call(spec.json()).await?;
         let problem = match json_extract::extract(&first.text) {
@@ -535,18 +634,28 @@ impl DebateCtx {
             },
             Err(e) => e,
         };
-        messages.push(ChatMessage { role: super::model::Role::Assistant, content: first.text });
+        messages.push(ChatMessage {
+            role: super::model::Role::Assistant,
+            content: first.text,
+        });
         messages.push(ChatMessage::user(super::prompt::render(
             super::prompt::JSON_REPAIR,
             &[("problem", problem.as_str())],
         )));
-        let repair = CallSpec::new(format!("{path}/repair"), seat, purpose, format!("{label} (repair)"))
-            .messages(messages)
-            .max_tokens(max_tokens)
-            .temperature(0.0)
-            .json();
+        let repair = CallSpec::new(
+            format!("{path}/repair"),
+            seat,
+            purpose,
+            format!("{label} (repair)"),
+        )
+        .messages(messages)
+        .max_tokens(max_tokens)
+        .temperature(0.0)
+        .json();
         let second = self.call(repair).await?;
-        Ok(json_extract::extract(&second.text).ok().and_then(|v| validate(&v).ok()))
+        Ok(json_extract::extract(&second.text)
+            .ok()
+            .and_then(|v| validate(&v).ok()))
     }
 }
 

@@ -19,7 +19,10 @@ pub struct CallKey {
 
 impl CallKey {
     pub fn new(path: impl Into<String>, occurrence: u32) -> Self {
-        CallKey { path: path.into(), occurrence }
+        CallKey {
+            path: path.into(),
+            occurrence,
+        }
     }
 }
 
@@ -188,7 +191,9 @@ pub fn migrate(schema: u32, events: Vec<serde_json::Value>) -> Result<Vec<Event>
     events
         .into_iter()
         .enumerate()
-        .map(|(i, v)| serde_json::from_value(v).map_err(|e| format!("event {i} is unreadable: {e}")))
+        .map(|(i, v)| {
+            serde_json::from_value(v).map_err(|e| format!("event {i} is unreadable: {e}"))
+        })
         .collect()
 }
 

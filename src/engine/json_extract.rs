@@ -123,8 +123,14 @@ mod tests {
     fn finds_json_wherever_models_put_it() {
         let cases = [
             (r#"{"score": 7}"#, json!({"score": 7})),
-            ("Sure! Here it is:\n```json\n{\"score\": 7,}\n```\nHope that helps.", json!({"score": 7})),
-            ("The verdict {\"a\": [1, 2,], \"b\": \"x}\"} follows.", json!({"a": [1, 2], "b": "x}"})),
+            (
+                "Sure! Here it is:\n```json\n{\"score\": 7,}\n```\nHope that helps.",
+                json!({"score": 7}),
+            ),
+            (
+                "The verdict {\"a\": [1, 2,], \"b\": \"x}\"} follows.",
+                json!({"a": [1, 2], "b": "x}"}),
+            ),
             ("```\n[{\"k\": 1}]\n```", json!([{"k": 1}])),
         ];
         for (text, want) in cases {

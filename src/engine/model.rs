@@ -23,10 +23,16 @@ pub struct ChatMessage {
 
 impl ChatMessage {
     pub fn system(s: impl Into<String>) -> Self {
-        ChatMessage { role: Role::System, content: s.into() }
+        ChatMessage {
+            role: Role::System,
+            content: s.into(),
+        }
     }
     pub fn user(s: impl Into<String>) -> Self {
-        ChatMessage { role: Role::User, content: s.into() }
+        ChatMessage {
+            role: Role::User,
+            content: s.into(),
+        }
     }
 }
 
@@ -86,15 +92,27 @@ pub struct ModelError {
 
 impl ModelError {
     pub fn new(kind: ErrorKind, message: impl Into<String>) -> Self {
-        ModelError { kind, message: message.into(), status: None, retry_after_ms: None, partial: String::new() }
+        ModelError {
+            kind,
+            message: message.into(),
+            status: None,
+            retry_after_ms: None,
+            partial: String::new(),
+        }
     }
 
     pub fn cancelled(partial: String) -> Self {
-        ModelError { partial, ..Self::new(ErrorKind::Cancelled, "Stopped.") }
+        ModelError {
+            partial,
+            ..Self::new(ErrorKind::Cancelled, "Stopped.")
+        }
     }
 
     pub fn retryable(&self) -> bool {
-        matches!(self.kind, ErrorKind::RateLimited | ErrorKind::Server | ErrorKind::Cut | ErrorKind::Network)
+        matches!(
+            self.kind,
+            ErrorKind::RateLimited | ErrorKind::Server | ErrorKind::Cut | ErrorKind::Network
+        )
     }
 }
 

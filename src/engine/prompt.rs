@@ -76,7 +76,10 @@ mod tests {
 
     #[test]
     fn values_are_not_rescanned_for_variables() {
-        let out = render("Topic: {{topic}} / {{side}}", &[("topic", "{{side}} injected"), ("side", "A")]);
+        let out = render(
+            "Topic: {{topic}} / {{side}}",
+            &[("topic", "{{side}} injected"), ("side", "A")],
+        );
         assert_eq!(out, "Topic: {{side}} injected / A");
     }
 

@@ -77,7 +77,10 @@ pub enum Fault {
     /// Stream this many bytes of text, then drop the connection.
     Cut { cut_after_bytes: usize },
     /// Stream this many bytes, then go silent for `stall_ms`.
-    Stall { stall_after_bytes: usize, stall_ms: u64 },
+    Stall {
+        stall_after_bytes: usize,
+        stall_ms: u64,
+    },
 }
 
 /// What one request gets, resolved from the script.
@@ -125,15 +128,23 @@ pub struct ScriptPlayer {
 
 impl ScriptPlayer {
     pub fn new(script: Script) -> Self {
-        ScriptPlayer { script, seen: HashMap::new() }
+        ScriptPlayer {
+            script,
+            seen: HashMap::new(),
+        }
     }
 
     pub fn parse(json: &str) -> Result<Self, String> {
-        serde_json::from_str(json).map(Self::new).map_err(|e| format!("the script is not valid: {e}"))
+        serde_json::from_str(json)
+            .map(Self::new)
+            .map_err(|e| format!("the script is not valid: {e}"))
     }
 
     pub fn plan(&mut self, seat: &str, purpose: &str, path: &str, json: bool) -> Plan {
-        let n = self.seen.entry((seat.to_string(), purpose.to_string())).or_insert(0);
+        let n = self
+            .seen
+            .entry((seat.to_string(), purpose.to_string()))
+            .or_insert(0);
         let occurrence = *n;
         *n += 1;
         let found = self.script.answers.iter().find(|a| {
@@ -210,14 +221,21 @@ pub struct ScriptedModel<C: Clock> {
 
 impl<C: Clock> ScriptedModel<C> {
     pub fn new(script: Script, clock: C) -> Self {
-        ScriptedModel { player: RefCell::new(ScriptPlayer::new(script)), clock, requests: RefCell::new(Vec::new()) }
+        ScriptedModel {
+            player: RefCell::new(ScriptPlayer::new(script)),
+            clock,
+            requests: RefCell::new(Vec::new()),
+        }
     }
 
     async fn wait(&self, ms: u64, cancel: &CancelToken) -> bool {
         if ms == 0 {
             return !cancel.is_cancelled();
         }
-        matches!(select(self.clock.sleep(ms), cancel.cancelled()).await, Either::Left(_))
+        matches!(
+            select(self.clock.sleep(ms), cancel.cancelled()).await,
+            Either::Left(_)
+        )
     }
 }
 
@@ -230,13 +248,20 @@ impl<C: Clock> ChatModel for ScriptedModel<C> {
     ) -> LocalBoxFuture<'a, Result<ChatResponse, ModelError>> {
         Box::pin(async move {
             self.requests.borrow_mut().push(req.clone());
-            let plan = self.player.borrow_mut().plan(&req.seat, req.purpose.id(), &req.call, req.json);
+            let plan =
+                self.player
+                    .borrow_mut()
+                    .plan(&req.seat, req.purpose.id(), &req.call, req.json);
             let mut text = String::new();
             if !self.wait(plan.first_delay_ms, cancel).await {
                 return Err(ModelError::cancelled(text));
             }
             let (chunks, after) = match &plan.fault {
-                Some(Fault::Status { status, headers, body }) => {
+                Some(Fault::Status {
+                    status,
+                    headers,
+                    body,
+                }) => {
                     let retry_after_ms = headers
                         .iter()
                         .find(|(k, _)| k.eq_ignore_ascii_case("retry-after"))
@@ -245,16 +270,22 @@ impl<C: Clock> ChatModel for ScriptedModel<C> {
                     let kind = super::model::kind_for_status(*status);
                     let mut e = ModelError::new(
                         kind,
-                        format!("scripted model answered HTTP {status}: {}", body.clone().unwrap_or_default()),
+                        format!(
+                            "scripted model answered HTTP {status}: {}",
+                            body.clone().unwrap_or_default()
+                        ),
                     );
                     e.status = Some(*status);
                     e.retry_after_ms = retry_after_ms;
                     return Err(e);
                 }
-                Some(Fault::Cut { cut_after_bytes }) => (plan.chunks_up_to(*cut_after_bytes), Some(None)),
-                Some(Fault::Stall { stall_after_bytes, stall_ms }) => {
-                    (plan.chunks_up_to(*stall_after_bytes), Some(Some(*stall_ms)))
+                Some(Fault::Cut { cut_after_bytes }) => {
+                    (plan.chunks_up_to(*cut_after_bytes), Some(None))
                 }
+                Some(Fault::Stall {
+                    stall_after_bytes,
+                    stall_ms,
+                }) => (plan.chunks_up_to(*stall_after_bytes), Some(Some(*stall_ms))),
                 None => (plan.chunks.clone(), None),
             };
             for (i, chunk) in chunks.iter().enumerate() {
@@ -273,19 +304,32 @@ impl<C: Clock> ChatModel for ScriptedModel<C> {
                         return Err(ModelError::cancelled(text));
                     }
                 }
-                let mut e = ModelError::new(ErrorKind::Cut, "the scripted stream was cut mid-answer");
+                let mut e =
+                    ModelError::new(ErrorKind::Cut, "the scripted stream was cut mid-answer");
                 e.partial = text;
                 return Err(e);
             }
             let usage = match plan.usage {
-                Some(u) => Usage { input_tokens: u.input_tokens, output_tokens: u.output_tokens, estimated: false },
+                Some(u) => Usage {
+                    input_tokens: u.input_tokens,
+                    output_tokens: u.output_tokens,
+                    estimated: false,
+                },
                 None => Usage {
-                    input_tokens: req.messages.iter().map(|m| tokens::estimate(&m.content)).sum(),
+                    input_tokens: req
+                        .messages
+                        .iter()
+                        .map(|m| tokens::estimate(&m.content))
+                        .sum(),
                     output_tokens: tokens::estimate(&text),
                     estimated: true,
                 },
             };
-            Ok(ChatResponse { text, usage, finish: plan.finish })
+            Ok(ChatResponse {
+                text,
+                usage,
+                finish: plan.finish,
+            })
         })
     }
 }

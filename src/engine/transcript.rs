@@ -65,7 +65,10 @@ pub fn build(p: &ContextParts) -> String {
         })
         .collect();
     if !notes.is_empty() {
-        let s = format!("From the audience (address these where relevant):\n{}", notes.into_iter().rev().collect::<Vec<_>>().join("\n"));
+        let s = format!(
+            "From the audience (address these where relevant):\n{}",
+            notes.into_iter().rev().collect::<Vec<_>>().join("\n")
+        );
         left -= tokens::estimate(&s) as i64;
         sections.push(s);
     }
@@ -122,15 +125,32 @@ mod tests {
     use super::*;
 
     fn said(i: usize, len: usize) -> Said {
-        Said { seat: "a".into(), speaker: format!("Speaker {i}"), label: "Argument".into(), text: "word ".repeat(len) }
+        Said {
+            seat: "a".into(),
+            speaker: format!("Speaker {i}"),
+            label: "Argument".into(),
+            text: "word ".repeat(len),
+        }
     }
 
     #[test]
     fn context_stays_within_budget_however_long_the_debate() {
         let recent: Vec<Said> = (0..200).map(|i| said(i, 200)).collect();
-        let summaries: Vec<(String, String)> = (0..50).map(|i| (format!("Round {i}"), "summary ".repeat(60))).collect();
-        let ctx = build(&ContextParts { topic: "t", summaries: &summaries, recent: &recent, notes: &[], budget: 1500 });
-        assert!(tokens::estimate(&ctx) <= 1500 + 16, "{} tokens", tokens::estimate(&ctx));
+        let summaries: Vec<(String, String)> = (0..50)
+            .map(|i| (format!("Round {i}"), "summary ".repeat(60)))
+            .collect();
+        let ctx = build(&ContextParts {
+            topic: "t",
+            summaries: &summaries,
+            recent: &recent,
+            notes: &[],
+            budget: 1500,
+        });
+        assert!(
+            tokens::estimate(&ctx) <= 1500 + 16,
+            "{} tokens",
+            tokens::estimate(&ctx)
+        );
         // The newest turn is always there; the latest summary too.
         assert!(ctx.contains("Speaker 199"));
         assert!(ctx.contains("Round 49"));

@@ -3,8 +3,8 @@
 
 use serde_json::{json, Value};
 
-use crate::engine::event::{FinishReason, Usage};
 use super::redact::redact;
+use crate::engine::event::{FinishReason, Usage};
 use crate::engine::model::{kind_for_status, ChatRequest, ErrorKind, ModelError};
 
 /// The JSON body of a streaming chat completion request.
@@ -45,10 +45,20 @@ impl StreamState {
         if data.is_empty() {
             return Ok(String::new());
         }
-        let v: Value = serde_json::from_str(data)
-            .map_err(|_| ModelError::new(ErrorKind::BadRequest, "the server sent a stream chunk that is not JSON"))?;
+        let v: Value = serde_json::from_str(data).map_err(|_| {
+            ModelError::new(
+                ErrorKind::BadRequest,
+                "the server sent a stream chunk that is not JSON",
+            )
+        })?;
         if let Some(err) = v.get("error") {
-            let mut e = ModelError::new(ErrorKind::Server, format!("the provider reported an error mid-stream: {}", error_text(err)));
+            let mut e = ModelError::new(
+                ErrorKind::Server,
+                format!(
+                    "the provider reported an error mid-stream: {}",
+                    error_text(err)
+                ),
+            );
             e.partial = self.text.clone();
             return Err(e);
         }
@@ -65,7 +75,11 @@ impl StreamState {
         }
         if let Some(u) = v.get("usage").filter(|u| !u.is_null()) {
             let n = |k: &str| u.get(k).and_then(Value::as_u64).unwrap_or(0) as u32;
-            self.usage = Some(Usage { input_tokens: n("prompt_tokens"), output_tokens: n("completion_tokens"), estimated: false });
+            self.usage = Some(Usage {
+                input_tokens: n("prompt_tokens"),
+                output_tokens: n("completion_tokens"),
+                estimated: false,
+            });
         }
         self.text.push_str(&delta);
         Ok(delta)
@@ -85,7 +99,13 @@ fn error_text(err: &Value) -> String {
 
 /// Turns a non-2xx answer into a message that says what to do. `who` names the connection
 /// and model; `body` is the response text, which is redacted for the key before use.
-pub fn http_error(status: u16, body: &str, retry_after: Option<&str>, who: &str, key: &str) -> ModelError {
+pub fn http_error(
+    status: u16,
+    body: &str,
+    retry_after: Option<&str>,
+    who: &str,
+    key: &str,
+) -> ModelError {
     let detail = serde_json::from_str::<Value>(body)
         .ok()
         .and_then(|v| v.get("error").map(error_text))
@@ -111,7 +131,11 @@ pub fn http_error(status: u16, body: &str, retry_after: Option<&str>, who: &str,
 
 /// `Retry-After` in seconds (the HTTP-date form is rare for APIs and ignored).
 pub fn parse_retry_after(v: &str) -> Option<u64> {
-    v.trim().parse::<f64>().ok().filter(|s| *s >= 0.0).map(|s| (s * 1000.0) as u64)
+    v.trim()
+        .parse::<f64>()
+        .ok()
+        .filter(|s| *s >= 0.0)
+        .map(|s| (s * 1000.0) as u64)
 }
 
 #[cfg(test)]
@@ -148,14 +172,34 @@ mod tests {
     #[test]
     fn folds_chunks_usage_and_finish_reason() {
         let mut s = StreamState::default();
-        assert_eq!(s.accept(r#"{"choices":[{"delta":{"role":"assistant"}}]}"#).unwrap(), "");
-        assert_eq!(s.accept(r#"{"choices":[{"delta":{"content":"Hel"}}]}"#).unwrap(), "Hel");
-        assert_eq!(s.accept(r#"{"choices":[{"delta":{"content":"lo"},"finish_reason":"length"}]}"#).unwrap(), "lo");
-        s.accept(r#"{"choices":[],"usage":{"prompt_tokens":12,"completion_tokens":2}}"#).unwrap();
+        assert_eq!(
+            s.accept(r#"{"choices":[{"delta":{"role":"assistant"}}]}"#)
+                .unwrap(),
+            ""
+        );
+        assert_eq!(
+            s.accept(r#"{"choices":[{"delta":{"content":"Hel"}}]}"#)
+                .unwrap(),
+            "Hel"
+        );
+        assert_eq!(
+            s.accept(r#"{"choices":[{"delta":{"content":"lo"},"finish_reason":"length"}]}"#)
+                .unwrap(),
+            "lo"
+        );
+        s.accept(r#"{"choices":[],"usage":{"prompt_tokens":12,"completion_tokens":2}}"#)
+            .unwrap();
         s.accept("[DONE]").unwrap();
         assert_eq!(s.text, "Hello");
         assert_eq!(s.finish, Some(FinishReason::Length));
-        assert_eq!(s.usage, Some(Usage { input_tokens: 12, output_tokens: 2, estimated: false }));
+        assert_eq!(
+            s.usage,
+            Some(Usage {
+                input_tokens: 12,
+                output_tokens: 2,
+                estimated: false
+            })
+        );
         assert!(s.done);
     }
 
@@ -168,7 +212,10 @@ mod tests {
         assert!(e.message.contains("Check the API key"));
         assert!(!e.message.contains("abcdefghijklmnop"), "{}", e.message);
         let e = http_error(429, "slow down", Some("2"), "X", key);
-        assert_eq!((e.kind, e.retry_after_ms), (ErrorKind::RateLimited, Some(2000)));
+        assert_eq!(
+            (e.kind, e.retry_after_ms),
+            (ErrorKind::RateLimited, Some(2000))
+        );
         assert!(super::redact("key sk-other123 leaked", "").contains("[key] leaked"));
     }
 }

@@ -27,7 +27,10 @@ pub struct SseParser {
 
 impl SseParser {
     pub fn new() -> Self {
-        SseParser { at_start: true, ..Default::default() }
+        SseParser {
+            at_start: true,
+            ..Default::default()
+        }
     }
 
     /// Feeds the next bytes; returns the events they complete.
@@ -79,7 +82,10 @@ impl SseParser {
         let line = String::from_utf8_lossy(&line);
         if line.is_empty() {
             if self.has_data {
-                out.push(SseEvent { event: std::mem::take(&mut self.event), data: std::mem::take(&mut self.data) });
+                out.push(SseEvent {
+                    event: std::mem::take(&mut self.event),
+                    data: std::mem::take(&mut self.data),
+                });
             }
             self.event.clear();
             self.has_data = false;
@@ -116,7 +122,10 @@ impl SseParser {
             self.end_line(&mut out);
         }
         if self.has_data {
-            out.push(SseEvent { event: std::mem::take(&mut self.event), data: std::mem::take(&mut self.data) });
+            out.push(SseEvent {
+                event: std::mem::take(&mut self.event),
+                data: std::mem::take(&mut self.data),
+            });
             self.has_data = false;
         }
         out
@@ -135,7 +144,10 @@ mod tests {
     }
 
     fn ev(data: &str) -> SseEvent {
-        SseEvent { event: String::new(), data: data.into() }
+        SseEvent {
+            event: String::new(),
+            data: data.into(),
+        }
     }
 
     #[test]
@@ -144,7 +156,15 @@ mod tests {
         let got = all_at_once(stream.as_bytes());
         assert_eq!(
             got,
-            vec![ev("one"), ev("two"), SseEvent { event: "delta".into(), data: "a\nb".into() }, ev("é🎉")]
+            vec![
+                ev("one"),
+                ev("two"),
+                SseEvent {
+                    event: "delta".into(),
+                    data: "a\nb".into()
+                },
+                ev("é🎉")
+            ]
         );
     }
 
@@ -155,7 +175,9 @@ mod tests {
 
     #[test]
     fn any_split_gives_the_same_events() {
-        let stream = "\u{feff}data: héllo wörld 🎉\r\n\r\n: c\ndata: x\ndata: y\n\ndata: [DONE]\r\n\r\n".as_bytes();
+        let stream =
+            "\u{feff}data: héllo wörld 🎉\r\n\r\n: c\ndata: x\ndata: y\n\ndata: [DONE]\r\n\r\n"
+                .as_bytes();
         let whole = all_at_once(stream);
         for i in 0..=stream.len() {
             for j in i..=stream.len() {

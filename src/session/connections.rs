@@ -61,7 +61,13 @@ impl Connection {
     }
 
     /// A connection to any OpenAI-compatible endpoint.
-    pub fn openai_compatible(id: &str, label: &str, base_url: &str, model: &str, key: &str) -> Self {
+    pub fn openai_compatible(
+        id: &str,
+        label: &str,
+        base_url: &str,
+        model: &str,
+        key: &str,
+    ) -> Self {
         Connection {
             id: id.into(),
             label: label.into(),

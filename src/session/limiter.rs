@@ -17,14 +17,22 @@ pub struct Limiter {
 
 impl Limiter {
     pub fn new(permits: u32) -> Rc<Self> {
-        Rc::new(Limiter { free: Cell::new(permits.max(1)), next_ticket: Cell::new(0), queue: RefCell::new(VecDeque::new()) })
+        Rc::new(Limiter {
+            free: Cell::new(permits.max(1)),
+            next_ticket: Cell::new(0),
+            queue: RefCell::new(VecDeque::new()),
+        })
     }
 
     pub fn acquire(self: &Rc<Self>) -> Acquire {
         let ticket = self.next_ticket.get();
         self.next_ticket.set(ticket + 1);
         self.queue.borrow_mut().push_back((ticket, None));
-        Acquire { limiter: self.clone(), ticket, done: false }
+        Acquire {
+            limiter: self.clone(),
+            ticket,
+            done: false,
+        }
     }
 
     fn release(&self) {

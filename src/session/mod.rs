@@ -2,6 +2,8 @@
 //! resume and human input. It is the only door to providers for everything above it: the
 //! UI's "test connection" goes through it too.
 
+#[cfg(target_arch = "wasm32")]
+pub mod browser;
 pub mod connections;
 pub mod limiter;
 pub mod router;

@@ -9,8 +9,8 @@ use futures::future::{select, Either, LocalBoxFuture};
 use super::connections::Connection;
 use super::limiter::Limiter;
 use crate::engine::cancel::CancelToken;
-use crate::llm::redact::redact;
 use crate::engine::model::{ChatModel, ChatRequest, ChatResponse, ErrorKind, ModelError};
+use crate::llm::redact::redact;
 
 /// Makes the model object for a connection (a provider transport, or a scripted model).
 pub type ProviderFactory = Rc<dyn Fn(&Connection) -> Rc<dyn ChatModel>>;
@@ -25,12 +25,19 @@ pub struct Router {
 
 impl Router {
     pub fn new(connections: Rc<RefCell<Vec<Connection>>>, providers: ProviderFactory) -> Self {
-        Router { connections, limiters: RefCell::new(HashMap::new()), providers, cache: RefCell::new(HashMap::new()) }
+        Router {
+            connections,
+            limiters: RefCell::new(HashMap::new()),
+            providers,
+            cache: RefCell::new(HashMap::new()),
+        }
     }
 
     fn limiter(&self, c: &Connection) -> Rc<Limiter> {
         let mut l = self.limiters.borrow_mut();
-        let entry = l.entry(c.id.clone()).or_insert_with(|| (c.concurrency, Limiter::new(c.concurrency)));
+        let entry = l
+            .entry(c.id.clone())
+            .or_insert_with(|| (c.concurrency, Limiter::new(c.concurrency)));
         if entry.0 != c.concurrency {
             *entry = (c.concurrency, Limiter::new(c.concurrency));
         }
@@ -58,7 +65,12 @@ impl ChatModel for Router {
         cancel: &'a CancelToken,
     ) -> LocalBoxFuture<'a, Result<ChatResponse, ModelError>> {
         Box::pin(async move {
-            let conn = self.connections.borrow().iter().find(|c| c.id == req.connection).cloned();
+            let conn = self
+                .connections
+                .borrow()
+                .iter()
+                .find(|c| c.id == req.connection)
+                .cloned();
             let Some(conn) = conn else {
                 return Err(ModelError::new(
                     ErrorKind::NotFound,

@@ -24,7 +24,11 @@ use crate::store::{DebateSummary, Store, StoredDebate};
 #[derive(Clone, Debug)]
 pub enum Update {
     Event(Event),
-    Delta { call: CallKey, seat: String, delta: String },
+    Delta {
+        call: CallKey,
+        seat: String,
+        delta: String,
+    },
     /// Something the user should know that is not part of the debate (a failed save).
     Notice(String),
     /// The debate's task ended (finished, stopped or failed).
@@ -57,7 +61,13 @@ impl Session {
     pub fn new(env: SessionEnv, connections: Vec<Connection>) -> Rc<Self> {
         let connections = Rc::new(RefCell::new(connections));
         let router = Rc::new(Router::new(connections.clone(), env.providers.clone()));
-        Rc::new(Session { env, connections, router, running: RefCell::new(HashMap::new()), listener: Rc::new(RefCell::new(None)) })
+        Rc::new(Session {
+            env,
+            connections,
+            router,
+            running: RefCell::new(HashMap::new()),
+            listener: Rc::new(RefCell::new(None)),
+        })
     }
 
     /// Where updates of every debate go (the UI's reactive store).
@@ -94,7 +104,11 @@ impl Session {
     }
 
     /// One tiny call, with the result in words.
-    pub fn test_connection(self: &Rc<Self>, connection_id: &str, model: &str) -> LocalBoxFuture<'static, Result<String, String>> {
+    pub fn test_connection(
+        self: &Rc<Self>,
+        connection_id: &str,
+        model: &str,
+    ) -> LocalBoxFuture<'static, Result<String, String>> {
         let this = self.clone();
         let (connection, model) = (connection_id.to_string(), model.to_string());
         Box::pin(async move {
@@ -130,7 +144,11 @@ impl Session {
     // ---- debates ----
 
     fn new_id(&self) -> String {
-        format!("{:x}-{:06x}", self.env.clock.now_ms(), (self.env.random)() & 0xff_ffff)
+        format!(
+            "{:x}-{:06x}",
+            self.env.clock.now_ms(),
+            (self.env.random)() & 0xff_ffff
+        )
     }
 
     /// Starts a debate; returns its id at once while it runs in the background.
@@ -153,7 +171,12 @@ impl Session {
             if this.is_running(&id) {
                 return Err("This debate is already running.".into());
             }
-            let stored = this.env.store.load(&id).await?.ok_or("This debate is no longer stored.")?;
+            let stored = this
+                .env
+                .store
+                .load(&id)
+                .await?
+                .ok_or("This debate is no longer stored.")?;
             let (wiring, rx, running) = this.wiring(&id);
             let ctx = DebateCtx::resume(stored.events, wiring)?;
             this.launch(id, ctx, rx, running, stored.summary);
@@ -161,7 +184,14 @@ impl Session {
         })
     }
 
-    fn wiring(&self, id: &str) -> (Wiring, mpsc::UnboundedReceiver<super::writer::Write>, Running) {
+    fn wiring(
+        &self,
+        id: &str,
+    ) -> (
+        Wiring,
+        mpsc::UnboundedReceiver<super::writer::Write>,
+        Running,
+    ) {
         let (tx, rx) = mpsc::unbounded();
         let recorder = Rc::new(Recorder {
             debate: id.to_string(),
@@ -170,7 +200,10 @@ impl Session {
             listener: self.listener.clone(),
             live: RefCell::new(HashMap::new()),
         });
-        let running = Running { stop: CancelToken::new(), inputs: Inputs::new() };
+        let running = Running {
+            stop: CancelToken::new(),
+            inputs: Inputs::new(),
+        };
         let wiring = Wiring {
             model: self.router.clone(),
             clock: self.env.clock.clone(),
@@ -192,8 +225,15 @@ impl Session {
         self.running.borrow_mut().insert(id.clone(), running);
         let this = self.clone();
         let (eid, notice_to) = (id.clone(), self.clone());
-        let on_error: Rc<dyn Fn(String)> = Rc::new(move |m| notice_to.notify(&eid, &Update::Notice(m)));
-        (self.env.spawn)(Box::pin(run_writer(id.clone(), self.env.store.clone(), summary, rx, on_error)));
+        let on_error: Rc<dyn Fn(String)> =
+            Rc::new(move |m| notice_to.notify(&eid, &Update::Notice(m)));
+        (self.env.spawn)(Box::pin(run_writer(
+            id.clone(),
+            self.env.store.clone(),
+            summary,
+            rx,
+            on_error,
+        )));
         (self.env.spawn)(Box::pin(async move {
             formats::drive(&ctx).await;
             for w in ctx.warnings() {

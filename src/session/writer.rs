@@ -49,7 +49,10 @@ impl Observer for Recorder {
     fn on_event(&self, event: &Event) {
         match &event.kind {
             EventKind::TurnStarted { call, seat, .. } => {
-                self.live.borrow_mut().insert(call.clone(), (seat.clone(), String::new(), self.clock.now_ms()));
+                self.live.borrow_mut().insert(
+                    call.clone(),
+                    (seat.clone(), String::new(), self.clock.now_ms()),
+                );
             }
             EventKind::TurnFinished { call, .. } | EventKind::TurnFailed { call, .. } => {
                 self.live.borrow_mut().remove(call);
@@ -64,11 +67,17 @@ impl Observer for Recorder {
         let now = self.clock.now_ms();
         let save = {
             let mut live = self.live.borrow_mut();
-            let entry = live.entry(call.clone()).or_insert_with(|| (seat.to_string(), String::new(), now));
+            let entry = live
+                .entry(call.clone())
+                .or_insert_with(|| (seat.to_string(), String::new(), now));
             entry.1.push_str(delta);
             if now.saturating_sub(entry.2) >= IN_FLIGHT_EVERY_MS {
                 entry.2 = now;
-                Some(InFlight { call: call.clone(), seat: entry.0.clone(), text: entry.1.clone() })
+                Some(InFlight {
+                    call: call.clone(),
+                    seat: entry.0.clone(),
+                    text: entry.1.clone(),
+                })
             } else {
                 None
             }
@@ -76,7 +85,11 @@ impl Observer for Recorder {
         if let Some(rec) = save {
             let _ = self.tx.unbounded_send(Write::InFlight(rec));
         }
-        self.notify(&super::runner::Update::Delta { call: call.clone(), seat: seat.to_string(), delta: delta.to_string() });
+        self.notify(&super::runner::Update::Delta {
+            call: call.clone(),
+            seat: seat.to_string(),
+            delta: delta.to_string(),
+        });
     }
 }
 
@@ -103,7 +116,9 @@ pub async fn run_writer(
                 if let Err(err) = store.append(&id, &e).await {
                     report(err);
                 }
-                if let EventKind::TurnFinished { call, .. } | EventKind::TurnFailed { call, .. } = &e.kind {
+                if let EventKind::TurnFinished { call, .. } | EventKind::TurnFailed { call, .. } =
+                    &e.kind
+                {
                     let _ = store.clear_in_flight(&id, call).await;
                 }
                 if let Err(err) = store.put_summary(&summary).await {

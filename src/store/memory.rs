@@ -25,16 +25,23 @@ fn ok<'a, T: 'a>(v: T) -> LocalBoxFuture<'a, StoreResult<T>> {
 }
 
 impl Store for MemoryStore {
-    fn put_summary<'a>(&'a self, summary: &'a DebateSummary) -> LocalBoxFuture<'a, StoreResult<()>> {
+    fn put_summary<'a>(
+        &'a self,
+        summary: &'a DebateSummary,
+    ) -> LocalBoxFuture<'a, StoreResult<()>> {
         let mut d = self.debates.borrow_mut();
-        let entry = d.entry(summary.id.clone()).or_insert_with(|| (summary.clone(), Vec::new(), Vec::new()));
+        let entry = d
+            .entry(summary.id.clone())
+            .or_insert_with(|| (summary.clone(), Vec::new(), Vec::new()));
         entry.0 = summary.clone();
         ok(())
     }
 
     fn append<'a>(&'a self, id: &'a str, event: &'a Event) -> LocalBoxFuture<'a, StoreResult<()>> {
         let mut d = self.debates.borrow_mut();
-        let entry = d.entry(id.to_string()).or_insert_with(|| (DebateSummary::new(id), Vec::new(), Vec::new()));
+        let entry = d
+            .entry(id.to_string())
+            .or_insert_with(|| (DebateSummary::new(id), Vec::new(), Vec::new()));
         // Keyed by sequence number like IndexedDB: writing the same event twice keeps one.
         match entry.1.iter_mut().find(|e| e.seq == event.seq) {
             Some(e) => *e = event.clone(),
@@ -43,7 +50,11 @@ impl Store for MemoryStore {
         ok(())
     }
 
-    fn put_in_flight<'a>(&'a self, id: &'a str, rec: &'a InFlight) -> LocalBoxFuture<'a, StoreResult<()>> {
+    fn put_in_flight<'a>(
+        &'a self,
+        id: &'a str,
+        rec: &'a InFlight,
+    ) -> LocalBoxFuture<'a, StoreResult<()>> {
         if let Some(entry) = self.debates.borrow_mut().get_mut(id) {
             entry.2.retain(|r| r.call != rec.call);
             entry.2.push(rec.clone());
@@ -51,7 +62,11 @@ impl Store for MemoryStore {
         ok(())
     }
 
-    fn clear_in_flight<'a>(&'a self, id: &'a str, call: &'a CallKey) -> LocalBoxFuture<'a, StoreResult<()>> {
+    fn clear_in_flight<'a>(
+        &'a self,
+        id: &'a str,
+        call: &'a CallKey,
+    ) -> LocalBoxFuture<'a, StoreResult<()>> {
         if let Some(entry) = self.debates.borrow_mut().get_mut(id) {
             entry.2.retain(|r| &r.call != call);
         }
@@ -59,7 +74,12 @@ impl Store for MemoryStore {
     }
 
     fn list(&self) -> LocalBoxFuture<'_, StoreResult<Vec<DebateSummary>>> {
-        let mut v: Vec<DebateSummary> = self.debates.borrow().values().map(|d| d.0.clone()).collect();
+        let mut v: Vec<DebateSummary> = self
+            .debates
+            .borrow()
+            .values()
+            .map(|d| d.0.clone())
+            .collect();
         newest_first(&mut v);
         ok(v)
     }
@@ -68,7 +88,11 @@ impl Store for MemoryStore {
         let found = self.debates.borrow().get(id).map(|(s, e, f)| {
             let mut events = e.clone();
             events.sort_by_key(|e| e.seq);
-            StoredDebate { summary: s.clone(), events, in_flight: f.clone() }
+            StoredDebate {
+                summary: s.clone(),
+                events,
+                in_flight: f.clone(),
+            }
         });
         ok(found)
     }

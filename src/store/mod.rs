@@ -2,9 +2,9 @@
 //! What is stored is the event log plus a summary row for the history list, and the text
 //! of the turn in flight (written about once a second). API keys are never stored here.
 
-pub mod memory;
 #[cfg(target_arch = "wasm32")]
 pub mod idb;
+pub mod memory;
 
 use futures::future::LocalBoxFuture;
 use serde::{Deserialize, Serialize};
@@ -77,11 +77,20 @@ pub struct StoredDebate {
 pub type StoreResult<T> = Result<T, String>;
 
 pub trait Store {
-    fn put_summary<'a>(&'a self, summary: &'a DebateSummary) -> LocalBoxFuture<'a, StoreResult<()>>;
+    fn put_summary<'a>(&'a self, summary: &'a DebateSummary)
+        -> LocalBoxFuture<'a, StoreResult<()>>;
     fn append<'a>(&'a self, id: &'a str, event: &'a Event) -> LocalBoxFuture<'a, StoreResult<()>>;
     /// Saves (or, with empty text, clears) the in-flight text of a call.
-    fn put_in_flight<'a>(&'a self, id: &'a str, rec: &'a InFlight) -> LocalBoxFuture<'a, StoreResult<()>>;
-    fn clear_in_flight<'a>(&'a self, id: &'a str, call: &'a CallKey) -> LocalBoxFuture<'a, StoreResult<()>>;
+    fn put_in_flight<'a>(
+        &'a self,
+        id: &'a str,
+        rec: &'a InFlight,
+    ) -> LocalBoxFuture<'a, StoreResult<()>>;
+    fn clear_in_flight<'a>(
+        &'a self,
+        id: &'a str,
+        call: &'a CallKey,
+    ) -> LocalBoxFuture<'a, StoreResult<()>>;
     /// Every debate, newest first.
     fn list(&self) -> LocalBoxFuture<'_, StoreResult<Vec<DebateSummary>>>;
     fn load<'a>(&'a self, id: &'a str) -> LocalBoxFuture<'a, StoreResult<Option<StoredDebate>>>;
@@ -90,5 +99,9 @@ pub trait Store {
 
 /// Sorts history newest first (by last activity, then by id for a stable order).
 pub fn newest_first(list: &mut [DebateSummary]) {
-    list.sort_by(|a, b| b.created_ms.cmp(&a.created_ms).then_with(|| b.id.cmp(&a.id)));
+    list.sort_by(|a, b| {
+        b.created_ms
+            .cmp(&a.created_ms)
+            .then_with(|| b.id.cmp(&a.id))
+    });
 }

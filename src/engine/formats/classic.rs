@@ -41,7 +41,10 @@ impl<'a> Classic<'a> {
     }
 
     fn stance(&self, id: &str) -> String {
-        self.config.seat(id).and_then(|s| s.stance.clone()).unwrap_or_default()
+        self.config
+            .seat(id)
+            .and_then(|s| s.stance.clone())
+            .unwrap_or_default()
     }
 
     fn system_prompt(&self, seat: &str) -> Result<String, DebateError> {
@@ -52,7 +55,13 @@ impl<'a> Classic<'a> {
         Ok(if seat == MODERATOR {
             render(
                 p::MODERATOR_SYSTEM,
-                &[("topic", &c.topic), ("position_a", &a), ("position_b", &b), ("rounds", &rounds), ("style", style)],
+                &[
+                    ("topic", &c.topic),
+                    ("position_a", &a),
+                    ("position_b", &b),
+                    ("rounds", &rounds),
+                    ("style", style),
+                ],
             )
         } else {
             let me = self.seat(seat)?;
@@ -72,7 +81,14 @@ impl<'a> Classic<'a> {
     }
 
     /// Renders `template` with a `{{context}}` sized to the seat's window.
-    fn user_prompt(&self, seat: &str, template: &str, system: &str, max_tokens: u32, vars: &[(&str, &str)]) -> Result<String, DebateError> {
+    fn user_prompt(
+        &self,
+        seat: &str,
+        template: &str,
+        system: &str,
+        max_tokens: u32,
+        vars: &[(&str, &str)],
+    ) -> Result<String, DebateError> {
         let window = self.seat(seat)?.participant.context_tokens();
         let fixed = render(template, vars);
         let budget = transcript::budget(window, max_tokens, system, &fixed);
@@ -112,12 +128,22 @@ impl<'a> Classic<'a> {
             .temperature(temperature);
         let out = self.ctx.call(spec).await?;
         let speaker = self.seat(seat)?.name.clone();
-        self.said.push(Said { seat: seat.into(), speaker, label: label.into(), text: out.text.clone() });
+        self.said.push(Said {
+            seat: seat.into(),
+            speaker,
+            label: label.into(),
+            text: out.text.clone(),
+        });
         Ok(out.text)
     }
 
     fn last_from(&self, seat: &str) -> String {
-        self.said.iter().rev().find(|s| s.seat == seat).map(|s| s.text.clone()).unwrap_or_default()
+        self.said
+            .iter()
+            .rev()
+            .find(|s| s.seat == seat)
+            .map(|s| s.text.clone())
+            .unwrap_or_default()
     }
 
     async fn run(&mut self) -> Result<(), DebateError> {
@@ -128,23 +154,74 @@ impl<'a> Classic<'a> {
         let ctx = self.ctx;
 
         ctx.phase("opening", "Opening statements", None);
-        self.speak("opening/moderator".into(), MODERATOR, Purpose::Moderation, "Opening remarks", p::MODERATOR_OPENING, o.summary_tokens, 0.5, &[]).await?;
+        self.speak(
+            "opening/moderator".into(),
+            MODERATOR,
+            Purpose::Moderation,
+            "Opening remarks",
+            p::MODERATOR_OPENING,
+            o.summary_tokens,
+            0.5,
+            &[],
+        )
+        .await?;
         for seat in [POSITION_A, POSITION_B] {
-            self.speak(format!("opening/{seat}"), seat, Purpose::Argument, "Opening statement", p::OPENING, o.opening_tokens, 0.8, &[]).await?;
+            self.speak(
+                format!("opening/{seat}"),
+                seat,
+                Purpose::Argument,
+                "Opening statement",
+                p::OPENING,
+                o.opening_tokens,
+                0.8,
+                &[],
+            )
+            .await?;
         }
 
         for round in 1..=o.rounds {
             let r = round.to_string();
-            ctx.phase(&format!("round/{round}"), &format!("Round {round}"), Some(round));
+            ctx.phase(
+                &format!("round/{round}"),
+                &format!("Round {round}"),
+                Some(round),
+            );
             let round_start = self.said.len();
             for (first, second) in [(POSITION_A, POSITION_B), (POSITION_B, POSITION_A)] {
-                self.speak(format!("round/{round}/argument/{first}"), first, Purpose::Argument, "Argument", p::ARGUMENT, o.argument_tokens, 0.8, &[("round", &r)]).await?;
+                self.speak(
+                    format!("round/{round}/argument/{first}"),
+                    first,
+                    Purpose::Argument,
+                    "Argument",
+                    p::ARGUMENT,
+                    o.argument_tokens,
+                    0.8,
+                    &[("round", &r)],
+                )
+                .await?;
                 let last = transcript::clip(&self.last_from(first), 2400);
-                self.speak(format!("round/{round}/rebuttal/{second}"), second, Purpose::Argument, "Rebuttal", p::REBUTTAL, o.argument_tokens, 0.8, &[("round", &r), ("opponent_last", &last)]).await?;
+                self.speak(
+                    format!("round/{round}/rebuttal/{second}"),
+                    second,
+                    Purpose::Argument,
+                    "Rebuttal",
+                    p::REBUTTAL,
+                    o.argument_tokens,
+                    0.8,
+                    &[("round", &r), ("opponent_last", &last)],
+                )
+                .await?;
             }
             let exchanges = self.said[round_start..]
                 .iter()
-                .map(|s| format!("[{} — {}]\n{}", s.speaker, s.label, transcript::clip(s.text.trim(), 1600)))
+                .map(|s| {
+                    format!(
+                        "[{} — {}]\n{}",
+                        s.speaker,
+                        s.label,
+                        transcript::clip(s.text.trim(), 1600)
+                    )
+                })
                 .collect::<Vec<_>>()
                 .join("\n\n");
             let summary = self.summarise(round, &exchanges, o.summary_tokens).await?;
@@ -154,37 +231,84 @@ impl<'a> Classic<'a> {
 
         ctx.phase("closing", "Closing statements", None);
         for seat in [POSITION_A, POSITION_B] {
-            self.speak(format!("closing/{seat}"), seat, Purpose::Argument, "Closing statement", p::CLOSING, o.closing_tokens, 0.7, &[]).await?;
+            self.speak(
+                format!("closing/{seat}"),
+                seat,
+                Purpose::Argument,
+                "Closing statement",
+                p::CLOSING,
+                o.closing_tokens,
+                0.7,
+                &[],
+            )
+            .await?;
         }
 
         ctx.phase("summary", "Moderator's summary", None);
-        self.speak("summary".into(), MODERATOR, Purpose::Summary, "Closing summary", p::FINAL_SUMMARY, o.summary_tokens, 0.3, &[]).await?;
+        self.speak(
+            "summary".into(),
+            MODERATOR,
+            Purpose::Summary,
+            "Closing summary",
+            p::FINAL_SUMMARY,
+            o.summary_tokens,
+            0.3,
+            &[],
+        )
+        .await?;
         Ok(())
     }
 
     /// The moderator's round summary sees the round itself, not the rolling context.
-    async fn summarise(&mut self, round: u32, exchanges: &str, max_tokens: u32) -> Result<String, DebateError> {
+    async fn summarise(
+        &mut self,
+        round: u32,
+        exchanges: &str,
+        max_tokens: u32,
+    ) -> Result<String, DebateError> {
         let system = self.system_prompt(MODERATOR)?;
         let window = self.seat(MODERATOR)?.participant.context_tokens();
         let w = words(max_tokens);
         let r = round.to_string();
-        let shell = render(p::ROUND_SUMMARY, &[("round", &r), ("max_words", &w), ("exchanges", "")]);
+        let shell = render(
+            p::ROUND_SUMMARY,
+            &[("round", &r), ("max_words", &w), ("exchanges", "")],
+        );
         let budget = transcript::budget(window, max_tokens, &system, &shell) as usize;
         let exchanges = transcript::clip(exchanges, budget * 4);
-        let user = render(p::ROUND_SUMMARY, &[("round", &r), ("max_words", &w), ("exchanges", &exchanges)]);
-        let spec = CallSpec::new(format!("round/{round}/summary"), MODERATOR, Purpose::Summary, "Round summary")
-            .messages(vec![ChatMessage::system(system), ChatMessage::user(user)])
-            .max_tokens(max_tokens)
-            .temperature(0.3);
+        let user = render(
+            p::ROUND_SUMMARY,
+            &[("round", &r), ("max_words", &w), ("exchanges", &exchanges)],
+        );
+        let spec = CallSpec::new(
+            format!("round/{round}/summary"),
+            MODERATOR,
+            Purpose::Summary,
+            "Round summary",
+        )
+        .messages(vec![ChatMessage::system(system), ChatMessage::user(user)])
+        .max_tokens(max_tokens)
+        .temperature(0.3);
         let out = self.ctx.call(spec).await?;
         let speaker = self.seat(MODERATOR)?.name.clone();
-        self.said.push(Said { seat: MODERATOR.into(), speaker, label: "Round summary".into(), text: out.text.clone() });
+        self.said.push(Said {
+            seat: MODERATOR.into(),
+            speaker,
+            label: "Round summary".into(),
+            text: out.text.clone(),
+        });
         Ok(out.text)
     }
 }
 
 pub async fn run(ctx: &DebateCtx) -> Result<(), DebateError> {
-    let mut c = Classic { ctx, config: ctx.config(), said: Vec::new(), summaries: Vec::new(), unsummarised_from: 0 };
+    let mut c = Classic {
+        ctx,
+        config: ctx.config(),
+        said: Vec::new(),
+        summaries: Vec::new(),
+        unsummarised_from: 0,
+    };
     c.run().await
 }
 
@@ -198,12 +322,23 @@ pub fn new_config(
     participant: impl Fn(&str) -> super::super::config::Participant,
 ) -> DebateConfig {
     use super::super::config::FormatId;
-    let stance = |s: &str, fallback: &str| if s.trim().is_empty() { fallback.to_string() } else { s.trim().to_string() };
+    let stance = |s: &str, fallback: &str| {
+        if s.trim().is_empty() {
+            fallback.to_string()
+        } else {
+            s.trim().to_string()
+        }
+    };
     DebateConfig {
         format: FormatId::Classic,
         topic: topic.trim().to_string(),
         seats: vec![
-            SeatConfig { id: MODERATOR.into(), name: "Moderator".into(), stance: None, participant: participant(MODERATOR) },
+            SeatConfig {
+                id: MODERATOR.into(),
+                name: "Moderator".into(),
+                stance: None,
+                participant: participant(MODERATOR),
+            },
             SeatConfig {
                 id: POSITION_A.into(),
                 name: "Position A".into(),

@@ -20,7 +20,10 @@ pub async fn run(ctx: &DebateCtx) -> Result<(), DebateError> {
     let config = ctx.config();
     match config.format {
         FormatId::Classic => classic::run(ctx).await,
-        other => Err(DebateError::Config(format!("The {} format is not available yet.", other.label()))),
+        other => Err(DebateError::Config(format!(
+            "The {} format is not available yet.",
+            other.label()
+        ))),
     }
 }
 
@@ -34,13 +37,20 @@ pub async fn drive(ctx: &DebateCtx) -> super::event::Outcome {
             Outcome::Completed
         }
         Err(DebateError::Stopped) => {
-            ctx.finish(Outcome::Stopped, Some("Stopped by the user. Resume continues from the interrupted turn.".into()));
+            ctx.finish(
+                Outcome::Stopped,
+                Some("Stopped by the user. Resume continues from the interrupted turn.".into()),
+            );
             Outcome::Stopped
         }
         Err(e) => {
             let message = match &e {
                 DebateError::Model { seat, error } => {
-                    let name = ctx.config().seat(seat).map(|s| s.name.clone()).unwrap_or_else(|| seat.clone());
+                    let name = ctx
+                        .config()
+                        .seat(seat)
+                        .map(|s| s.name.clone())
+                        .unwrap_or_else(|| seat.clone());
                     format!("{name}'s turn failed: {error}")
                 }
                 other => other.to_string(),

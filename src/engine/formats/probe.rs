@@ -26,8 +26,10 @@ fn msg(s: &str) -> Vec<ChatMessage> {
 
 pub async fn run(ctx: &DebateCtx) -> Result<ProbeResult, DebateError> {
     ctx.phase("parallel", "Parallel openings", None);
-    let a = ctx.call(CallSpec::new("open/a", "a", Purpose::Argument, "Opening").messages(msg("open a")));
-    let b = ctx.call(CallSpec::new("open/b", "b", Purpose::Argument, "Opening").messages(msg("open b")));
+    let a = ctx
+        .call(CallSpec::new("open/a", "a", Purpose::Argument, "Opening").messages(msg("open a")));
+    let b = ctx
+        .call(CallSpec::new("open/b", "b", Purpose::Argument, "Opening").messages(msg("open b")));
     let (a, b) = futures::join!(a, b);
     let (a, b) = (a?, b?);
 
@@ -54,7 +56,8 @@ pub async fn run(ctx: &DebateCtx) -> Result<ProbeResult, DebateError> {
     let analyst = ctx.analyst();
     let score = ctx
         .call_json(
-            CallSpec::new("score/a", analyst, Purpose::Evaluation, "Score").messages(msg("score a as {\"score\": 0-10}")),
+            CallSpec::new("score/a", analyst, Purpose::Evaluation, "Score")
+                .messages(msg("score a as {\"score\": 0-10}")),
             |v| {
                 v.get("score")
                     .and_then(|s| s.as_u64())
@@ -66,11 +69,19 @@ pub async fn run(ctx: &DebateCtx) -> Result<ProbeResult, DebateError> {
         .await?;
 
     ctx.phase("human", "Human turn", None);
-    let human = ctx.call(CallSpec::new("human/h", "h", Purpose::Argument, "Your turn").messages(msg("your turn"))).await?;
+    let human = ctx
+        .call(
+            CallSpec::new("human/h", "h", Purpose::Argument, "Your turn")
+                .messages(msg("your turn")),
+        )
+        .await?;
 
     let pick = (ctx.random() * 100.0) as u32;
     let last = ctx
-        .call(CallSpec::new(format!("final/{pick}"), "b", Purpose::Argument, "Final").messages(msg(&format!("finish after {}", human.text))))
+        .call(
+            CallSpec::new(format!("final/{pick}"), "b", Purpose::Argument, "Final")
+                .messages(msg(&format!("finish after {}", human.text))),
+        )
         .await?;
 
     Ok(ProbeResult {
@@ -97,16 +108,31 @@ mod tests {
         let participant = if human {
             Participant::Human
         } else {
-            Participant::Model { connection: "s".into(), connection_label: "Scripted".into(), model: "m".into(), context_tokens: 4096 }
+            Participant::Model {
+                connection: "s".into(),
+                connection_label: "Scripted".into(),
+                model: "m".into(),
+                context_tokens: 4096,
+            }
         };
-        SeatConfig { id: id.into(), name: id.to_uppercase(), stance: None, participant }
+        SeatConfig {
+            id: id.into(),
+            name: id.to_uppercase(),
+            stance: None,
+            participant,
+        }
     }
 
     fn config() -> DebateConfig {
         DebateConfig {
             format: FormatId::Probe,
             topic: "probe".into(),
-            seats: vec![seat("a", false), seat("b", false), seat("judge", false), seat("h", true)],
+            seats: vec![
+                seat("a", false),
+                seat("b", false),
+                seat("judge", false),
+                seat("h", true),
+            ],
             analyst: "judge".into(),
             classic: Default::default(),
         }
@@ -165,11 +191,17 @@ mod tests {
                 .spawn_local(async move {
                     // Watch for the human's turn being asked for, then answer it.
                     loop {
-                        let waiting = l2.0.borrow().iter().any(|e| matches!(&e.kind, EventKind::TurnStarted { human: true, .. }));
+                        let waiting =
+                            l2.0.borrow().iter().any(|e| {
+                                matches!(&e.kind, EventKind::TurnStarted { human: true, .. })
+                            });
                         if waiting {
                             *a2.borrow_mut() = Some(c2.now_ms());
                             c2.sleep(5_000).await;
-                            i2.push(Input::HumanTurn { seat: "h".into(), text: "A person speaks.".into() });
+                            i2.push(Input::HumanTurn {
+                                seat: "h".into(),
+                                text: "A person speaks.".into(),
+                            });
                             break;
                         }
                         c2.sleep(10).await;
@@ -181,10 +213,20 @@ mod tests {
                 .unwrap();
             async move { run(&ctx).await }
         });
-        let requests = model.requests.borrow().iter().map(|r| r.call.clone()).collect();
+        let requests = model
+            .requests
+            .borrow()
+            .iter()
+            .map(|r| r.call.clone())
+            .collect();
         let events = log.0.borrow().clone();
         let human_asked_at = *asked.borrow();
-        Run { result, events, requests, human_asked_at }
+        Run {
+            result,
+            events,
+            requests,
+            human_asked_at,
+        }
     }
 
     #[test]
@@ -205,7 +247,10 @@ mod tests {
     #[test]
     fn a_cut_call_keeps_its_partial_text_and_stops_streaming() {
         let r = run_probe(None).result.unwrap();
-        assert_eq!(r.cut, ("I will make my point CUT".to_string(), FinishReason::Cut));
+        assert_eq!(
+            r.cut,
+            ("I will make my point CUT".to_string(), FinishReason::Cut)
+        );
     }
 
     #[test]
@@ -227,7 +272,10 @@ mod tests {
             .find(|e| matches!(&e.kind, EventKind::TurnFinished { seat, .. } if seat == "h"))
             .unwrap();
         assert_eq!(answered.at_ms - asked, 5_000);
-        assert!(!run.requests.iter().any(|c| c.starts_with("human/")), "no model is called for a human seat");
+        assert!(
+            !run.requests.iter().any(|c| c.starts_with("human/")),
+            "no model is called for a human seat"
+        );
     }
 
     #[test]
@@ -245,8 +293,15 @@ mod tests {
         let resumed = run_probe(Some(prefix.clone()));
         assert_eq!(resumed.result.unwrap(), full_result);
         // The recorded openings were not asked again; the interrupted speech was.
-        assert!(!resumed.requests.iter().any(|c| c.starts_with("open/")), "{:?}", resumed.requests);
-        assert_eq!(resumed.requests.first().map(String::as_str), Some("speech/a"));
+        assert!(
+            !resumed.requests.iter().any(|c| c.starts_with("open/")),
+            "{:?}",
+            resumed.requests
+        );
+        assert_eq!(
+            resumed.requests.first().map(String::as_str),
+            Some("speech/a")
+        );
         // No finished turn or phase from the prefix is recorded again.
         let keys = |evs: &[Event]| -> Vec<String> {
             evs.iter()

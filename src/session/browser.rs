@@ -1,0 +1,78 @@
+//! The session's surroundings in the browser: timers, task spawning, randomness, the
+//! provider transports and IndexedDB.
+
+use std::rc::Rc;
+
+use futures::channel::oneshot;
+use futures::future::LocalBoxFuture;
+use wasm_bindgen::closure::Closure;
+use wasm_bindgen::JsCast;
+
+use super::connections::{Connection, ProviderKind};
+use super::router::ProviderFactory;
+use super::runner::SessionEnv;
+use crate::engine::clock::Clock;
+use crate::engine::model::ChatModel;
+use crate::engine::script::{Script, ScriptedModel};
+use crate::llm::transport::{HttpTarget, OpenAiTransport};
+use crate::store::Store;
+
+#[derive(Clone, Copy)]
+pub struct BrowserClock;
+
+impl Clock for BrowserClock {
+    fn now_ms(&self) -> u64 {
+        js_sys::Date::now() as u64
+    }
+
+    fn sleep(&self, ms: u64) -> LocalBoxFuture<'static, ()> {
+        let (tx, rx) = oneshot::channel::<()>();
+        let cb = Closure::once_into_js(move || {
+            let _ = tx.send(());
+        });
+        if let Some(w) = web_sys::window() {
+            let _ = w.set_timeout_with_callback_and_timeout_and_arguments_0(
+                cb.unchecked_ref(),
+                ms.min(i32::MAX as u64) as i32,
+            );
+        }
+        Box::pin(async move {
+            let _ = rx.await;
+        })
+    }
+}
+
+pub fn providers() -> ProviderFactory {
+    Rc::new(|c: &Connection| -> Rc<dyn ChatModel> {
+        match c.kind {
+            ProviderKind::OpenAiCompatible => Rc::new(OpenAiTransport {
+                target: HttpTarget {
+                    label: c.label.clone(),
+                    base_url: c.base_url.clone(),
+                    api_key: c.api_key.clone(),
+                    stall_ms: c.stall_ms,
+                    send_call_header: c.send_call_header,
+                },
+                clock: Rc::new(BrowserClock),
+            }),
+            ProviderKind::Scripted => {
+                let script: Script = c
+                    .script
+                    .as_deref()
+                    .and_then(|s| serde_json::from_str(s).ok())
+                    .unwrap_or_default();
+                Rc::new(ScriptedModel::new(script, BrowserClock))
+            }
+        }
+    })
+}
+
+pub fn env(store: Rc<dyn Store>) -> SessionEnv {
+    SessionEnv {
+        store,
+        clock: Rc::new(BrowserClock),
+        spawn: Rc::new(|f| wasm_bindgen_futures::spawn_local(f)),
+        providers: providers(),
+        random: Rc::new(|| (js_sys::Math::random() * 9_007_199_254_740_991.0) as u64),
+    }
+}
