@@ -9,7 +9,6 @@ pub mod llm;
 pub mod session;
 pub mod store;
 
-#[cfg(target_arch = "wasm32")]
 pub mod ui;
 
 #[cfg(target_arch = "wasm32")]

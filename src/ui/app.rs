@@ -1,0 +1,208 @@
+//! The app shell: header navigation, routing by the page's query string (`?debate=ID`
+//! works on any static host, no rewrites), and the session's bootstrap.
+
+use std::cell::RefCell;
+use std::rc::Rc;
+
+use leptos::prelude::*;
+use leptos::task::spawn_local;
+
+use super::debate::DebateScreen;
+use super::history::HistoryScreen;
+use super::setup::SetupScreen;
+use super::state::{AppState, DebateView, Route};
+use crate::session::browser;
+use crate::session::{Connection, Session, Update};
+use crate::store::idb::IdbStore;
+use crate::store::memory::MemoryStore;
+use crate::store::Store;
+
+thread_local! {
+    static SESSION: RefCell<Option<Rc<Session>>> = const { RefCell::new(None) };
+}
+
+/// The session, once IndexedDB is open. Components reach providers only through it.
+pub fn session() -> Option<Rc<Session>> {
+    SESSION.with(|s| s.borrow().clone())
+}
+
+fn route_from_location() -> Route {
+    let search = window().location().search().unwrap_or_default();
+    let params = search.trim_start_matches('?');
+    for pair in params.split('&') {
+        if let Some(v) = pair.strip_prefix("debate=") {
+            let id = js_sys::decode_uri_component(v)
+                .ok()
+                .and_then(|s| s.as_string())
+                .unwrap_or_default();
+            if !id.is_empty() {
+                return Route::Debate(id);
+            }
+        }
+        if pair == "view=history" {
+            return Route::History;
+        }
+    }
+    Route::Setup
+}
+
+/// The URL of a route, relative to the page so a sub-path deployment keeps working.
+pub fn href(route: &Route) -> String {
+    let path = window().location().pathname().unwrap_or_default();
+    match route {
+        Route::Setup => path,
+        Route::History => format!("{path}?view=history"),
+        Route::Debate(id) => format!("{path}?debate={}", js_sys::encode_uri_component(id)),
+    }
+}
+
+/// Moves to a route, recording it in the browser history.
+pub fn navigate(state: AppState, route: Route) {
+    if state.route.get_untracked() != route {
+        if let Ok(h) = window().history() {
+            let _ = h.push_state_with_url(&wasm_bindgen::JsValue::NULL, "", Some(&href(&route)));
+        }
+    }
+    open_route(state, route);
+}
+
+fn open_route(state: AppState, route: Route) {
+    match &route {
+        Route::Debate(id) => {
+            if state.debate.id.get_untracked().as_deref() != Some(id.as_str()) {
+                load_debate(state, id.clone());
+            }
+        }
+        Route::History => refresh_history(state),
+        Route::Setup => {}
+    }
+    state.route.set(route);
+    let _ = window().scroll_to_with_x_and_y(0.0, 0.0);
+}
+
+pub fn refresh_history(state: AppState) {
+    let Some(s) = session() else { return };
+    spawn_local(async move {
+        match s.list().await {
+            Ok(list) => state.history.set(list),
+            Err(e) => state
+                .notice
+                .set(Some(format!("Could not read the history: {e}"))),
+        }
+    });
+}
+
+fn load_debate(state: AppState, id: String) {
+    let view = state.debate;
+    view.reset(Some(id.clone()));
+    let Some(s) = session() else { return };
+    view.loading.set(true);
+    spawn_local(async move {
+        let result = s.load(&id).await;
+        if view.id.get_untracked().as_deref() != Some(id.as_str()) {
+            return; // the user moved on meanwhile
+        }
+        match result {
+            Ok(Some(d)) => {
+                view.show_stored(&d);
+                view.running.set(s.is_running(&id));
+            }
+            Ok(None) => view.load_error.set(Some("This debate is not stored in this browser. It may have been deleted, or it was run in another browser.".into())),
+            Err(e) => view.load_error.set(Some(format!("This debate could not be read: {e}"))),
+        }
+        view.loading.set(false);
+    });
+}
+
+fn connect_listener(s: &Session, state: AppState) {
+    let view = state.debate;
+    s.set_listener(move |id, update| {
+        if view.id.get_untracked().as_deref() != Some(id) {
+            if matches!(update, Update::Ended) && state.route.get_untracked() == Route::History {
+                refresh_history(state);
+            }
+            return;
+        }
+        match update {
+            Update::Event(e) => view.apply(e),
+            Update::Delta { call, delta, .. } => view.delta(&call.to_string(), delta),
+            Update::Notice(m) => state.notice.set(Some(m.clone())),
+            Update::Ended => view.running.set(false),
+        }
+    });
+}
+
+#[component]
+pub fn App() -> impl IntoView {
+    let state = AppState {
+        route: RwSignal::new(route_from_location()),
+        debate: DebateView::new(),
+        history: RwSignal::new(Vec::new()),
+        connections_version: RwSignal::new(0),
+        ready: RwSignal::new(false),
+        notice: RwSignal::new(None),
+    };
+    provide_context(state);
+
+    spawn_local(async move {
+        let store: Rc<dyn Store> = match IdbStore::open("agora").await {
+            Ok(s) => Rc::new(s),
+            Err(e) => {
+                state.notice.set(Some(format!(
+                    "{e}. Debates will not be kept after this tab closes."
+                )));
+                Rc::new(MemoryStore::new())
+            }
+        };
+        let s = Session::new(
+            browser::env(store),
+            vec![Connection::local_model(), Connection::scripted_demo()],
+        );
+        connect_listener(&s, state);
+        SESSION.with(|slot| *slot.borrow_mut() = Some(s));
+        state.ready.set(true);
+        open_route(state, state.route.get_untracked());
+    });
+
+    let _ = window_event_listener(leptos::ev::popstate, move |_| {
+        open_route(state, route_from_location())
+    });
+
+    let nav = move |route: Route| {
+        move |ev: leptos::ev::MouseEvent| {
+            ev.prevent_default();
+            navigate(state, route.clone());
+        }
+    };
+
+    view! {
+        <header class="topbar">
+            <a class="brand" href=move || href(&Route::Setup) on:click=nav(Route::Setup)>
+                <span class="brand-mark" aria-hidden="true">"◆"</span>
+                " Agora"
+            </a>
+            <nav>
+                <a href=move || href(&Route::Setup) on:click=nav(Route::Setup)
+                    class:active=move || state.route.get() == Route::Setup>"New debate"</a>
+                <a href=move || href(&Route::History) on:click=nav(Route::History)
+                    class:active=move || state.route.get() == Route::History>"History"</a>
+            </nav>
+        </header>
+        {move || state.notice.get().map(|n| view! {
+            <div class="notice" role="status">
+                <span>{n}</span>
+                <button class="link" on:click=move |_| state.notice.set(None)>"Dismiss"</button>
+            </div>
+        })}
+        <main class="page">
+            {move || match state.route.get() {
+                Route::Setup => view! { <SetupScreen/> }.into_any(),
+                Route::Debate(_) => view! { <DebateScreen/> }.into_any(),
+                Route::History => view! { <HistoryScreen/> }.into_any(),
+            }}
+        </main>
+        <footer class="foot">
+            "Agora runs entirely in your browser. Your API keys go only to the providers you choose."
+        </footer>
+    }
+}

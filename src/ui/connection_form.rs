@@ -1,0 +1,72 @@
+//! The form that adds a connection to any OpenAI-compatible API. The key is kept in this
+//! tab's memory only and sent only to the base URL given here.
+
+use leptos::prelude::*;
+
+use super::app::session;
+use super::state::AppState;
+use crate::session::Connection;
+
+#[component]
+pub fn ConnectionForm(on_saved: Callback<String>) -> impl IntoView {
+    let state = expect_context::<AppState>();
+    let label = RwSignal::new("OpenAI".to_string());
+    let base_url = RwSignal::new("https://api.openai.com/v1".to_string());
+    let model = RwSignal::new("gpt-4o-mini".to_string());
+    let key = RwSignal::new(String::new());
+    let context = RwSignal::new(16_000u32);
+    let error = RwSignal::new(None::<String>);
+
+    let save = move |_| {
+        let Some(s) = session() else { return };
+        let slug: String = label
+            .get_untracked()
+            .to_lowercase()
+            .chars()
+            .map(|c| if c.is_ascii_alphanumeric() { c } else { '-' })
+            .collect();
+        let id = format!("c-{}-{}", slug.trim_matches('-'), s.connections().len());
+        let mut c = Connection::openai_compatible(
+            &id,
+            label.get_untracked().trim(),
+            &base_url.get_untracked(),
+            &model.get_untracked(),
+            &key.get_untracked(),
+        );
+        c.context_tokens = context.get_untracked();
+        if c.label.is_empty() {
+            c.label = "My connection".into();
+        }
+        match s.save_connection(c) {
+            Ok(()) => {
+                error.set(None);
+                key.set(String::new());
+                state.connections_version.update(|v| *v += 1);
+                on_saved.run(id);
+            }
+            Err(e) => error.set(Some(e)),
+        }
+    };
+
+    view! {
+        <div class="subcard connection-form">
+            <div class="grid2">
+                <label class="field"><span class="label">"Name"</span>
+                    <input id="conn-name" prop:value=move || label.get() on:input=move |ev| label.set(event_target_value(&ev))/></label>
+                <label class="field"><span class="label">"Base URL"</span>
+                    <input id="conn-url" prop:value=move || base_url.get() on:input=move |ev| base_url.set(event_target_value(&ev))/></label>
+                <label class="field"><span class="label">"Model"</span>
+                    <input id="conn-model" prop:value=move || model.get() on:input=move |ev| model.set(event_target_value(&ev))/></label>
+                <label class="field"><span class="label">"Context window (tokens)"</span>
+                    <input id="conn-context" type="number" min="1024" prop:value=move || context.get().to_string()
+                        on:input=move |ev| { if let Ok(n) = event_target_value(&ev).parse() { context.set(n) } }/></label>
+            </div>
+            <label class="field"><span class="label">"API key"</span>
+                <input id="conn-key" type="password" autocomplete="off" placeholder="Leave empty for local servers"
+                    prop:value=move || key.get() on:input=move |ev| key.set(event_target_value(&ev))/></label>
+            <p class="hint">"The key stays in this tab's memory and is sent only to the base URL above. It is never saved: after a reload, enter it again."</p>
+            {move || error.get().map(|e| view! { <p class="error" role="alert">{e}</p> })}
+            <button type="button" id="conn-save" class="secondary" on:click=save>"Save connection"</button>
+        </div>
+    }
+}

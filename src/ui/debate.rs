@@ -1,0 +1,221 @@
+//! The debate screen: the transcript as it streams (or as stored), a progress line, and the
+//! controls: stop, resume, an audience question, and the box for a human seat's turn.
+
+use leptos::prelude::*;
+use leptos::task::spawn_local;
+
+use super::app::{navigate, session};
+use super::markdown::Markdown;
+use super::state::{AppState, Block, BlockKind, Route, TurnStatus, TurnView};
+use crate::engine::event::{Input, Outcome};
+
+fn status_line(s: TurnStatus) -> Option<(&'static str, &'static str)> {
+    match s {
+        TurnStatus::Streaming => Some(("streaming", "Speaking…")),
+        TurnStatus::AwaitingHuman => Some(("waiting", "Waiting for your turn")),
+        TurnStatus::Done => None,
+        TurnStatus::Truncated => Some(("warn", "Cut off by the token limit")),
+        TurnStatus::Cut => Some(("warn", "Interrupted")),
+        TurnStatus::Failed => Some(("error", "This turn failed")),
+        TurnStatus::Interrupted => Some((
+            "warn",
+            "Unfinished: the page was closed while this turn streamed",
+        )),
+    }
+}
+
+#[component]
+fn HumanTurn(seat: String, view: TurnView) -> impl IntoView {
+    let state = expect_context::<AppState>();
+    let draft = RwSignal::new(String::new());
+    let send = move |_| {
+        let text = draft.get_untracked();
+        if text.trim().is_empty() {
+            return;
+        }
+        if let (Some(s), Some(id)) = (session(), state.debate.id.get_untracked()) {
+            if s.input(
+                &id,
+                Input::HumanTurn {
+                    seat: seat.clone(),
+                    text: text.trim().to_string(),
+                },
+            )
+            .is_ok()
+            {
+                draft.set(String::new());
+            }
+        }
+    };
+    view! {
+        <Show when=move || view.status.get() == TurnStatus::AwaitingHuman>
+            <div class="human-input">
+                <textarea rows="4" placeholder="Write this seat's turn…" prop:value=move || draft.get()
+                    on:input=move |ev| draft.set(event_target_value(&ev))></textarea>
+                <button class="primary" on:click=send.clone()>"Submit turn"</button>
+            </div>
+        </Show>
+    }
+}
+
+fn block_view(block: Block) -> AnyView {
+    match block.kind {
+        BlockKind::Phase { title } => view! { <h2 class="phase">{title}</h2> }.into_any(),
+        BlockKind::Note { text, error } => {
+            view! { <p class="note" class:error=error>{text}</p> }.into_any()
+        }
+        BlockKind::Turn {
+            seat,
+            speaker,
+            model,
+            label,
+            view,
+        } => {
+            let seat_class = format!("turn seat-{seat}");
+            let human_seat = seat.clone();
+            view! {
+                <article class=seat_class data-status=move || format!("{:?}", view.status.get()).to_lowercase()>
+                    <header class="turn-head">
+                        <span class="speaker">{speaker}</span>
+                        <span class="label">{label}</span>
+                        <span class="model">{model}</span>
+                    </header>
+                    <Markdown text=view.text/>
+                    <HumanTurn seat=human_seat view=view/>
+                    {move || status_line(view.status.get()).map(|(class, text)| view! {
+                        <p class=format!("turn-status {class}")>
+                            {text}
+                            {move || view.error.get().map(|e| format!(": {e}"))}
+                        </p>
+                    })}
+                </article>
+            }
+            .into_any()
+        }
+    }
+}
+
+#[component]
+pub fn DebateScreen() -> impl IntoView {
+    let state = expect_context::<AppState>();
+    let d = state.debate;
+    let question = RwSignal::new(String::new());
+    let action_error = RwSignal::new(None::<String>);
+
+    let stop = move |_| {
+        if let (Some(s), Some(id)) = (session(), d.id.get_untracked()) {
+            s.stop(&id);
+        }
+    };
+    let resume = move |_| {
+        let (Some(s), Some(id)) = (session(), d.id.get_untracked()) else {
+            return;
+        };
+        action_error.set(None);
+        d.running.set(true);
+        spawn_local(async move {
+            if let Err(e) = s.resume(&id).await {
+                d.running.set(false);
+                action_error.set(Some(e));
+            }
+        });
+    };
+    let ask = move |ev: leptos::ev::SubmitEvent| {
+        ev.prevent_default();
+        let text = question.get_untracked();
+        if text.trim().is_empty() {
+            return;
+        }
+        if let (Some(s), Some(id)) = (session(), d.id.get_untracked()) {
+            match s.input(
+                &id,
+                Input::Question {
+                    text: text.trim().to_string(),
+                },
+            ) {
+                Ok(()) => question.set(String::new()),
+                Err(e) => action_error.set(Some(e)),
+            }
+        }
+    };
+
+    let status = move || match (d.running.get(), d.outcome.get()) {
+        (true, _) => ("running", "Running".to_string()),
+        (false, Some((Outcome::Completed, _))) => ("done", "Finished".to_string()),
+        (false, Some((Outcome::Stopped, _))) => ("stopped", "Stopped".to_string()),
+        (false, Some((Outcome::Failed, _))) => ("failed", "Failed".to_string()),
+        (false, None) => ("stopped", "Interrupted".to_string()),
+    };
+    let progress = move || {
+        let p = d.progress.get();
+        let tokens = p.input_tokens + p.output_tokens;
+        let est = if p.estimated { " (estimated)" } else { "" };
+        format!(
+            "{} · {} of {} calls · {} tokens{}",
+            if p.phase.is_empty() {
+                "Starting"
+            } else {
+                &p.phase
+            },
+            p.calls_done,
+            p.planned,
+            tokens,
+            est
+        )
+    };
+    let can_resume = move || {
+        !d.running.get()
+            && !matches!(d.outcome.get(), Some((Outcome::Completed, _)))
+            && d.config.with(|c| c.is_some())
+    };
+
+    view! {
+        <Show when=move || d.load_error.get().is_none() fallback=move || view! {
+            <div class="card empty">
+                <p class="error">{move || d.load_error.get()}</p>
+                <a href="#" on:click=move |ev| { ev.prevent_default(); navigate(state, Route::History) }>"Back to history"</a>
+            </div>
+        }>
+            <section class="debate">
+                <header class="debate-head">
+                    <p class="kicker">{move || d.config.with(|c| c.as_ref().map(|c| format!("{} debate · {} · {} round(s)", c.format.label(), c.classic.style.id(), c.classic.rounds)))}</p>
+                    <h1 class="topic">{move || d.config.with(|c| c.as_ref().map(|c| c.topic.clone()))}</h1>
+                    <ul class="seat-list">
+                        {move || d.config.with(|c| c.as_ref().map(|c| c.seats.iter().map(|s| {
+                            let stance = s.stance.clone().map(|x| format!(": {x}")).unwrap_or_default();
+                            view! { <li class=format!("seat-{}", s.id)><strong>{s.name.clone()}</strong>{stance}<span class="model">{s.participant.describe()}</span></li> }
+                        }).collect_view()))}
+                    </ul>
+                </header>
+                <div class="progress" role="status" aria-live="polite">
+                    <span class=move || format!("badge {}", status().0)>{move || status().1}</span>
+                    <span class="progress-text">{progress}</span>
+                    <span class="spacer"></span>
+                    <Show when=move || d.running.get()>
+                        <button id="stop" class="danger" on:click=stop>"Stop"</button>
+                    </Show>
+                    <Show when=can_resume>
+                        <button id="resume" class="secondary" on:click=resume>"Resume"</button>
+                    </Show>
+                </div>
+                {move || d.outcome.get().and_then(|(o, m)| (o != Outcome::Completed).then_some(m).flatten()).map(|m| view! { <p class="note">{m}</p> })}
+                {move || action_error.get().map(|e| view! { <p class="error" role="alert">{e}</p> })}
+                <Show when=move || d.loading.get()>
+                    <p class="hint">"Loading…"</p>
+                </Show>
+                <div class="transcript">
+                    <For each=move || d.blocks.get() key=|b| b.key.clone() let:block>
+                        {block_view(block)}
+                    </For>
+                </div>
+                <Show when=move || d.running.get()>
+                    <form class="ask" on:submit=ask>
+                        <input placeholder="Ask the debaters a question (they see it from the next turn)" prop:value=move || question.get()
+                            on:input=move |ev| question.set(event_target_value(&ev))/>
+                        <button type="submit" class="secondary">"Ask"</button>
+                    </form>
+                </Show>
+            </section>
+        </Show>
+    }
+}

@@ -1,0 +1,306 @@
+//! The setup screen: what Agora is, a topic (typed or suggested), the format and its options,
+//! and who sits in each seat.
+
+use leptos::prelude::*;
+
+use super::app::{navigate, session};
+use super::connection_form::ConnectionForm;
+use super::state::{AppState, Route};
+use crate::engine::config::{ClassicOptions, ClassicStyle, Participant, MAX_TOPIC_CHARS};
+use crate::engine::formats::{classic, planned_calls};
+use crate::session::Connection;
+
+const SUGGESTIONS: [&str; 6] = [
+    "Should cities ban private cars from their centres?",
+    "Is remote work better for teams than working in an office?",
+    "Should social media be off-limits to children under 16?",
+    "Will AI create more jobs than it destroys in the next decade?",
+    "Should voting be compulsory in democracies?",
+    "Is nuclear power essential to reaching net zero?",
+];
+
+/// Who sits in one seat: a connection and model, or the user.
+#[derive(Clone, Copy)]
+struct SeatChoice {
+    id: &'static str,
+    name: &'static str,
+    /// Empty means "the debate's default connection".
+    connection: RwSignal<String>,
+    model: RwSignal<String>,
+    human: RwSignal<bool>,
+}
+
+impl SeatChoice {
+    fn new(id: &'static str, name: &'static str) -> Self {
+        SeatChoice {
+            id,
+            name,
+            connection: RwSignal::new(String::new()),
+            model: RwSignal::new(String::new()),
+            human: RwSignal::new(false),
+        }
+    }
+}
+
+fn connections(state: AppState) -> Vec<Connection> {
+    state.connections_version.track();
+    session().map(|s| s.connections()).unwrap_or_default()
+}
+
+#[component]
+pub fn SetupScreen() -> impl IntoView {
+    let state = expect_context::<AppState>();
+    let topic = RwSignal::new(String::new());
+    let stance_a = RwSignal::new(String::new());
+    let stance_b = RwSignal::new(String::new());
+    let style = RwSignal::new(ClassicStyle::Formal);
+    let rounds = RwSignal::new(2u32);
+    let connection = RwSignal::new("local".to_string());
+    let model = RwSignal::new(crate::session::connections::LOCAL_MODEL_NAME.to_string());
+    let error = RwSignal::new(None::<String>);
+    let test_result = RwSignal::new(None::<Result<String, String>>);
+    let testing = RwSignal::new(false);
+    let adding = RwSignal::new(false);
+    let seats = [
+        SeatChoice::new(classic::MODERATOR, "Moderator"),
+        SeatChoice::new(classic::POSITION_A, "Position A"),
+        SeatChoice::new(classic::POSITION_B, "Position B"),
+    ];
+
+    let pick_connection = move |id: String| {
+        if let Some(c) = connections(state).into_iter().find(|c| c.id == id) {
+            model.set(c.default_model.clone());
+        }
+        connection.set(id);
+        test_result.set(None);
+    };
+
+    let test = move |_| {
+        let Some(s) = session() else { return };
+        testing.set(true);
+        test_result.set(None);
+        let fut = s.test_connection(&connection.get_untracked(), &model.get_untracked());
+        leptos::task::spawn_local(async move {
+            test_result.set(Some(fut.await));
+            testing.set(false);
+        });
+    };
+
+    let start = move |ev: leptos::ev::SubmitEvent| {
+        ev.prevent_default();
+        let Some(s) = session() else {
+            error.set(Some(
+                "Agora is still starting; try again in a moment.".into(),
+            ));
+            return;
+        };
+        let conns = s.connections();
+        let options = ClassicOptions {
+            rounds: rounds.get_untracked(),
+            style: style.get_untracked(),
+            ..Default::default()
+        };
+        let participant = |seat_id: &str| -> Participant {
+            let choice = seats.iter().find(|c| c.id == seat_id).copied();
+            if choice.is_some_and(|c| c.human.get_untracked()) {
+                return Participant::Human;
+            }
+            let (conn_id, model_name) = match choice {
+                Some(c) if !c.connection.get_untracked().is_empty() => {
+                    let m = c.model.get_untracked();
+                    (c.connection.get_untracked(), m)
+                }
+                _ => (connection.get_untracked(), model.get_untracked()),
+            };
+            let conn = conns.iter().find(|c| c.id == conn_id);
+            let model_name = if model_name.trim().is_empty() {
+                conn.map(|c| c.default_model.clone()).unwrap_or_default()
+            } else {
+                model_name
+            };
+            Participant::Model {
+                connection: conn_id.clone(),
+                connection_label: conn.map(|c| c.label.clone()).unwrap_or(conn_id),
+                model: model_name.trim().to_string(),
+                context_tokens: conn.map(|c| c.context_tokens).unwrap_or(4096),
+            }
+        };
+        let config = classic::new_config(
+            &topic.get_untracked(),
+            &stance_a.get_untracked(),
+            &stance_b.get_untracked(),
+            options,
+            participant,
+        );
+        let id = s.new_id();
+        state.debate.reset(Some(id.clone()));
+        state.debate.running.set(true);
+        match s.start_as(id.clone(), config) {
+            Ok(()) => {
+                error.set(None);
+                navigate(state, Route::Debate(id));
+            }
+            Err(e) => {
+                state.debate.reset(None);
+                error.set(Some(e));
+            }
+        }
+    };
+
+    let topic_len = move || topic.with(|t| t.chars().count());
+
+    view! {
+        <section class="hero">
+            <h1>"Watch AI models argue it out."</h1>
+            <p class="lede">
+                "Agora stages structured debates between language models, right in your browser. "
+                "Pick a question, choose who argues it, and follow every opening, rebuttal and summary as it streams in. "
+                "Nothing runs on a server of ours: calls go straight from this page to the model you choose."
+            </p>
+        </section>
+
+        <form class="card setup" on:submit=start>
+            <fieldset class="formats">
+                <legend>"Format"</legend>
+                <label class="format selected">
+                    <input type="radio" name="format" checked/>
+                    <strong>"Classic"</strong>
+                    <span>"A moderator, two positions, rounds of argument and rebuttal, closing statements and a summary."</span>
+                </label>
+                <label class="format disabled" title="Coming soon">
+                    <input type="radio" name="format" disabled/>
+                    <strong>"Duelogic"</strong>
+                    <span>"Philosophical chairs under an arbiter. Coming soon."</span>
+                </label>
+                <label class="format disabled" title="Coming soon">
+                    <input type="radio" name="format" disabled/>
+                    <strong>"Forecast"</strong>
+                    <span>"Five roles debate the odds of outcomes. Coming soon."</span>
+                </label>
+                <label class="format disabled" title="Coming soon">
+                    <input type="radio" name="format" disabled/>
+                    <strong>"Crux"</strong>
+                    <span>"Personas hunt for the real disagreement. Coming soon."</span>
+                </label>
+            </fieldset>
+
+            <label class="field">
+                <span class="label">"Topic"</span>
+                <textarea id="topic" rows="2" placeholder="Type a question worth arguing about…"
+                    prop:value=move || topic.get()
+                    on:input=move |ev| topic.set(event_target_value(&ev))></textarea>
+                <span class="hint" class:warn=move || topic.with(|t| t.chars().count() > MAX_TOPIC_CHARS)>
+                    {move || format!("{} / {MAX_TOPIC_CHARS} characters", topic_len())}
+                </span>
+            </label>
+            <div class="suggestions" aria-label="Suggested topics">
+                {SUGGESTIONS.iter().map(|s| {
+                    let s = *s;
+                    view! { <button type="button" class="chip" on:click=move |_| topic.set(s.to_string())>{s}</button> }
+                }).collect_view()}
+            </div>
+
+            <div class="grid2">
+                <label class="field">
+                    <span class="label">"Position A argues"</span>
+                    <input id="stance-a" placeholder="In favour of the motion" prop:value=move || stance_a.get()
+                        on:input=move |ev| stance_a.set(event_target_value(&ev))/>
+                </label>
+                <label class="field">
+                    <span class="label">"Position B argues"</span>
+                    <input id="stance-b" placeholder="Against the motion" prop:value=move || stance_b.get()
+                        on:input=move |ev| stance_b.set(event_target_value(&ev))/>
+                </label>
+                <label class="field">
+                    <span class="label">"Style"</span>
+                    <select id="style" on:change=move |ev| {
+                        if let Some(s) = ClassicStyle::from_id(&event_target_value(&ev)) { style.set(s) }
+                    }>
+                        {ClassicStyle::ALL.into_iter().map(|s| view! {
+                            <option value=s.id() selected=move || style.get() == s>{capitalise(s.id())}</option>
+                        }).collect_view()}
+                    </select>
+                </label>
+                <label class="field">
+                    <span class="label">"Rounds of argument"</span>
+                    <input id="rounds" type="number" min="1" max="10" prop:value=move || rounds.get().to_string()
+                        on:input=move |ev| { if let Ok(n) = event_target_value(&ev).parse::<u32>() { rounds.set(n.clamp(1, 10)) } }/>
+                </label>
+            </div>
+
+            <div class="grid2">
+                <label class="field">
+                    <span class="label">"Connection"</span>
+                    <select id="connection" on:change=move |ev| pick_connection(event_target_value(&ev))>
+                        {move || connections(state).into_iter().map(|c| {
+                            let id = c.id.clone();
+                            view! { <option value=c.id.clone() selected=move || connection.get() == id>{c.label.clone()}</option> }
+                        }).collect_view()}
+                    </select>
+                </label>
+                <label class="field">
+                    <span class="label">"Model"</span>
+                    <input id="model" prop:value=move || model.get() on:input=move |ev| model.set(event_target_value(&ev))/>
+                </label>
+            </div>
+            <div class="row">
+                <button type="button" class="secondary" id="test-connection" on:click=test disabled=move || testing.get()>
+                    {move || if testing.get() { "Testing…" } else { "Test connection" }}
+                </button>
+                <button type="button" class="link" on:click=move |_| adding.update(|a| *a = !*a)>
+                    {move || if adding.get() { "Close" } else { "Add a connection (OpenAI, Ollama, any OpenAI-compatible API)" }}
+                </button>
+            </div>
+            {move || test_result.get().map(|r| match r {
+                Ok(m) => view! { <p class="ok" role="status">{m}</p> }.into_any(),
+                Err(m) => view! { <p class="error" role="alert">{m}</p> }.into_any(),
+            })}
+            {move || adding.get().then(|| view! {
+                <ConnectionForm on_saved=Callback::new(move |id: String| {
+                    adding.set(false);
+                    pick_connection(id);
+                })/>
+            })}
+
+            <details class="seats">
+                <summary>"Seats: give each seat its own model, or take one yourself"</summary>
+                {seats.into_iter().map(|seat| view! {
+                    <div class="seat-row">
+                        <strong>{seat.name}</strong>
+                        <select aria-label=format!("{} connection", seat.name) on:change=move |ev| {
+                            let v = event_target_value(&ev);
+                            seat.human.set(v == "__human");
+                            if v != "__human" {
+                                if let Some(c) = connections(state).into_iter().find(|c| c.id == v) { seat.model.set(c.default_model.clone()) }
+                                seat.connection.set(if v == "__same" { String::new() } else { v });
+                            }
+                        }>
+                            <option value="__same">"Same as above"</option>
+                            {move || connections(state).into_iter().map(|c| view! { <option value=c.id.clone()>{c.label.clone()}</option> }).collect_view()}
+                            <option value="__human">"Me (I type this seat's turns)"</option>
+                        </select>
+                        <input aria-label=format!("{} model", seat.name) placeholder="model"
+                            disabled=move || seat.human.get() || seat.connection.get().is_empty()
+                            prop:value=move || seat.model.get() on:input=move |ev| seat.model.set(event_target_value(&ev))/>
+                    </div>
+                }).collect_view()}
+            </details>
+
+            {move || error.get().map(|e| view! { <p class="error" role="alert">{e}</p> })}
+            <div class="row end">
+                <span class="hint">{move || {
+                    let n = planned_calls(&classic::new_config("t", "", "", ClassicOptions { rounds: rounds.get(), ..Default::default() }, |_| Participant::Human));
+                    format!("{n} model calls planned")
+                }}</span>
+                <button type="submit" id="start" class="primary" disabled=move || !state.ready.get()>"Start debate"</button>
+            </div>
+        </form>
+    }
+}
+
+fn capitalise(s: &str) -> String {
+    let mut c = s.chars();
+    c.next()
+        .map(|f| f.to_uppercase().collect::<String>() + c.as_str())
+        .unwrap_or_default()
+}

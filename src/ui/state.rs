@@ -1,0 +1,298 @@
+//! The UI's reactive store: the debate on screen as blocks derived from its event log, plus
+//! app-wide state. Live debates and stored ones go through the same `apply` path, so what
+//! is shown during a debate is what a reload shows.
+
+use std::collections::HashMap;
+
+use leptos::prelude::*;
+
+use crate::engine::event::{Event, EventKind, FinishReason, Input, Outcome, Usage};
+use crate::engine::DebateConfig;
+use crate::store::{DebateSummary, StoredDebate};
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum TurnStatus {
+    Streaming,
+    AwaitingHuman,
+    Done,
+    Truncated,
+    Cut,
+    Failed,
+    /// Was streaming when the tab closed: the saved partial text.
+    Interrupted,
+}
+
+#[derive(Clone, Copy)]
+pub struct TurnView {
+    pub text: RwSignal<String>,
+    pub status: RwSignal<TurnStatus>,
+    pub error: RwSignal<Option<String>>,
+    pub usage: RwSignal<Option<Usage>>,
+}
+
+#[derive(Clone)]
+pub enum BlockKind {
+    Phase {
+        title: String,
+    },
+    Turn {
+        seat: String,
+        speaker: String,
+        model: String,
+        label: String,
+        view: TurnView,
+    },
+    Note {
+        text: String,
+        error: bool,
+    },
+}
+
+#[derive(Clone)]
+pub struct Block {
+    pub key: String,
+    pub kind: BlockKind,
+}
+
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Progress {
+    pub phase: String,
+    pub calls_done: u32,
+    pub planned: u32,
+    pub input_tokens: u32,
+    pub output_tokens: u32,
+    pub estimated: bool,
+}
+
+/// The debate on screen.
+#[derive(Clone, Copy)]
+pub struct DebateView {
+    pub id: RwSignal<Option<String>>,
+    pub config: RwSignal<Option<DebateConfig>>,
+    pub blocks: RwSignal<Vec<Block>>,
+    pub progress: RwSignal<Progress>,
+    pub running: RwSignal<bool>,
+    pub outcome: RwSignal<Option<(Outcome, Option<String>)>>,
+    pub loading: RwSignal<bool>,
+    pub load_error: RwSignal<Option<String>>,
+    turns: StoredValue<HashMap<String, TurnView>>,
+}
+
+impl DebateView {
+    pub fn new() -> Self {
+        DebateView {
+            id: RwSignal::new(None),
+            config: RwSignal::new(None),
+            blocks: RwSignal::new(Vec::new()),
+            progress: RwSignal::new(Progress::default()),
+            running: RwSignal::new(false),
+            outcome: RwSignal::new(None),
+            loading: RwSignal::new(false),
+            load_error: RwSignal::new(None),
+            turns: StoredValue::new(HashMap::new()),
+        }
+    }
+
+    pub fn reset(&self, id: Option<String>) {
+        self.id.set(id);
+        self.config.set(None);
+        self.blocks.set(Vec::new());
+        self.progress.set(Progress::default());
+        self.running.set(false);
+        self.outcome.set(None);
+        self.load_error.set(None);
+        self.turns.update_value(|t| t.clear());
+    }
+
+    pub fn show_stored(&self, d: &StoredDebate) {
+        self.reset(Some(d.summary.id.clone()));
+        for e in &d.events {
+            self.apply(e);
+        }
+        for rec in &d.in_flight {
+            if let Some(t) = self
+                .turns
+                .with_value(|t| t.get(&rec.call.to_string()).copied())
+            {
+                if t.status.get_untracked() == TurnStatus::Streaming {
+                    t.text.set(rec.text.clone());
+                }
+            }
+        }
+        // A turn still "streaming" in a stored log was cut off by a closed tab.
+        self.turns.with_value(|t| {
+            for v in t.values() {
+                if v.status.get_untracked() == TurnStatus::Streaming {
+                    v.status.set(TurnStatus::Interrupted);
+                }
+            }
+        });
+    }
+
+    fn push(&self, key: String, kind: BlockKind) {
+        self.blocks.update(|b| b.push(Block { key, kind }));
+    }
+
+    pub fn apply(&self, e: &Event) {
+        match &e.kind {
+            EventKind::DebateStarted {
+                config,
+                planned_calls,
+                ..
+            } => {
+                self.config.set(Some(config.clone()));
+                self.progress.update(|p| p.planned = *planned_calls);
+            }
+            EventKind::PhaseStarted { title, .. } => {
+                self.progress.update(|p| p.phase = title.clone());
+                self.push(
+                    format!("p{}", e.seq),
+                    BlockKind::Phase {
+                        title: title.clone(),
+                    },
+                );
+            }
+            EventKind::TurnStarted {
+                call,
+                seat,
+                label,
+                human,
+                ..
+            } => {
+                let (speaker, model) = self
+                    .config
+                    .with_untracked(|c| {
+                        c.as_ref()
+                            .and_then(|c| c.seat(seat))
+                            .map(|s| (s.name.clone(), s.participant.describe()))
+                    })
+                    .unwrap_or_else(|| (seat.clone(), String::new()));
+                let view = TurnView {
+                    text: RwSignal::new(String::new()),
+                    status: RwSignal::new(if *human {
+                        TurnStatus::AwaitingHuman
+                    } else {
+                        TurnStatus::Streaming
+                    }),
+                    error: RwSignal::new(None),
+                    usage: RwSignal::new(None),
+                };
+                self.turns.update_value(|t| {
+                    t.insert(call.to_string(), view);
+                });
+                self.push(
+                    format!("t{}", e.seq),
+                    BlockKind::Turn {
+                        seat: seat.clone(),
+                        speaker,
+                        model,
+                        label: label.clone(),
+                        view,
+                    },
+                );
+            }
+            EventKind::TurnFinished {
+                call,
+                text,
+                usage,
+                finish,
+                ..
+            } => {
+                if let Some(v) = self.turn(&call.to_string()) {
+                    v.text.set(text.clone());
+                    v.usage.set(Some(*usage));
+                    v.status.set(match finish {
+                        FinishReason::Stop => TurnStatus::Done,
+                        FinishReason::Length => TurnStatus::Truncated,
+                        FinishReason::Cut => TurnStatus::Cut,
+                    });
+                }
+                self.progress.update(|p| {
+                    p.calls_done += 1;
+                    p.input_tokens += usage.input_tokens;
+                    p.output_tokens += usage.output_tokens;
+                    p.estimated |= usage.estimated;
+                });
+            }
+            EventKind::TurnFailed {
+                call,
+                partial,
+                error,
+                ..
+            } => {
+                if let Some(v) = self.turn(&call.to_string()) {
+                    v.text.set(partial.clone());
+                    v.error.set(Some(error.clone()));
+                    v.status.set(TurnStatus::Failed);
+                }
+            }
+            EventKind::InputReceived { input, .. } => {
+                let text = match input {
+                    Input::Question { text } => format!("Audience question: {text}"),
+                    Input::Evidence { text } => format!("Evidence submitted: {text}"),
+                    Input::HumanTurn { .. } => return,
+                };
+                self.push(
+                    format!("n{}", e.seq),
+                    BlockKind::Note { text, error: false },
+                );
+            }
+            EventKind::Paused { reason } => self.push(
+                format!("n{}", e.seq),
+                BlockKind::Note {
+                    text: reason.clone(),
+                    error: false,
+                },
+            ),
+            EventKind::Resumed => {
+                self.outcome.set(None);
+            }
+            EventKind::Error { message } => self.push(
+                format!("n{}", e.seq),
+                BlockKind::Note {
+                    text: message.clone(),
+                    error: true,
+                },
+            ),
+            EventKind::Finished { outcome, message } => {
+                self.outcome.set(Some((*outcome, message.clone())));
+                self.running.set(false);
+            }
+        }
+    }
+
+    pub fn delta(&self, call: &str, delta: &str) {
+        if let Some(v) = self.turn(call) {
+            v.text.update(|t| t.push_str(delta));
+        }
+    }
+
+    fn turn(&self, call: &str) -> Option<TurnView> {
+        self.turns.with_value(|t| t.get(call).copied())
+    }
+}
+
+impl Default for DebateView {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub enum Route {
+    Setup,
+    Debate(String),
+    History,
+}
+
+/// App-wide state, provided as context. All fields are signals, so it is `Copy`.
+#[derive(Clone, Copy)]
+pub struct AppState {
+    pub route: RwSignal<Route>,
+    pub debate: DebateView,
+    pub history: RwSignal<Vec<DebateSummary>>,
+    /// Bumped when connections change so views re-read them from the session.
+    pub connections_version: RwSignal<u32>,
+    pub ready: RwSignal<bool>,
+    pub notice: RwSignal<Option<String>>,
+}
