@@ -29,7 +29,7 @@ impl FormatId {
 
 /// Who fills a seat.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-#[serde(tag = "kind", rename_all = "snake_case")]
+#[serde(rename_all = "snake_case")]
 pub enum Participant {
     Model {
         /// Id of a connection in the session (never the key itself).

@@ -97,7 +97,7 @@ pub enum FinishReason {
 /// Something the user (or a test) feeds in between calls. Consumed at a call boundary and
 /// recorded, so a replay takes the same path.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-#[serde(tag = "kind", rename_all = "snake_case")]
+#[serde(rename_all = "snake_case")]
 pub enum Input {
     Question { text: String },
     Evidence { text: String },
@@ -112,8 +112,9 @@ pub enum Outcome {
     Failed,
 }
 
+// Externally tagged (`{"TurnStarted": {…}}`): serde's tagged and flattened forms buffer
+// every event through a generic value and cost tens of kilobytes of wasm.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-#[serde(tag = "type")]
 pub enum EventKind {
     DebateStarted {
         schema: u32,
@@ -175,7 +176,6 @@ pub struct Event {
     pub seq: u32,
     /// Milliseconds since the Unix epoch (virtual in tests).
     pub at_ms: u64,
-    #[serde(flatten)]
     pub kind: EventKind,
 }
 

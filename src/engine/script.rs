@@ -54,7 +54,7 @@ pub struct Answer {
     #[serde(default)]
     pub finish: Option<FinishReason>,
     #[serde(default)]
-    pub fault: Option<Fault>,
+    pub fault: Option<FaultSpec>,
 }
 
 #[derive(Clone, Copy, Debug, Serialize, Deserialize)]
@@ -63,24 +63,61 @@ pub struct ScriptUsage {
     pub output_tokens: u32,
 }
 
-#[derive(Clone, Debug, Serialize, Deserialize)]
-#[serde(untagged)]
-pub enum Fault {
+/// A failure to play instead of (or part-way through) the answer. Exactly one of `status`,
+/// `cut_after_bytes` or `stall_after_bytes` is set.
+#[derive(Clone, Debug, Default, Serialize, Deserialize)]
+pub struct FaultSpec {
     /// Answer with this HTTP status (and headers, e.g. `retry-after`) instead of a stream.
+    #[serde(default)]
+    pub status: Option<u16>,
+    #[serde(default)]
+    pub headers: HashMap<String, String>,
+    #[serde(default)]
+    pub body: Option<String>,
+    /// Stream this many bytes of text, then drop the connection.
+    #[serde(default)]
+    pub cut_after_bytes: Option<usize>,
+    /// Stream this many bytes, then go silent for `stall_ms`.
+    #[serde(default)]
+    pub stall_after_bytes: Option<usize>,
+    #[serde(default)]
+    pub stall_ms: u64,
+}
+
+/// The fault of a `FaultSpec`, as players act on it.
+#[derive(Clone, Debug)]
+pub enum Fault {
     Status {
         status: u16,
-        #[serde(default)]
         headers: HashMap<String, String>,
-        #[serde(default)]
         body: Option<String>,
     },
-    /// Stream this many bytes of text, then drop the connection.
-    Cut { cut_after_bytes: usize },
-    /// Stream this many bytes, then go silent for `stall_ms`.
+    Cut {
+        cut_after_bytes: usize,
+    },
     Stall {
         stall_after_bytes: usize,
         stall_ms: u64,
     },
+}
+
+impl FaultSpec {
+    pub fn fault(&self) -> Option<Fault> {
+        if let Some(status) = self.status {
+            Some(Fault::Status {
+                status,
+                headers: self.headers.clone(),
+                body: self.body.clone(),
+            })
+        } else if let Some(n) = self.cut_after_bytes {
+            Some(Fault::Cut { cut_after_bytes: n })
+        } else {
+            self.stall_after_bytes.map(|n| Fault::Stall {
+                stall_after_bytes: n,
+                stall_ms: self.stall_ms,
+            })
+        }
+    }
 }
 
 /// What one request gets, resolved from the script.
@@ -168,7 +205,7 @@ impl ScriptPlayer {
                     chunk_delay_ms: a.chunk_delay_ms,
                     usage: a.usage,
                     finish: a.finish.unwrap_or_default(),
-                    fault: a.fault.clone(),
+                    fault: a.fault.as_ref().and_then(FaultSpec::fault),
                 }
             }
             None => Plan {

@@ -15,6 +15,7 @@ pub fn ConnectionForm(on_saved: Callback<String>) -> impl IntoView {
     let model = RwSignal::new("gpt-4o-mini".to_string());
     let key = RwSignal::new(String::new());
     let context = RwSignal::new(16_000u32);
+    let call_header = RwSignal::new(false);
     let error = RwSignal::new(None::<String>);
 
     let save = move |_| {
@@ -34,6 +35,7 @@ pub fn ConnectionForm(on_saved: Callback<String>) -> impl IntoView {
             &key.get_untracked(),
         );
         c.context_tokens = context.get_untracked();
+        c.send_call_header = call_header.get_untracked();
         if c.label.is_empty() {
             c.label = "My connection".into();
         }
@@ -64,6 +66,11 @@ pub fn ConnectionForm(on_saved: Callback<String>) -> impl IntoView {
             <label class="field"><span class="label">"API key"</span>
                 <input id="conn-key" type="password" autocomplete="off" placeholder="Leave empty for local servers"
                     prop:value=move || key.get() on:input=move |ev| key.set(event_target_value(&ev))/></label>
+            <label class="check">
+                <input id="conn-call-header" type="checkbox" prop:checked=move || call_header.get()
+                    on:change=move |ev| call_header.set(event_target_checked(&ev))/>
+                " Send each call's seat and purpose in an X-Agora-Call header (for scripted test servers; most providers reject unknown headers)"
+            </label>
             <p class="hint">"The key stays in this tab's memory and is sent only to the base URL above. It is never saved: after a reload, enter it again."</p>
             {move || error.get().map(|e| view! { <p class="error" role="alert">{e}</p> })}
             <button type="button" id="conn-save" class="secondary" on:click=save>"Save connection"</button>

@@ -1,76 +1,93 @@
-//! Markdown from models, rendered into DOM nodes straight from pulldown-cmark's events. No
-//! HTML string is ever built: text is always a text node (raw HTML in the Markdown shows as
-//! text), links survive only for http/https/mailto, and images are never loaded; they show
-//! as their alt text with a link to open them.
+//! Markdown from models, rendered into DOM nodes from minimad's parsed lines. No HTML string
+//! is ever built: text is always a text node (raw HTML in the Markdown shows as text), links
+//! survive only for http/https/mailto, and images are never loaded; they show as their alt
+//! text with a link to open them.
+//!
+//! minimad rather than pulldown-cmark: pulldown-cmark's entity and case-folding tables cost
+//! about 66 KB of the 300 KB gzipped budget; minimad covers what models write (paragraphs,
+//! headings, nested lists, quotes, code, tables, emphasis) for a fraction of that.
 
 use leptos::prelude::*;
-use pulldown_cmark::{Event, HeadingLevel, Options, Parser, Tag, TagEnd};
+use minimad::{CompositeStyle, Compound, Line, Options};
 use web_sys::{Document, Element};
 
-use super::link_policy::safe_href;
+use super::link_policy::{split_links, Inline};
 
 fn el(doc: &Document, name: &str) -> Element {
     doc.create_element(name)
         .expect("create_element with a fixed tag name")
 }
 
-fn start(doc: &Document, tag: &Tag, images: &mut Vec<Option<String>>) -> Element {
-    match tag {
-        Tag::Paragraph => el(doc, "p"),
-        // Turn text sits under the turn's own header: keep model headings below it.
-        Tag::Heading { level, .. } => el(
-            doc,
-            match level {
-                HeadingLevel::H1 | HeadingLevel::H2 => "h4",
-                HeadingLevel::H3 => "h5",
-                _ => "h6",
-            },
-        ),
-        Tag::BlockQuote(_) => el(doc, "blockquote"),
-        Tag::CodeBlock(_) => el(doc, "pre"),
-        Tag::List(Some(start)) => {
-            let ol = el(doc, "ol");
-            if *start != 1 {
-                let _ = ol.set_attribute("start", &start.to_string());
-            }
-            ol
+fn append_text(doc: &Document, parent: &Element, text: &str) {
+    let _ = parent.append_child(&doc.create_text_node(text));
+}
+
+/// One styled run: nested em/strong/del/code elements around text and links.
+fn compound(doc: &Document, parent: &Element, c: &Compound) {
+    let mut target = parent.clone();
+    for (on, tag) in [(c.bold, "strong"), (c.italic, "em"), (c.strikeout, "del")] {
+        if on {
+            let e = el(doc, tag);
+            let _ = target.append_child(&e);
+            target = e;
         }
-        Tag::List(None) => el(doc, "ul"),
-        Tag::Item => el(doc, "li"),
-        Tag::Emphasis => el(doc, "em"),
-        Tag::Strong => el(doc, "strong"),
-        Tag::Strikethrough => el(doc, "del"),
-        Tag::Table(_) => el(doc, "table"),
-        Tag::TableHead => el(doc, "thead"),
-        Tag::TableRow => el(doc, "tr"),
-        Tag::TableCell => el(doc, "td"),
-        Tag::Link {
-            dest_url, title, ..
-        } => match safe_href(dest_url) {
-            Some(href) => {
-                let a = el(doc, "a");
-                let _ = a.set_attribute("href", href);
-                let _ = a.set_attribute("rel", "noopener noreferrer nofollow");
-                let _ = a.set_attribute("target", "_blank");
-                if !title.is_empty() {
-                    let _ = a.set_attribute("title", title);
+    }
+    if c.code {
+        let code = el(doc, "code");
+        code.set_text_content(Some(c.as_str()));
+        let _ = target.append_child(&code);
+        return;
+    }
+    for piece in split_links(c.as_str()) {
+        match piece {
+            Inline::Text(t) => append_text(doc, &target, t),
+            Inline::Link { text, href, image } => {
+                let shown = if image {
+                    format!("Image: {text}")
+                } else {
+                    text.to_string()
+                };
+                match href {
+                    Some(href) if image => {
+                        let span = el(doc, "span");
+                        let _ = span.set_attribute("class", "md-image");
+                        span.set_text_content(Some(&shown));
+                        let a = link(doc, href);
+                        a.set_text_content(Some(" (open)"));
+                        let _ = span.append_child(&a);
+                        let _ = target.append_child(&span);
+                    }
+                    Some(href) => {
+                        let a = link(doc, href);
+                        a.set_text_content(Some(&shown));
+                        let _ = target.append_child(&a);
+                    }
+                    None => {
+                        let span = el(doc, "span");
+                        let _ = span.set_attribute(
+                            "class",
+                            if image { "md-image" } else { "md-unsafe-link" },
+                        );
+                        span.set_text_content(Some(&shown));
+                        let _ = target.append_child(&span);
+                    }
                 }
-                a
             }
-            None => {
-                let s = el(doc, "span");
-                let _ = s.set_attribute("class", "md-unsafe-link");
-                s
-            }
-        },
-        Tag::Image { dest_url, .. } => {
-            images.push(safe_href(dest_url).map(str::to_string));
-            let s = el(doc, "span");
-            let _ = s.set_attribute("class", "md-image");
-            s.set_text_content(Some("Image: "));
-            s
         }
-        _ => el(doc, "span"),
+    }
+}
+
+fn link(doc: &Document, href: &str) -> Element {
+    let a = el(doc, "a");
+    let _ = a.set_attribute("href", href);
+    let _ = a.set_attribute("rel", "noopener noreferrer nofollow");
+    let _ = a.set_attribute("target", "_blank");
+    a
+}
+
+fn compounds(doc: &Document, parent: &Element, cs: &[Compound]) {
+    for c in cs {
+        compound(doc, parent, c);
     }
 }
 
@@ -80,63 +97,140 @@ pub fn render_into(root: &Element, text: &str) {
         return;
     };
     root.set_text_content(None);
-    let mut stack: Vec<Element> = vec![root.clone()];
-    let mut images: Vec<Option<String>> = Vec::new();
-    let text_node = |parent: &Element, t: &str| {
-        let _ = parent.append_child(&doc.create_text_node(t));
-    };
-    let opts = Options::ENABLE_TABLES | Options::ENABLE_STRIKETHROUGH | Options::ENABLE_TASKLISTS;
-    for ev in Parser::new_ext(text, opts) {
-        let top = stack.last().cloned().unwrap_or_else(|| root.clone());
-        match ev {
-            Event::Start(tag) => {
-                let e = start(&doc, &tag, &mut images);
-                let _ = top.append_child(&e);
-                stack.push(e.clone());
-                if matches!(tag, Tag::CodeBlock(_)) {
-                    // <pre><code>: text goes into the code element on top.
-                    let code = el(&doc, "code");
-                    let _ = e.append_child(&code);
-                    stack.push(code);
-                }
-            }
-            Event::End(end) => {
-                if stack.len() > 1 {
-                    let closed = stack.pop();
-                    if end == TagEnd::CodeBlock && stack.len() > 1 {
-                        stack.pop();
+    let parsed = minimad::parse_text(text, Options::default().keep_code_fences(false));
+    // The open block being filled: paragraphs join lines, lists nest by level.
+    let mut para: Option<Element> = None;
+    let mut lists: Vec<(Element, bool)> = Vec::new();
+    let mut quote: Option<Element> = None;
+    let mut code: Option<Element> = None;
+    let mut table: Option<Element> = None;
+    for line in &parsed.lines {
+        let style = match line {
+            Line::Normal(c) => Some(c.style),
+            _ => None,
+        };
+        let blank = matches!(line, Line::Normal(c) if c.style == CompositeStyle::Paragraph && c.compounds.iter().all(|x| x.as_str().trim().is_empty()));
+        if !matches!(style, Some(CompositeStyle::Paragraph)) || blank {
+            para = None;
+        }
+        if !matches!(
+            style,
+            Some(CompositeStyle::ListItem(_)) | Some(CompositeStyle::OrderedListItem { .. })
+        ) {
+            lists.clear();
+        }
+        if style != Some(CompositeStyle::Quote) {
+            quote = None;
+        }
+        if style != Some(CompositeStyle::Code) {
+            code = None;
+        }
+        if !matches!(line, Line::TableRow(_) | Line::TableRule(_)) {
+            table = None;
+        }
+        if blank {
+            continue;
+        }
+        match line {
+            Line::Normal(c) => match c.style {
+                CompositeStyle::Paragraph => match &para {
+                    Some(p) => {
+                        append_text(&doc, p, " ");
+                        compounds(&doc, p, &c.compounds);
                     }
-                    if end == TagEnd::Image {
-                        if let (Some(span), Some(Some(url))) = (closed, images.pop()) {
-                            let a = el(&doc, "a");
-                            let _ = a.set_attribute("href", &url);
-                            let _ = a.set_attribute("rel", "noopener noreferrer nofollow");
-                            let _ = a.set_attribute("target", "_blank");
-                            a.set_text_content(Some(" (open)"));
-                            let _ = span.append_child(&a);
+                    None => {
+                        let p = el(&doc, "p");
+                        compounds(&doc, &p, &c.compounds);
+                        let _ = root.append_child(&p);
+                        para = Some(p);
+                    }
+                },
+                // Turn text sits under the turn's own header: keep model headings below it.
+                CompositeStyle::Header(level) => {
+                    let h = el(
+                        &doc,
+                        if level <= 2 {
+                            "h4"
+                        } else if level == 3 {
+                            "h5"
+                        } else {
+                            "h6"
+                        },
+                    );
+                    compounds(&doc, &h, &c.compounds);
+                    let _ = root.append_child(&h);
+                }
+                CompositeStyle::ListItem(level) | CompositeStyle::OrderedListItem { level, .. } => {
+                    let ordered = matches!(c.style, CompositeStyle::OrderedListItem { .. });
+                    let depth = level.max(1) as usize;
+                    while lists.len() > depth {
+                        lists.pop();
+                    }
+                    if lists.len() == depth && lists[depth - 1].1 != ordered {
+                        lists.pop();
+                    }
+                    while lists.len() < depth {
+                        let list = el(&doc, if ordered { "ol" } else { "ul" });
+                        if let (true, CompositeStyle::OrderedListItem { index, .. }) =
+                            (lists.len() + 1 == depth, c.style)
+                        {
+                            if index != 1 {
+                                let _ = list.set_attribute("start", &index.to_string());
+                            }
                         }
+                        let parent = lists
+                            .last()
+                            .and_then(|(l, _)| l.last_element_child())
+                            .unwrap_or_else(|| root.clone());
+                        let _ = parent.append_child(&list);
+                        lists.push((list, ordered));
                     }
+                    let li = el(&doc, "li");
+                    compounds(&doc, &li, &c.compounds);
+                    let _ = lists[depth - 1].0.append_child(&li);
                 }
+                CompositeStyle::Quote => {
+                    let q = quote.get_or_insert_with(|| {
+                        let q = el(&doc, "blockquote");
+                        let _ = root.append_child(&q);
+                        q
+                    });
+                    let p = el(&doc, "p");
+                    compounds(&doc, &p, &c.compounds);
+                    let _ = q.append_child(&p);
+                }
+                CompositeStyle::Code => {
+                    let block = code.get_or_insert_with(|| {
+                        let pre = el(&doc, "pre");
+                        let inner = el(&doc, "code");
+                        let _ = pre.append_child(&inner);
+                        let _ = root.append_child(&pre);
+                        inner
+                    });
+                    let line: String = c.compounds.iter().map(|x| x.as_str()).collect();
+                    append_text(&doc, block, &line);
+                    append_text(&doc, block, "\n");
+                }
+            },
+            Line::TableRow(row) => {
+                let t = table.get_or_insert_with(|| {
+                    let t = el(&doc, "table");
+                    let _ = root.append_child(&t);
+                    t
+                });
+                let tr = el(&doc, "tr");
+                for cell in &row.cells {
+                    let td = el(&doc, "td");
+                    compounds(&doc, &td, &cell.compounds);
+                    let _ = tr.append_child(&td);
+                }
+                let _ = t.append_child(&tr);
             }
-            Event::Text(t) | Event::Html(t) | Event::InlineHtml(t) => text_node(&top, &t),
-            Event::Code(t) | Event::InlineMath(t) | Event::DisplayMath(t) => {
-                let c = el(&doc, "code");
-                c.set_text_content(Some(&t));
-                let _ = top.append_child(&c);
+            Line::TableRule(_) => {}
+            Line::HorizontalRule => {
+                let _ = root.append_child(&el(&doc, "hr"));
             }
-            Event::SoftBreak => text_node(&top, " "),
-            Event::HardBreak => {
-                let _ = top.append_child(&el(&doc, "br"));
-            }
-            Event::Rule => {
-                let _ = top.append_child(&el(&doc, "hr"));
-            }
-            Event::TaskListMarker(done) => text_node(&top, if done { "☑ " } else { "☐ " }),
-            Event::FootnoteReference(label) => {
-                let s = el(&doc, "sup");
-                s.set_text_content(Some(&label));
-                let _ = top.append_child(&s);
-            }
+            Line::CodeFence(_) => {}
         }
     }
 }

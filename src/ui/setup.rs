@@ -7,7 +7,7 @@ use super::app::{navigate, session};
 use super::connection_form::ConnectionForm;
 use super::state::{AppState, Route};
 use crate::engine::config::{ClassicOptions, ClassicStyle, Participant, MAX_TOPIC_CHARS};
-use crate::engine::formats::{classic, planned_calls};
+use crate::engine::formats::classic;
 use crate::session::Connection;
 
 const SUGGESTIONS: [&str; 6] = [
@@ -149,7 +149,7 @@ pub fn SetupScreen() -> impl IntoView {
 
     let topic_len = move || topic.with(|t| t.chars().count());
 
-    view! {
+    let hero = view! {
         <section class="hero">
             <h1>"Watch AI models argue it out."</h1>
             <p class="lede">
@@ -158,143 +158,180 @@ pub fn SetupScreen() -> impl IntoView {
                 "Nothing runs on a server of ours: calls go straight from this page to the model you choose."
             </p>
         </section>
+    }
+    .into_any();
 
-        <form class="card setup" on:submit=start>
-            <fieldset class="formats">
-                <legend>"Format"</legend>
-                <label class="format selected">
-                    <input type="radio" name="format" checked/>
-                    <strong>"Classic"</strong>
-                    <span>"A moderator, two positions, rounds of argument and rebuttal, closing statements and a summary."</span>
-                </label>
-                <label class="format disabled" title="Coming soon">
-                    <input type="radio" name="format" disabled/>
-                    <strong>"Duelogic"</strong>
-                    <span>"Philosophical chairs under an arbiter. Coming soon."</span>
-                </label>
-                <label class="format disabled" title="Coming soon">
-                    <input type="radio" name="format" disabled/>
-                    <strong>"Forecast"</strong>
-                    <span>"Five roles debate the odds of outcomes. Coming soon."</span>
-                </label>
-                <label class="format disabled" title="Coming soon">
-                    <input type="radio" name="format" disabled/>
-                    <strong>"Crux"</strong>
-                    <span>"Personas hunt for the real disagreement. Coming soon."</span>
-                </label>
-            </fieldset>
-
-            <label class="field">
-                <span class="label">"Topic"</span>
-                <textarea id="topic" rows="2" placeholder="Type a question worth arguing about…"
-                    prop:value=move || topic.get()
-                    on:input=move |ev| topic.set(event_target_value(&ev))></textarea>
-                <span class="hint" class:warn=move || topic.with(|t| t.chars().count() > MAX_TOPIC_CHARS)>
-                    {move || format!("{} / {MAX_TOPIC_CHARS} characters", topic_len())}
-                </span>
+    let formats = view! {
+        <fieldset class="formats">
+            <legend>"Format"</legend>
+            <label class="format selected">
+                <input type="radio" name="format" checked/>
+                <strong>"Classic"</strong>
+                <span>"A moderator, two positions, rounds of argument and rebuttal, closing statements and a summary."</span>
             </label>
-            <div class="suggestions" aria-label="Suggested topics">
-                {SUGGESTIONS.iter().map(|s| {
-                    let s = *s;
-                    view! { <button type="button" class="chip" on:click=move |_| topic.set(s.to_string())>{s}</button> }
-                }).collect_view()}
-            </div>
+            <label class="format disabled" title="Coming soon">
+                <input type="radio" name="format" disabled/>
+                <strong>"Duelogic"</strong>
+                <span>"Philosophical chairs under an arbiter. Coming soon."</span>
+            </label>
+            <label class="format disabled" title="Coming soon">
+                <input type="radio" name="format" disabled/>
+                <strong>"Forecast"</strong>
+                <span>"Five roles debate the odds of outcomes. Coming soon."</span>
+            </label>
+            <label class="format disabled" title="Coming soon">
+                <input type="radio" name="format" disabled/>
+                <strong>"Crux"</strong>
+                <span>"Personas hunt for the real disagreement. Coming soon."</span>
+            </label>
+        </fieldset>
+    }
+    .into_any();
 
-            <div class="grid2">
-                <label class="field">
-                    <span class="label">"Position A argues"</span>
-                    <input id="stance-a" placeholder="In favour of the motion" prop:value=move || stance_a.get()
-                        on:input=move |ev| stance_a.set(event_target_value(&ev))/>
-                </label>
-                <label class="field">
-                    <span class="label">"Position B argues"</span>
-                    <input id="stance-b" placeholder="Against the motion" prop:value=move || stance_b.get()
-                        on:input=move |ev| stance_b.set(event_target_value(&ev))/>
-                </label>
-                <label class="field">
-                    <span class="label">"Style"</span>
-                    <select id="style" on:change=move |ev| {
-                        if let Some(s) = ClassicStyle::from_id(&event_target_value(&ev)) { style.set(s) }
-                    }>
-                        {ClassicStyle::ALL.into_iter().map(|s| view! {
-                            <option value=s.id() selected=move || style.get() == s>{capitalise(s.id())}</option>
-                        }).collect_view()}
-                    </select>
-                </label>
-                <label class="field">
-                    <span class="label">"Rounds of argument"</span>
-                    <input id="rounds" type="number" min="1" max="10" prop:value=move || rounds.get().to_string()
-                        on:input=move |ev| { if let Ok(n) = event_target_value(&ev).parse::<u32>() { rounds.set(n.clamp(1, 10)) } }/>
-                </label>
-            </div>
+    let topic_field = view! {
+        <label class="field">
+            <span class="label">"Topic"</span>
+            <textarea id="topic" rows="2" placeholder="Type a question worth arguing about…"
+                prop:value=move || topic.get()
+                on:input=move |ev| topic.set(event_target_value(&ev))></textarea>
+            <span class="hint" class:warn=move || topic.with(|t| t.chars().count() > MAX_TOPIC_CHARS)>
+                {move || format!("{} / {MAX_TOPIC_CHARS} characters", topic_len())}
+            </span>
+        </label>
+        <div class="suggestions" aria-label="Suggested topics">
+            {SUGGESTIONS.iter().map(|s| {
+                let s = *s;
+                view! { <button type="button" class="chip" on:click=move |_| topic.set(s.to_string())>{s}</button> }
+            }).collect_view()}
+        </div>
+    }
+    .into_any();
 
-            <div class="grid2">
-                <label class="field">
-                    <span class="label">"Connection"</span>
-                    <select id="connection" on:change=move |ev| pick_connection(event_target_value(&ev))>
-                        {move || connections(state).into_iter().map(|c| {
-                            let id = c.id.clone();
-                            view! { <option value=c.id.clone() selected=move || connection.get() == id>{c.label.clone()}</option> }
-                        }).collect_view()}
-                    </select>
-                </label>
-                <label class="field">
-                    <span class="label">"Model"</span>
-                    <input id="model" prop:value=move || model.get() on:input=move |ev| model.set(event_target_value(&ev))/>
-                </label>
-            </div>
-            <div class="row">
-                <button type="button" class="secondary" id="test-connection" on:click=test disabled=move || testing.get()>
-                    {move || if testing.get() { "Testing…" } else { "Test connection" }}
-                </button>
-                <button type="button" class="link" on:click=move |_| adding.update(|a| *a = !*a)>
-                    {move || if adding.get() { "Close" } else { "Add a connection (OpenAI, Ollama, any OpenAI-compatible API)" }}
-                </button>
-            </div>
-            {move || test_result.get().map(|r| match r {
-                Ok(m) => view! { <p class="ok" role="status">{m}</p> }.into_any(),
-                Err(m) => view! { <p class="error" role="alert">{m}</p> }.into_any(),
-            })}
-            {move || adding.get().then(|| view! {
-                <ConnectionForm on_saved=Callback::new(move |id: String| {
-                    adding.set(false);
-                    pick_connection(id);
-                })/>
-            })}
+    let options = view! {
+        <div class="grid2">
+            <TextField id="stance-a" label="Position A argues" placeholder="In favour of the motion" value=stance_a/>
+            <TextField id="stance-b" label="Position B argues" placeholder="Against the motion" value=stance_b/>
+            <label class="field">
+                <span class="label">"Style"</span>
+                <select id="style" prop:value=move || style.get().id() on:change=move |ev| {
+                    if let Some(s) = ClassicStyle::from_id(&event_target_value(&ev)) { style.set(s) }
+                }>
+                    {ClassicStyle::ALL.into_iter().map(|s| view! { <option value=s.id()>{capitalise(s.id())}</option> }).collect_view()}
+                </select>
+            </label>
+            <label class="field">
+                <span class="label">"Rounds of argument"</span>
+                <input id="rounds" type="number" min="1" max="10" prop:value=move || rounds.get().to_string()
+                    on:input=move |ev| { if let Ok(n) = event_target_value(&ev).parse::<u32>() { rounds.set(n.clamp(1, 10)) } }/>
+            </label>
+        </div>
+    }
+    .into_any();
 
-            <details class="seats">
-                <summary>"Seats: give each seat its own model, or take one yourself"</summary>
-                {seats.into_iter().map(|seat| view! {
-                    <div class="seat-row">
-                        <strong>{seat.name}</strong>
-                        <select aria-label=format!("{} connection", seat.name) on:change=move |ev| {
-                            let v = event_target_value(&ev);
-                            seat.human.set(v == "__human");
-                            if v != "__human" {
-                                if let Some(c) = connections(state).into_iter().find(|c| c.id == v) { seat.model.set(c.default_model.clone()) }
-                                seat.connection.set(if v == "__same" { String::new() } else { v });
-                            }
-                        }>
-                            <option value="__same">"Same as above"</option>
-                            {move || connections(state).into_iter().map(|c| view! { <option value=c.id.clone()>{c.label.clone()}</option> }).collect_view()}
-                            <option value="__human">"Me (I type this seat's turns)"</option>
-                        </select>
-                        <input aria-label=format!("{} model", seat.name) placeholder="model"
-                            disabled=move || seat.human.get() || seat.connection.get().is_empty()
-                            prop:value=move || seat.model.get() on:input=move |ev| seat.model.set(event_target_value(&ev))/>
-                    </div>
-                }).collect_view()}
-            </details>
+    let connection_block = view! {
+        <div class="grid2">
+            <label class="field">
+                <span class="label">"Connection"</span>
+                <select id="connection" prop:value=move || connection.get() on:change=move |ev| pick_connection(event_target_value(&ev))>
+                    <ConnectionOptions/>
+                </select>
+            </label>
+            <TextField id="model" label="Model" placeholder="" value=model/>
+        </div>
+        <div class="row">
+            <button type="button" class="secondary" id="test-connection" on:click=test disabled=move || testing.get()>
+                {move || if testing.get() { "Testing…" } else { "Test connection" }}
+            </button>
+            <button type="button" class="link" on:click=move |_| adding.update(|a| *a = !*a)>
+                {move || if adding.get() { "Close" } else { "Add a connection (OpenAI, Ollama, any OpenAI-compatible API)" }}
+            </button>
+        </div>
+        {move || test_result.get().map(|r| {
+            let (class, text) = match r { Ok(m) => ("ok", m), Err(m) => ("error", m) };
+            view! { <p class=class role="status">{text}</p> }
+        })}
+        {move || adding.get().then(|| view! {
+            <ConnectionForm on_saved=Callback::new(move |id: String| {
+                adding.set(false);
+                pick_connection(id);
+            })/>
+        })}
+    }
+    .into_any();
 
+    let seat_rows = view! {
+        <details class="seats">
+            <summary>"Seats: give each seat its own model, or take one yourself"</summary>
+            {seats.into_iter().map(|seat| view! { <SeatRow seat=seat/> }).collect_view()}
+        </details>
+    }
+    .into_any();
+
+    view! {
+        {hero}
+        <form class="card setup" on:submit=start>
+            {formats}
+            {topic_field}
+            {options}
+            {connection_block}
+            {seat_rows}
             {move || error.get().map(|e| view! { <p class="error" role="alert">{e}</p> })}
             <div class="row end">
-                <span class="hint">{move || {
-                    let n = planned_calls(&classic::new_config("t", "", "", ClassicOptions { rounds: rounds.get(), ..Default::default() }, |_| Participant::Human));
-                    format!("{n} model calls planned")
-                }}</span>
+                <span class="hint">{move || format!("{} model calls planned", 6 + 5 * rounds.get())}</span>
                 <button type="submit" id="start" class="primary" disabled=move || !state.ready.get()>"Start debate"</button>
             </div>
         </form>
+    }
+}
+
+#[component]
+fn TextField(
+    id: &'static str,
+    label: &'static str,
+    placeholder: &'static str,
+    value: RwSignal<String>,
+) -> impl IntoView {
+    view! {
+        <label class="field">
+            <span class="label">{label}</span>
+            <input id=id placeholder=placeholder prop:value=move || value.get() on:input=move |ev| value.set(event_target_value(&ev))/>
+        </label>
+    }
+}
+
+#[component]
+fn ConnectionOptions() -> impl IntoView {
+    let state = expect_context::<AppState>();
+    move || {
+        connections(state)
+            .into_iter()
+            .map(|c| view! { <option value=c.id>{c.label}</option> })
+            .collect_view()
+    }
+}
+
+#[component]
+fn SeatRow(seat: SeatChoice) -> impl IntoView {
+    let state = expect_context::<AppState>();
+    view! {
+        <div class="seat-row">
+            <strong>{seat.name}</strong>
+            <select aria-label=format!("{} connection", seat.name) on:change=move |ev| {
+                let v = event_target_value(&ev);
+                seat.human.set(v == "__human");
+                if v != "__human" {
+                    if let Some(c) = connections(state).into_iter().find(|c| c.id == v) { seat.model.set(c.default_model.clone()) }
+                    seat.connection.set(if v == "__same" { String::new() } else { v });
+                }
+            }>
+                <option value="__same">"Same as above"</option>
+                <ConnectionOptions/>
+                <option value="__human">"Me (I type this seat's turns)"</option>
+            </select>
+            <input aria-label=format!("{} model", seat.name) placeholder="model"
+                disabled=move || seat.human.get() || seat.connection.get().is_empty()
+                prop:value=move || seat.model.get() on:input=move |ev| seat.model.set(event_target_value(&ev))/>
+        </div>
     }
 }
 

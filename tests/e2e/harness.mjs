@@ -1,0 +1,106 @@
+// Shared by every end-to-end test: one release build (dist/) served under a sub-path, the
+// OpenAI-compatible stand-in playing a JSON script, and Debian's Chromium through
+// playwright-core (never a downloaded browser).
+import { spawn } from 'node:child_process';
+import { createServer } from 'node:http';
+import { readFile } from 'node:fs/promises';
+import { createInterface } from 'node:readline';
+import { extname, join, normalize, resolve } from 'node:path';
+import { chromium } from 'playwright-core';
+
+export const ROOT = resolve(import.meta.dirname, '../..');
+const DIST = process.env.AGORA_DIST || join(ROOT, 'dist');
+const STANDIN = process.env.AGORA_STANDIN_BIN || join(ROOT, 'target/debug/agora-standin');
+/** Served under a sub-path, so every test also proves dist/ works from one. */
+export const SUB_PATH = '/some/sub-path/';
+
+const TYPES = { '.html': 'text/html', '.js': 'text/javascript', '.wasm': 'application/wasm', '.css': 'text/css', '.svg': 'image/svg+xml' };
+
+export async function serveDist() {
+  const server = createServer(async (req, res) => {
+    const url = new URL(req.url, 'http://x');
+    if (!url.pathname.startsWith(SUB_PATH)) { res.writeHead(404).end(); return; }
+    let rel = url.pathname.slice(SUB_PATH.length) || 'index.html';
+    const file = normalize(join(DIST, rel));
+    if (!file.startsWith(DIST)) { res.writeHead(403).end(); return; }
+    try {
+      const body = await readFile(file);
+      res.writeHead(200, { 'Content-Type': TYPES[extname(file)] || 'application/octet-stream' }).end(body);
+    } catch { res.writeHead(404).end(); }
+  });
+  await new Promise(r => server.listen(0, '127.0.0.1', r));
+  return { url: `http://127.0.0.1:${server.address().port}${SUB_PATH}`, close: () => server.close() };
+}
+
+/** Starts the stand-in with a script file from tests/scripts. */
+export async function startStandin(scriptName) {
+  const proc = spawn(STANDIN, ['--port', '0', '--script', join(ROOT, 'tests/scripts', scriptName)], { stdio: ['ignore', 'pipe', 'inherit'] });
+  const line = await new Promise((ok, fail) => {
+    const rl = createInterface({ input: proc.stdout });
+    rl.once('line', ok);
+    proc.once('exit', code => fail(new Error(`stand-in exited with ${code}`)));
+  });
+  const base = line.replace('listening on ', '').trim();
+  return {
+    base,
+    log: async () => (await fetch(`${base}/__log`)).json(),
+    close: () => proc.kill(),
+  };
+}
+
+export async function launch() {
+  return chromium.launch({
+    executablePath: process.env.AGORA_CHROMIUM || '/usr/bin/chromium',
+    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking',
+      '--disable-component-update', '--disable-sync', '--no-first-run'],
+  });
+}
+
+/** A page with its console and errors collected (tests check the key never appears there). */
+export async function openApp(browser, url, viewport = { width: 1280, height: 900 }) {
+  const context = await browser.newContext({ viewport });
+  const page = await context.newPage();
+  const consoleLines = [];
+  page.on('console', m => consoleLines.push(`${m.type()}: ${m.text()}`));
+  page.on('pageerror', e => consoleLines.push(`pageerror: ${e.message}`));
+  await page.goto(url);
+  await page.waitForSelector('#start:not([disabled])');
+  return { context, page, consoleLines };
+}
+
+/** Adds an OpenAI-compatible connection through the form, as a user would. */
+export async function addConnection(page, { name, url, model, key = '', callHeader = false }) {
+  await page.getByRole('button', { name: /Add a connection/ }).click();
+  await page.fill('#conn-name', name);
+  await page.fill('#conn-url', url);
+  await page.fill('#conn-model', model);
+  await page.fill('#conn-key', key);
+  if (callHeader) await page.check('#conn-call-header');
+  await page.click('#conn-save');
+}
+
+/** Everything stored in the page's IndexedDB databases, as one string. */
+export async function dumpIndexedDb(page) {
+  return page.evaluate(async () => {
+    const out = [];
+    for (const { name } of await indexedDB.databases()) {
+      const db = await new Promise((ok, fail) => { const r = indexedDB.open(name); r.onsuccess = () => ok(r.result); r.onerror = fail; });
+      for (const store of db.objectStoreNames) {
+        const rows = await new Promise(ok => { const r = db.transaction(store).objectStore(store).getAll(); r.onsuccess = () => ok(r.result); });
+        out.push(JSON.stringify(rows));
+      }
+      db.close();
+    }
+    return out.join('\n');
+  });
+}
+
+/** The transcript on screen: speaker, label and text of every turn. */
+export async function transcript(page) {
+  return page.$$eval('.turn', turns => turns.map(t => ({
+    speaker: t.querySelector('.speaker')?.textContent,
+    label: t.querySelector('.label')?.textContent,
+    text: t.querySelector('.md')?.textContent ?? '',
+    status: t.dataset.status,
+  })));
+}
