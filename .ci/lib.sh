@@ -8,6 +8,10 @@ VENV="$CACHE/venv"
 TRUNK_VERSION=0.21.14
 export PATH="$HOME/.cargo/bin:$ROOT/tests/e2e/node_modules/.bin:$PATH"
 mkdir -p "$CACHE"
+# One build directory outside the checkout, so a fresh clone on this machine (CI's) builds
+# incrementally instead of from nothing.
+export CARGO_TARGET_DIR=${CARGO_TARGET_DIR:-$CACHE/target}
+export AGORA_STANDIN_BIN=$CARGO_TARGET_DIR/debug/agora-standin
 
 say() { printf '\033[1m==> %s\033[0m\n' "$*"; }
 
@@ -102,7 +106,7 @@ start_local_model() {
 }
 
 release_build() {
-  say "Building the release bundle (dist/)"
-  (cd "$ROOT" && TRUNK_OFFLINE=true trunk build --release --dist "${1:-dist}" 2>&1 | grep -vE '^\s*$' | grep -E 'ERROR|error|warning|success|applying' || true)
-  [ -f "$ROOT/${1:-dist}/index.html" ] || { echo "the release build failed" >&2; return 1; }
+  local dist=${1:-dist}
+  (cd "$ROOT" && TRUNK_OFFLINE=true with_heartbeat "Building the release bundle ($dist/)" trunk build --release --dist "$dist")
+  [ -f "$ROOT/$dist/index.html" ] || { echo "the release build failed" >&2; return 1; }
 }

@@ -1,0 +1,23 @@
+// The same classic debate against the real local model (llama.cpp serving SmolLM2-135M),
+// through the "Local model (no key)" preset. Skipped unless .ci/test started the model.
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { serveDist, launch, openApp, transcript } from './harness.mjs';
+
+const enabled = process.env.AGORA_LOCAL_MODEL === '1';
+let site, browser;
+before(async () => { if (enabled) { site = await serveDist(); browser = await launch(); } });
+after(async () => { await browser?.close(); site?.close(); });
+
+test('a classic debate on the local model finishes with every turn non-empty', { skip: !enabled && 'AGORA_LOCAL_MODEL is not 1', timeout: 900_000 }, async () => {
+  const { page, consoleLines } = await openApp(browser, site.url);
+  assert.equal(await page.locator('#connection').inputValue(), 'local');
+  await page.getByRole('button', { name: 'Should voting be compulsory in democracies?' }).click();
+  await page.fill('#rounds', '1');
+  await page.click('#start');
+  await page.waitForSelector('.badge.done, .badge.failed', { timeout: 840_000 });
+  const turns = await transcript(page);
+  assert.ok(await page.locator('.badge.done').isVisible(), `the debate failed: ${JSON.stringify(turns.at(-1))} ${consoleLines.join('\n')}`);
+  assert.equal(turns.length, 11);
+  for (const t of turns) assert.ok(t.text.trim().length > 0, `${t.speaker} ${t.label} is empty`);
+});
