@@ -4,7 +4,7 @@
 //! (without new events) so the first unrecorded call is the first to go live.
 
 use std::cell::{Cell, RefCell};
-use std::collections::{HashMap, HashSet, VecDeque};
+use std::collections::VecDeque;
 use std::future::Future;
 use std::pin::Pin;
 use std::rc::Rc;
@@ -21,6 +21,7 @@ use super::event::{
 use super::json_extract;
 use super::model::{ChatMessage, ChatModel, ChatRequest, ErrorKind, ModelError};
 use super::rng::{fnv1a, Rng};
+use super::small_map::SmallMap;
 
 /// Receives everything the debate produces: finished events (to persist and render) and
 /// live token deltas (to render only).
@@ -133,7 +134,7 @@ pub struct CallOutput {
 #[derive(Default)]
 pub struct Inputs {
     pending: RefCell<VecDeque<Input>>,
-    human: RefCell<HashMap<String, VecDeque<String>>>,
+    human: RefCell<SmallMap<String, VecDeque<String>>>,
     paused: Cell<bool>,
     wakers: RefCell<Vec<Waker>>,
 }
@@ -148,8 +149,7 @@ impl Inputs {
             Input::HumanTurn { seat, text } => {
                 self.human
                     .borrow_mut()
-                    .entry(seat)
-                    .or_default()
+                    .entry_or_insert_with(seat, VecDeque::new)
                     .push_back(text);
             }
             other => self.pending.borrow_mut().push_back(other),
@@ -211,10 +211,10 @@ struct Recorded {
 struct State {
     config: DebateConfig,
     events: Vec<Event>,
-    recorded_calls: HashMap<CallKey, Recorded>,
-    recorded_keys: HashSet<String>,
-    recorded_inputs: HashMap<CallKey, Vec<Input>>,
-    occurrences: HashMap<String, u32>,
+    recorded_calls: SmallMap<CallKey, Recorded>,
+    recorded_keys: Vec<String>,
+    recorded_inputs: SmallMap<CallKey, Vec<Input>>,
+    occurrences: SmallMap<String, u32>,
     notes: Vec<Input>,
     warnings: Vec<String>,
     rng: Rng,
@@ -266,10 +266,10 @@ impl DebateCtx {
     }
 
     fn with_log(config: DebateConfig, seed: u64, events: Vec<Event>, w: Wiring) -> Self {
-        let mut recorded_calls = HashMap::new();
-        let mut recorded_keys = HashSet::new();
-        let mut recorded_inputs: HashMap<CallKey, Vec<Input>> = HashMap::new();
-        let mut hashes = HashMap::new();
+        let mut recorded_calls = SmallMap::new();
+        let mut recorded_keys = Vec::new();
+        let mut recorded_inputs: SmallMap<CallKey, Vec<Input>> = SmallMap::new();
+        let mut hashes = SmallMap::new();
         for e in &events {
             match &e.kind {
                 EventKind::TurnStarted {
@@ -295,12 +295,11 @@ impl DebateCtx {
                     );
                 }
                 EventKind::PhaseStarted { key, .. } => {
-                    recorded_keys.insert(key.clone());
+                    recorded_keys.push(key.clone());
                 }
                 EventKind::InputReceived { before, input } => {
                     recorded_inputs
-                        .entry(before.clone())
-                        .or_default()
+                        .entry_or_insert_with(before.clone(), Vec::new)
                         .push(input.clone());
                 }
                 _ => {}
@@ -313,7 +312,7 @@ impl DebateCtx {
                 recorded_calls,
                 recorded_keys,
                 recorded_inputs,
-                occurrences: HashMap::new(),
+                occurrences: SmallMap::new(),
                 notes: Vec::new(),
                 warnings: Vec::new(),
                 rng: Rng::new(seed),
@@ -374,11 +373,14 @@ impl DebateCtx {
 
     /// Records a phase header once, however often the format is replayed.
     pub fn phase(&self, key: &str, title: &str, round: Option<u32>) {
-        let fresh = self
-            .state
-            .borrow_mut()
-            .recorded_keys
-            .insert(key.to_string());
+        let fresh = {
+            let keys = &mut self.state.borrow_mut().recorded_keys;
+            let fresh = !keys.iter().any(|k| k == key);
+            if fresh {
+                keys.push(key.to_string());
+            }
+            fresh
+        };
         if fresh {
             self.push(EventKind::PhaseStarted {
                 key: key.into(),
@@ -398,7 +400,7 @@ impl DebateCtx {
 
     fn next_key(&self, path: &str) -> CallKey {
         let mut st = self.state.borrow_mut();
-        let n = st.occurrences.entry(path.to_string()).or_insert(0);
+        let n = st.occurrences.entry_or_insert_with(path.to_string(), || 0);
         let key = CallKey::new(path, *n);
         *n += 1;
         key

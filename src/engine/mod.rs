@@ -12,6 +12,7 @@ pub mod model;
 pub mod prompt;
 pub mod rng;
 pub mod script;
+pub mod small_map;
 pub mod tokens;
 pub mod transcript;
 

@@ -160,14 +160,14 @@ impl Plan {
 #[derive(Debug, Default)]
 pub struct ScriptPlayer {
     script: Script,
-    seen: HashMap<(String, String), u32>,
+    seen: super::small_map::SmallMap<(String, String), u32>,
 }
 
 impl ScriptPlayer {
     pub fn new(script: Script) -> Self {
         ScriptPlayer {
             script,
-            seen: HashMap::new(),
+            seen: Default::default(),
         }
     }
 
@@ -180,8 +180,7 @@ impl ScriptPlayer {
     pub fn plan(&mut self, seat: &str, purpose: &str, path: &str, json: bool) -> Plan {
         let n = self
             .seen
-            .entry((seat.to_string(), purpose.to_string()))
-            .or_insert(0);
+            .entry_or_insert_with((seat.to_string(), purpose.to_string()), || 0);
         let occurrence = *n;
         *n += 1;
         let found = self.script.answers.iter().find(|a| {

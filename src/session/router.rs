@@ -1,7 +1,6 @@
 //! Routes each call to its seat's connection, through that connection's concurrency cap.
 
 use std::cell::RefCell;
-use std::collections::HashMap;
 use std::rc::Rc;
 
 use futures::future::{select, Either, LocalBoxFuture};
@@ -10,6 +9,7 @@ use super::connections::Connection;
 use super::limiter::Limiter;
 use crate::engine::cancel::CancelToken;
 use crate::engine::model::{ChatModel, ChatRequest, ChatResponse, ErrorKind, ModelError};
+use crate::engine::small_map::SmallMap;
 use crate::llm::redact::redact;
 
 /// Makes the model object for a connection (a provider transport, or a scripted model).
@@ -17,27 +17,27 @@ pub type ProviderFactory = Rc<dyn Fn(&Connection) -> Rc<dyn ChatModel>>;
 
 pub struct Router {
     connections: Rc<RefCell<Vec<Connection>>>,
-    limiters: RefCell<HashMap<String, (u32, Rc<Limiter>)>>,
+    limiters: RefCell<SmallMap<String, (u32, Rc<Limiter>)>>,
     providers: ProviderFactory,
     /// Scripted connections keep their model (and its place in the script) across calls.
-    cache: RefCell<HashMap<String, (Connection, Rc<dyn ChatModel>)>>,
+    cache: RefCell<SmallMap<String, (Connection, Rc<dyn ChatModel>)>>,
 }
 
 impl Router {
     pub fn new(connections: Rc<RefCell<Vec<Connection>>>, providers: ProviderFactory) -> Self {
         Router {
             connections,
-            limiters: RefCell::new(HashMap::new()),
+            limiters: RefCell::new(SmallMap::new()),
             providers,
-            cache: RefCell::new(HashMap::new()),
+            cache: RefCell::new(SmallMap::new()),
         }
     }
 
     fn limiter(&self, c: &Connection) -> Rc<Limiter> {
         let mut l = self.limiters.borrow_mut();
-        let entry = l
-            .entry(c.id.clone())
-            .or_insert_with(|| (c.concurrency, Limiter::new(c.concurrency)));
+        let entry = l.entry_or_insert_with(c.id.clone(), || {
+            (c.concurrency, Limiter::new(c.concurrency))
+        });
         if entry.0 != c.concurrency {
             *entry = (c.concurrency, Limiter::new(c.concurrency));
         }
@@ -46,7 +46,7 @@ impl Router {
 
     fn model(&self, c: &Connection) -> Rc<dyn ChatModel> {
         let mut cache = self.cache.borrow_mut();
-        if let Some((conn, m)) = cache.get(&c.id) {
+        if let Some((conn, m)) = cache.get(c.id.as_str()) {
             if conn == c && conn.api_key == c.api_key {
                 return m.clone();
             }

@@ -2,7 +2,6 @@
 //! about connections and stored debates.
 
 use std::cell::RefCell;
-use std::collections::HashMap;
 use std::rc::Rc;
 
 use futures::channel::mpsc;
@@ -53,7 +52,7 @@ pub struct Session {
     env: SessionEnv,
     connections: Rc<RefCell<Vec<Connection>>>,
     router: Rc<Router>,
-    running: RefCell<HashMap<String, Running>>,
+    running: RefCell<crate::engine::small_map::SmallMap<String, Running>>,
     listener: Rc<RefCell<Option<Listener>>>,
 }
 
@@ -65,7 +64,7 @@ impl Session {
             env,
             connections,
             router,
-            running: RefCell::new(HashMap::new()),
+            running: RefCell::new(crate::engine::small_map::SmallMap::new()),
             listener: Rc::new(RefCell::new(None)),
         })
     }
@@ -222,7 +221,7 @@ impl Session {
             tx,
             clock: self.env.clock.clone(),
             listener: self.listener.clone(),
-            live: RefCell::new(HashMap::new()),
+            live: RefCell::new(crate::engine::small_map::SmallMap::new()),
         });
         let running = Running {
             stop: CancelToken::new(),

@@ -3,7 +3,6 @@
 //! debate awaits each write before the next).
 
 use std::cell::RefCell;
-use std::collections::HashMap;
 use std::rc::Rc;
 
 use futures::channel::mpsc;
@@ -33,7 +32,7 @@ pub struct Recorder {
     pub clock: Rc<dyn Clock>,
     pub listener: Rc<RefCell<Option<Listener>>>,
     /// Streamed text so far and when it was last saved, per call in flight.
-    pub live: RefCell<HashMap<CallKey, (String, String, u64)>>,
+    pub live: RefCell<crate::engine::small_map::SmallMap<CallKey, (String, String, u64)>>,
 }
 
 impl Recorder {
@@ -67,9 +66,8 @@ impl Observer for Recorder {
         let now = self.clock.now_ms();
         let save = {
             let mut live = self.live.borrow_mut();
-            let entry = live
-                .entry(call.clone())
-                .or_insert_with(|| (seat.to_string(), String::new(), now));
+            let entry =
+                live.entry_or_insert_with(call.clone(), || (seat.to_string(), String::new(), now));
             entry.1.push_str(delta);
             if now.saturating_sub(entry.2) >= IN_FLIGHT_EVERY_MS {
                 entry.2 = now;

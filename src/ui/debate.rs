@@ -74,7 +74,7 @@ fn block_view(block: Block) -> AnyView {
             let seat_class = format!("turn seat-{seat}");
             let human_seat = seat.clone();
             view! {
-                <article class=seat_class data-status=move || format!("{:?}", view.status.get()).to_lowercase()>
+                <article class=seat_class data-status=move || view.status.get().id()>
                     <header class="turn-head">
                         <span class="speaker">{speaker}</span>
                         <span class="label">{label}</span>
@@ -105,6 +105,13 @@ pub fn DebateScreen() -> impl IntoView {
     let stop = move |_| {
         if let (Some(s), Some(id)) = (session(), d.id.get_untracked()) {
             s.stop(&id);
+        }
+    };
+    let toggle_pause = move |_| {
+        if let (Some(s), Some(id)) = (session(), d.id.get_untracked()) {
+            let now = !d.paused.get_untracked();
+            s.set_paused(&id, now);
+            d.paused.set(now);
         }
     };
     let resume = move |_| {
@@ -140,6 +147,7 @@ pub fn DebateScreen() -> impl IntoView {
     };
 
     let status = move || match (d.running.get(), d.outcome.get()) {
+        (true, _) if d.paused.get() => ("stopped", "Paused".to_string()),
         (true, _) => ("running", "Running".to_string()),
         (false, Some((Outcome::Completed, _))) => ("done", "Finished".to_string()),
         (false, Some((Outcome::Stopped, _))) => ("stopped", "Stopped".to_string()),
@@ -192,6 +200,10 @@ pub fn DebateScreen() -> impl IntoView {
                     <span class="progress-text">{progress}</span>
                     <span class="spacer"></span>
                     <Show when=move || d.running.get()>
+                        <button id="pause" class="secondary" on:click=toggle_pause
+                            title="Pausing lets the turn in flight finish, then waits">
+                            {move || if d.paused.get() { "Continue" } else { "Pause" }}
+                        </button>
                         <button id="stop" class="danger" on:click=stop>"Stop"</button>
                     </Show>
                     <Show when=can_resume>

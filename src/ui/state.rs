@@ -2,8 +2,6 @@
 //! app-wide state. Live debates and stored ones go through the same `apply` path, so what
 //! is shown during a debate is what a reload shows.
 
-use std::collections::HashMap;
-
 use leptos::prelude::*;
 
 use crate::engine::event::{Event, EventKind, FinishReason, Input, Outcome, Usage};
@@ -20,6 +18,21 @@ pub enum TurnStatus {
     Failed,
     /// Was streaming when the tab closed: the saved partial text.
     Interrupted,
+}
+
+impl TurnStatus {
+    /// The name used in the page's `data-status` attribute (and by the end-to-end tests).
+    pub fn id(self) -> &'static str {
+        match self {
+            TurnStatus::Streaming => "streaming",
+            TurnStatus::AwaitingHuman => "awaiting-human",
+            TurnStatus::Done => "done",
+            TurnStatus::Truncated => "truncated",
+            TurnStatus::Cut => "cut",
+            TurnStatus::Failed => "failed",
+            TurnStatus::Interrupted => "interrupted",
+        }
+    }
 }
 
 #[derive(Clone, Copy)]
@@ -72,10 +85,12 @@ pub struct DebateView {
     pub blocks: RwSignal<Vec<Block>>,
     pub progress: RwSignal<Progress>,
     pub running: RwSignal<bool>,
+    /// Paused by the user: the debate waits at the next call boundary.
+    pub paused: RwSignal<bool>,
     pub outcome: RwSignal<Option<(Outcome, Option<String>)>>,
     pub loading: RwSignal<bool>,
     pub load_error: RwSignal<Option<String>>,
-    turns: StoredValue<HashMap<String, TurnView>>,
+    turns: StoredValue<crate::engine::small_map::SmallMap<String, TurnView>>,
 }
 
 impl DebateView {
@@ -86,10 +101,11 @@ impl DebateView {
             blocks: RwSignal::new(Vec::new()),
             progress: RwSignal::new(Progress::default()),
             running: RwSignal::new(false),
+            paused: RwSignal::new(false),
             outcome: RwSignal::new(None),
             loading: RwSignal::new(false),
             load_error: RwSignal::new(None),
-            turns: StoredValue::new(HashMap::new()),
+            turns: StoredValue::new(crate::engine::small_map::SmallMap::new()),
         }
     }
 
@@ -99,6 +115,7 @@ impl DebateView {
         self.blocks.set(Vec::new());
         self.progress.set(Progress::default());
         self.running.set(false);
+        self.paused.set(false);
         self.outcome.set(None);
         self.load_error.set(None);
         self.turns.update_value(|t| t.clear());
@@ -112,7 +129,7 @@ impl DebateView {
         for rec in &d.in_flight {
             if let Some(t) = self
                 .turns
-                .with_value(|t| t.get(&rec.call.to_string()).copied())
+                .with_value(|t| t.get(rec.call.to_string().as_str()).copied())
             {
                 if t.status.get_untracked() == TurnStatus::Streaming {
                     t.text.set(rec.text.clone());
@@ -257,6 +274,7 @@ impl DebateView {
             EventKind::Finished { outcome, message } => {
                 self.outcome.set(Some((*outcome, message.clone())));
                 self.running.set(false);
+                self.paused.set(false);
             }
         }
     }
