@@ -53,7 +53,7 @@ fn HistoryRow(item: DebateSummary) -> impl IntoView {
             <div class="history-meta">
                 <span class=format!("badge {badge}")>{badge_text}</span>
                 <span>{item.format.clone()}</span>
-                <span>{format!("{} turns", item.turns)}</span>
+                <span>{if item.turns == 1 { "1 turn".to_string() } else { format!("{} turns", item.turns) }}</span>
                 <span>{when(item.created_ms)}</span>
                 <span class="spacer"></span>
                 <Show when=move || confirming.get() fallback=move || view! {

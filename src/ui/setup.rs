@@ -19,6 +19,14 @@ const SUGGESTIONS: [&str; 6] = [
     "Is nuclear power essential to reaching net zero?",
 ];
 
+/// The formats, what each is, and whether it can be chosen yet.
+const FORMATS: [(&str, &str, bool); 4] = [
+    ("Classic", "A moderator, two positions, rounds of argument and rebuttal, closing statements and a summary.", true),
+    ("Duelogic", "Philosophical chairs under an arbiter. Coming soon.", false),
+    ("Forecast", "Five roles debate the odds of outcomes. Coming soon.", false),
+    ("Crux", "Personas hunt for the real disagreement. Coming soon.", false),
+];
+
 /// Who sits in one seat: a connection and model, or the user.
 #[derive(Clone, Copy)]
 struct SeatChoice {
@@ -164,26 +172,13 @@ pub fn SetupScreen() -> impl IntoView {
     let formats = view! {
         <fieldset class="formats">
             <legend>"Format"</legend>
-            <label class="format selected">
-                <input type="radio" name="format" checked/>
-                <strong>"Classic"</strong>
-                <span>"A moderator, two positions, rounds of argument and rebuttal, closing statements and a summary."</span>
-            </label>
-            <label class="format disabled" title="Coming soon">
-                <input type="radio" name="format" disabled/>
-                <strong>"Duelogic"</strong>
-                <span>"Philosophical chairs under an arbiter. Coming soon."</span>
-            </label>
-            <label class="format disabled" title="Coming soon">
-                <input type="radio" name="format" disabled/>
-                <strong>"Forecast"</strong>
-                <span>"Five roles debate the odds of outcomes. Coming soon."</span>
-            </label>
-            <label class="format disabled" title="Coming soon">
-                <input type="radio" name="format" disabled/>
-                <strong>"Crux"</strong>
-                <span>"Personas hunt for the real disagreement. Coming soon."</span>
-            </label>
+            {FORMATS.iter().map(|(name, about, ready)| view! {
+                <label class="format" class:selected=*ready class:disabled=!*ready title=(!*ready).then_some("Coming soon")>
+                    <input type="radio" name="format" checked=*ready disabled=!*ready/>
+                    <strong>{*name}</strong>
+                    <span>{*about}</span>
+                </label>
+            }).collect_view()}
         </fieldset>
     }
     .into_any();
