@@ -71,6 +71,7 @@ fn setup(script: Script) -> Setup {
 impl Setup {
     fn wiring(&self) -> Wiring {
         Wiring {
+            retry: Default::default(),
             model: self.model.clone(),
             clock: Rc::new(self.clock.clone()),
             observer: self.rec.clone(),

@@ -109,6 +109,7 @@ fn session(w: &World, spawner: futures::executor::LocalSpawner, script: &str) ->
             counter.set(counter.get() + 1);
             counter.get() * 7919
         }),
+        retry: Default::default(),
     };
     let mut conn =
         Connection::openai_compatible("cloud", "Cloud", "https://api.example.com/v1", "gpt-x", KEY);

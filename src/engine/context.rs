@@ -228,9 +228,11 @@ pub struct DebateCtx {
     observer: Rc<dyn Observer>,
     inputs: Rc<Inputs>,
     stop: CancelToken,
+    retry: super::retry::RetryPolicy,
 }
 
 pub struct Wiring {
+    pub retry: super::retry::RetryPolicy,
     pub model: Rc<dyn ChatModel>,
     pub clock: Rc<dyn Clock>,
     pub observer: Rc<dyn Observer>,
@@ -322,6 +324,7 @@ impl DebateCtx {
             observer: w.observer,
             inputs: w.inputs,
             stop: w.stop,
+            retry: w.retry,
         }
     }
 
@@ -442,7 +445,7 @@ impl DebateCtx {
     }
 
     /// Makes one model call (or takes a human's turn for a human seat).
-    pub async fn call(&self, spec: CallSpec) -> Result<CallOutput, DebateError> {
+    pub async fn call(&self, mut spec: CallSpec) -> Result<CallOutput, DebateError> {
         let key = self.next_key(&spec.path);
         self.boundary(&key).await?;
         let (participant, config) = {
@@ -465,7 +468,7 @@ impl DebateCtx {
             seat: spec.seat.clone(),
             purpose: spec.purpose,
             call: key.to_string(),
-            messages: spec.messages,
+            messages: std::mem::take(&mut spec.messages),
             temperature: spec.temperature,
             max_tokens: spec.max_tokens,
             json: spec.json,
@@ -487,18 +490,79 @@ impl DebateCtx {
             });
         }
         let human = matches!(participant, Participant::Human);
+        if human {
+            self.push(EventKind::TurnStarted {
+                call: key.clone(),
+                seat: spec.seat.clone(),
+                purpose: spec.purpose,
+                label: spec.label.clone(),
+                request_hash: hash,
+                human,
+            });
+            return self.human_turn(key, spec.seat).await;
+        }
+        let mut attempt = 1;
+        loop {
+            match self.attempt(&key, &spec, &request, &hash).await {
+                Ok(out) => return Ok(out),
+                Err(e) if e.kind == ErrorKind::Cancelled => return Err(DebateError::Stopped),
+                Err(mut e) => {
+                    let max = self.retry.max_attempts;
+                    let wait = if e.retryable() && attempt < max {
+                        self.retry.delay(attempt, e.retry_after_ms, self.random())
+                    } else {
+                        None
+                    };
+                    let Some(wait_ms) = wait else {
+                        if e.retryable() && attempt >= max && max > 1 {
+                            e.message = format!("{} (gave up after {attempt} attempts)", e.message);
+                        } else if let (true, Some(ms)) = (e.retryable(), e.retry_after_ms) {
+                            e.message = format!(
+                                "{} (the provider asks to wait {} s)",
+                                e.message,
+                                ms / 1000
+                            );
+                        }
+                        return Err(DebateError::Model {
+                            seat: spec.seat.clone(),
+                            error: e,
+                        });
+                    };
+                    attempt += 1;
+                    self.push(EventKind::RetryScheduled {
+                        call: key.clone(),
+                        attempt,
+                        max_attempts: max,
+                        wait_ms,
+                        reason: e.message.clone(),
+                    });
+                    if let Either::Right(_) =
+                        select(self.clock.sleep(wait_ms), self.stop.cancelled()).await
+                    {
+                        return Err(DebateError::Stopped);
+                    }
+                }
+            }
+        }
+    }
+
+    /// One attempt at a model call: `TurnStarted`, the stream, then `TurnFinished` or
+    /// `TurnFailed` (whose partial text stays visible and is never fed to later prompts).
+    async fn attempt(
+        &self,
+        key: &CallKey,
+        spec: &CallSpec,
+        request: &ChatRequest,
+        hash: &str,
+    ) -> Result<CallOutput, ModelError> {
         self.push(EventKind::TurnStarted {
             call: key.clone(),
             seat: spec.seat.clone(),
             purpose: spec.purpose,
             label: spec.label.clone(),
-            request_hash: hash,
-            human,
+            request_hash: hash.to_string(),
+            human: false,
         });
-        if human {
-            return self.human_turn(key, spec.seat).await;
-        }
-
         let cancel = self.stop.child();
         if let Some(c) = &spec.cancel {
             let inner = cancel.clone();
@@ -513,26 +577,11 @@ impl DebateCtx {
                 w(d);
             }
         };
-        let result = self.model.complete(&request, &on_delta, &cancel).await;
-        match result {
-            Ok(resp) => {
-                self.push(EventKind::TurnFinished {
-                    call: key.clone(),
-                    seat: spec.seat,
-                    text: resp.text.clone(),
-                    usage: resp.usage,
-                    finish: resp.finish,
-                });
-                Ok(CallOutput {
-                    key,
-                    text: resp.text,
-                    usage: resp.usage,
-                    finish: resp.finish,
-                    replayed: false,
-                })
-            }
+        let result = self.model.complete(request, &on_delta, &cancel).await;
+        let (text, usage, finish) = match result {
+            Ok(resp) => (resp.text, resp.usage, resp.finish),
             Err(e) if e.kind == ErrorKind::Cancelled && !self.stop.is_cancelled() => {
-                // Cut on purpose by the format: the partial text is the turn.
+                // Cut on purpose by the format (an interruption): the partial text is the turn.
                 let usage = Usage {
                     input_tokens: request
                         .messages
@@ -542,39 +591,37 @@ impl DebateCtx {
                     output_tokens: super::tokens::estimate(&e.partial),
                     estimated: true,
                 };
-                self.push(EventKind::TurnFinished {
-                    call: key.clone(),
-                    seat: spec.seat,
-                    text: e.partial.clone(),
-                    usage,
-                    finish: FinishReason::Cut,
-                });
-                Ok(CallOutput {
-                    key,
-                    text: e.partial,
-                    usage,
-                    finish: FinishReason::Cut,
-                    replayed: false,
-                })
+                (e.partial, usage, FinishReason::Cut)
             }
             Err(e) => {
-                let stopped = e.kind == ErrorKind::Cancelled;
+                let error = if e.kind == ErrorKind::Cancelled {
+                    "Stopped.".to_string()
+                } else {
+                    e.message.clone()
+                };
                 self.push(EventKind::TurnFailed {
-                    call: key,
+                    call: key.clone(),
                     seat: spec.seat.clone(),
                     partial: e.partial.clone(),
-                    error: e.message.clone(),
+                    error,
                 });
-                if stopped {
-                    Err(DebateError::Stopped)
-                } else {
-                    Err(DebateError::Model {
-                        seat: spec.seat,
-                        error: e,
-                    })
-                }
+                return Err(e);
             }
-        }
+        };
+        self.push(EventKind::TurnFinished {
+            call: key.clone(),
+            seat: spec.seat.clone(),
+            text: text.clone(),
+            usage,
+            finish,
+        });
+        Ok(CallOutput {
+            key: key.clone(),
+            text,
+            usage,
+            finish,
+            replayed: false,
+        })
     }
 
     async fn human_turn(&self, key: CallKey, seat: String) -> Result<CallOutput, DebateError> {

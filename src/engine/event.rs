@@ -152,6 +152,15 @@ pub enum EventKind {
         partial: String,
         error: String,
     },
+    /// A failed attempt will be tried again after `wait_ms`.
+    RetryScheduled {
+        call: CallKey,
+        /// The attempt about to be made (2 for the first retry).
+        attempt: u32,
+        max_attempts: u32,
+        wait_ms: u64,
+        reason: String,
+    },
     InputReceived {
         /// The call boundary where it was consumed.
         before: CallKey,

@@ -10,6 +10,7 @@ pub mod formats;
 pub mod json_extract;
 pub mod model;
 pub mod prompt;
+pub mod retry;
 pub mod rng;
 pub mod script;
 pub mod small_map;

@@ -13,7 +13,6 @@ use super::router::ProviderFactory;
 use super::runner::SessionEnv;
 use crate::engine::clock::Clock;
 use crate::engine::model::ChatModel;
-use crate::engine::script::{Script, ScriptedModel};
 use crate::llm::transport::{HttpTarget, OpenAiTransport};
 use crate::store::Store;
 
@@ -55,14 +54,6 @@ pub fn providers() -> ProviderFactory {
                 },
                 clock: Rc::new(BrowserClock),
             }),
-            ProviderKind::Scripted => {
-                let script: Script = c
-                    .script
-                    .as_deref()
-                    .and_then(|s| serde_json::from_str(s).ok())
-                    .unwrap_or_default();
-                Rc::new(ScriptedModel::new(script, BrowserClock))
-            }
         }
     })
 }
@@ -74,5 +65,6 @@ pub fn env(store: Rc<dyn Store>) -> SessionEnv {
         spawn: Rc::new(|f| wasm_bindgen_futures::spawn_local(f)),
         providers: providers(),
         random: Rc::new(|| (js_sys::Math::random() * 9_007_199_254_740_991.0) as u64),
+        retry: Default::default(),
     }
 }

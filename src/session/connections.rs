@@ -8,8 +8,6 @@ use serde::{Deserialize, Serialize};
 pub enum ProviderKind {
     /// `/chat/completions` with SSE streaming: OpenAI, llama.cpp, Ollama, LM Studio, Groq…
     OpenAiCompatible,
-    /// Plays a JSON script in the page, with no network: for demos and users' own tests.
-    Scripted,
 }
 
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -26,9 +24,6 @@ pub struct Connection {
     pub concurrency: u32,
     /// A stream that sends nothing for this long is treated as cut.
     pub stall_ms: u64,
-    /// The script a scripted connection plays (JSON, see `engine::script`).
-    #[serde(default)]
-    pub script: Option<String>,
     /// Send the call's seat/purpose/path in an `X-Agora-Call` header (the test stand-in
     /// uses it to pick scripted answers; real providers do not need it).
     #[serde(default)]
@@ -54,7 +49,6 @@ impl Connection {
             context_tokens: 4096,
             concurrency: 1,
             stall_ms: 60_000,
-            script: None,
             send_call_header: false,
             api_key: String::new(),
         }
@@ -77,26 +71,8 @@ impl Connection {
             context_tokens: 16_000,
             concurrency: 4,
             stall_ms: 60_000,
-            script: None,
             send_call_header: false,
             api_key: key.trim().into(),
-        }
-    }
-
-    /// The in-page scripted model: a demo that needs no network at all.
-    pub fn scripted_demo() -> Self {
-        Connection {
-            id: "scripted".into(),
-            label: "Scripted demo (no network)".into(),
-            kind: ProviderKind::Scripted,
-            base_url: String::new(),
-            default_model: "script".into(),
-            context_tokens: 8192,
-            concurrency: 4,
-            stall_ms: 60_000,
-            script: Some(r#"{"default": {"chunk_delay_ms": 30}}"#.into()),
-            send_call_header: false,
-            api_key: String::new(),
         }
     }
 

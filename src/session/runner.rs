@@ -41,6 +41,8 @@ pub struct SessionEnv {
     pub spawn: Rc<dyn Fn(LocalBoxFuture<'static, ()>)>,
     pub providers: ProviderFactory,
     pub random: Rc<dyn Fn() -> u64>,
+    /// How failed calls are retried (tests shorten the waits).
+    pub retry: crate::engine::retry::RetryPolicy,
 }
 
 struct Running {
@@ -228,6 +230,7 @@ impl Session {
             inputs: Inputs::new(),
         };
         let wiring = Wiring {
+            retry: self.env.retry,
             model: self.router.clone(),
             clock: self.env.clock.clone(),
             observer: recorder,

@@ -5,6 +5,8 @@
 #[cfg(target_arch = "wasm32")]
 pub mod idb;
 pub mod memory;
+#[cfg(target_arch = "wasm32")]
+pub mod settings;
 
 use futures::future::LocalBoxFuture;
 use serde::{Deserialize, Serialize};

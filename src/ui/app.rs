@@ -154,10 +154,9 @@ pub fn App() -> impl IntoView {
                 Rc::new(MemoryStore::new())
             }
         };
-        let s = Session::new(
-            browser::env(store),
-            vec![Connection::local_model(), Connection::scripted_demo()],
-        );
+        let mut connections = vec![Connection::local_model()];
+        connections.extend(crate::store::settings::load_connections());
+        let s = Session::new(browser::env(store), connections);
         connect_listener(&s, state);
         SESSION.with(|slot| *slot.borrow_mut() = Some(s));
         state.ready.set(true);

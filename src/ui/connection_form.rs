@@ -8,32 +8,57 @@ use super::state::AppState;
 use crate::session::Connection;
 
 #[component]
-pub fn ConnectionForm(on_saved: Callback<String>) -> impl IntoView {
+pub fn ConnectionForm(
+    /// The connection to edit (its key stays unless a new one is typed); `None` adds one.
+    #[prop(optional)]
+    existing: Option<Connection>,
+    on_saved: Callback<String>,
+) -> impl IntoView {
     let state = expect_context::<AppState>();
-    let label = RwSignal::new("OpenAI".to_string());
-    let base_url = RwSignal::new("https://api.openai.com/v1".to_string());
-    let model = RwSignal::new("gpt-4o-mini".to_string());
+    let base = existing.clone().unwrap_or_else(|| {
+        Connection::openai_compatible("", "OpenAI", "https://api.openai.com/v1", "gpt-4o-mini", "")
+    });
+    let had_key = !base.api_key.is_empty();
+    let label = RwSignal::new(base.label.clone());
+    let base_url = RwSignal::new(base.base_url.clone());
+    let model = RwSignal::new(base.default_model.clone());
     let key = RwSignal::new(String::new());
-    let context = RwSignal::new(16_000u32);
-    let call_header = RwSignal::new(false);
+    let context = RwSignal::new(base.context_tokens);
+    let call_header = RwSignal::new(base.send_call_header);
     let error = RwSignal::new(None::<String>);
 
     let save = move |_| {
         let Some(s) = session() else { return };
-        let slug: String = label
+        let id = match &existing {
+            Some(e) => e.id.clone(),
+            None => {
+                let slug: String = label
+                    .get_untracked()
+                    .to_lowercase()
+                    .chars()
+                    .map(|c| if c.is_ascii_alphanumeric() { c } else { '-' })
+                    .collect();
+                format!(
+                    "c-{}-{:x}",
+                    slug.trim_matches('-'),
+                    (js_sys::Math::random() * 1e9) as u64
+                )
+            }
+        };
+        let mut c = existing
+            .clone()
+            .unwrap_or_else(|| Connection::openai_compatible(&id, "", "", "", ""));
+        c.label = label.get_untracked().trim().to_string();
+        c.base_url = base_url
             .get_untracked()
-            .to_lowercase()
-            .chars()
-            .map(|c| if c.is_ascii_alphanumeric() { c } else { '-' })
-            .collect();
-        let id = format!("c-{}-{}", slug.trim_matches('-'), s.connections().len());
-        let mut c = Connection::openai_compatible(
-            &id,
-            label.get_untracked().trim(),
-            &base_url.get_untracked(),
-            &model.get_untracked(),
-            &key.get_untracked(),
-        );
+            .trim()
+            .trim_end_matches('/')
+            .to_string();
+        c.default_model = model.get_untracked().trim().to_string();
+        let typed = key.get_untracked();
+        if !typed.trim().is_empty() || existing.is_none() {
+            c.api_key = typed.trim().to_string();
+        }
         c.context_tokens = context.get_untracked();
         c.send_call_header = call_header.get_untracked();
         if c.label.is_empty() {
@@ -41,6 +66,7 @@ pub fn ConnectionForm(on_saved: Callback<String>) -> impl IntoView {
         }
         match s.save_connection(c) {
             Ok(()) => {
+                crate::store::settings::save_connections(&s.connections());
                 error.set(None);
                 key.set(String::new());
                 state.connections_version.update(|v| *v += 1);
@@ -64,7 +90,8 @@ pub fn ConnectionForm(on_saved: Callback<String>) -> impl IntoView {
                         on:input=move |ev| { if let Ok(n) = event_target_value(&ev).parse() { context.set(n) } }/></label>
             </div>
             <label class="field"><span class="label">"API key"</span>
-                <input id="conn-key" type="password" autocomplete="off" placeholder="Leave empty for local servers"
+                <input id="conn-key" type="password" autocomplete="off"
+                    placeholder=if had_key { "Unchanged: type a new key to replace it" } else { "Leave empty for local servers" }
                     prop:value=move || key.get() on:input=move |ev| key.set(event_target_value(&ev))/></label>
             <label class="check">
                 <input id="conn-call-header" type="checkbox" prop:checked=move || call_header.get()

@@ -58,8 +58,43 @@ fn HumanTurn(seat: String, view: TurnView) -> impl IntoView {
     }
 }
 
+/// Seconds left until `until_ms`, ticking while the block is on screen.
+#[component]
+fn Countdown(until_ms: u64) -> impl IntoView {
+    use crate::engine::clock::Clock;
+    let now = RwSignal::new(js_sys::Date::now() as u64);
+    spawn_local(async move {
+        loop {
+            let t = js_sys::Date::now() as u64;
+            // try_set hands the value back once the block (and its signal) is gone.
+            if now.try_set(t).is_some() || t >= until_ms {
+                break;
+            }
+            crate::session::browser::BrowserClock.sleep(250).await;
+        }
+    });
+    move || match until_ms.saturating_sub(now.get()) {
+        0 => "now…".to_string(),
+        left => format!("in {} s", left.div_ceil(1000)),
+    }
+}
+
 fn block_view(block: Block) -> AnyView {
     match block.kind {
+        BlockKind::Retry {
+            reason,
+            attempt,
+            max_attempts,
+            until_ms,
+        } => view! {
+            <p class="note retry" role="status">
+                {reason}
+                <br/>
+                {format!("Trying again (attempt {attempt} of {max_attempts}) ")}
+                <Countdown until_ms=until_ms/>
+            </p>
+        }
+        .into_any(),
         BlockKind::Phase { title } => view! { <h2 class="phase">{title}</h2> }.into_any(),
         BlockKind::Note { text, error } => {
             view! { <p class="note" class:error=error>{text}</p> }.into_any()

@@ -69,6 +69,7 @@ pub fn SetupScreen() -> impl IntoView {
     let test_result = RwSignal::new(None::<Result<String, String>>);
     let testing = RwSignal::new(false);
     let adding = RwSignal::new(false);
+    let editing = RwSignal::new(false);
     let seats = [
         SeatChoice::new(classic::MODERATOR, "Moderator"),
         SeatChoice::new(classic::POSITION_A, "Position A"),
@@ -237,13 +238,26 @@ pub fn SetupScreen() -> impl IntoView {
             <button type="button" class="secondary" id="test-connection" on:click=test disabled=move || testing.get()>
                 {move || if testing.get() { "Testing…" } else { "Test connection" }}
             </button>
-            <button type="button" class="link" on:click=move |_| adding.update(|a| *a = !*a)>
+            <button type="button" class="link" id="edit-connection"
+                    on:click=move |_| { adding.set(false); editing.update(|e| *e = !*e) }>
+                    {move || if editing.get() { "Close" } else { "Edit connection" }}
+                </button>
+            <button type="button" class="link" on:click=move |_| { editing.set(false); adding.update(|a| *a = !*a) }>
                 {move || if adding.get() { "Close" } else { "Add a connection (OpenAI, Ollama, any OpenAI-compatible API)" }}
             </button>
         </div>
         {move || test_result.get().map(|r| {
             let (class, text) = match r { Ok(m) => ("ok", m), Err(m) => ("error", m) };
             view! { <p class=class role="status">{text}</p> }
+        })}
+        {move || editing.get().then(|| {
+            let existing = connections(state).into_iter().find(|c| c.id == connection.get_untracked());
+            view! {
+                <ConnectionForm existing=existing.unwrap_or_else(Connection::local_model) on_saved=Callback::new(move |id: String| {
+                    editing.set(false);
+                    pick_connection(id);
+                })/>
+            }
         })}
         {move || adding.get().then(|| view! {
             <ConnectionForm on_saved=Callback::new(move |id: String| {

@@ -59,6 +59,13 @@ pub enum BlockKind {
         text: String,
         error: bool,
     },
+    /// A failed attempt waits before the next one (counted down on screen).
+    Retry {
+        reason: String,
+        attempt: u32,
+        max_attempts: u32,
+        until_ms: u64,
+    },
 }
 
 #[derive(Clone)]
@@ -243,6 +250,21 @@ impl DebateView {
                     v.status.set(TurnStatus::Failed);
                 }
             }
+            EventKind::RetryScheduled {
+                attempt,
+                max_attempts,
+                wait_ms,
+                reason,
+                ..
+            } => self.push(
+                format!("r{}", e.seq),
+                BlockKind::Retry {
+                    reason: reason.clone(),
+                    attempt: *attempt,
+                    max_attempts: *max_attempts,
+                    until_ms: e.at_ms + wait_ms,
+                },
+            ),
             EventKind::InputReceived { input, .. } => {
                 let text = match input {
                     Input::Question { text } => format!("Audience question: {text}"),

@@ -44,6 +44,11 @@ export async function startStandin(scriptName) {
   return {
     base,
     log: async () => (await fetch(`${base}/__log`)).json(),
+    /** Replaces the script (and resets its counters and the log). */
+    setScript: async script => {
+      const r = await fetch(`${base}/__script`, { method: 'POST', body: JSON.stringify(script) });
+      if (!r.ok) throw new Error(await r.text());
+    },
     close: () => proc.kill(),
   };
 }

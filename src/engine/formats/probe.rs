@@ -174,6 +174,7 @@ mod tests {
         let log = Rc::new(Log(RefCell::new(Vec::new())));
         let inputs = Inputs::new();
         let wiring = Wiring {
+            retry: Default::default(),
             model: model.clone(),
             clock: Rc::new(clock.clone()),
             observer: log.clone(),

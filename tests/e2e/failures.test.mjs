@@ -1,0 +1,114 @@
+// Provider failures in the browser, one per row of the table in issue "Every provider a
+// user brings": what the user sees, and that nothing already said is lost.
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { serveDist, startStandin, launch, openApp, addConnection, transcript } from './harness.mjs';
+
+let site, standin, browser;
+before(async () => {
+  site = await serveDist();
+  standin = await startStandin('e2e-classic.json');
+  browser = await launch();
+});
+after(async () => { await browser?.close(); standin?.close(); site?.close(); });
+
+// The round summary (the moderator's first summary call) meets the fault; everything else
+// answers quickly.
+const atRoundSummary = fault => ({
+  answers: [{ seat: 'moderator', purpose: 'summary', occurrence: 0, fault, text: 'Half a summary that breaks off here', chunk_delay_ms: 20 }],
+  default: { chunk_delay_ms: 2 },
+});
+
+async function start(page, topic) {
+  await addConnection(page, { name: 'Stand-in', url: `${standin.base}/v1`, model: 'standin-model', key: 'sk-old', callHeader: true });
+  await page.fill('#topic', topic);
+  await page.fill('#rounds', '1');
+  await page.click('#start');
+}
+
+test('429: the wait counts down, then the debate carries on', async () => {
+  await standin.setScript(atRoundSummary({ status: 429, headers: { 'retry-after': '2' }, body: 'rate limited' }));
+  const { page } = await openApp(browser, site.url);
+  await start(page, 'Rate limits are a fact of life?');
+  const note = page.locator('.note.retry');
+  await note.waitFor({ timeout: 20_000 });
+  assert.match(await note.textContent(), /HTTP 429/);
+  assert.match(await note.textContent(), /Trying again \(attempt 2 of 4\) in [12] s/);
+  await page.waitForSelector('.badge.done', { timeout: 30_000 });
+  const turns = await transcript(page);
+  assert.equal(turns.filter(t => t.status === 'done').length, 11);
+  assert.equal(turns.filter(t => t.status === 'failed').length, 1, 'the failed attempt stays visible');
+  await page.reload();
+  await page.waitForSelector('.badge.done');
+  assert.deepEqual(await transcript(page), turns);
+});
+
+for (const status of [500, 502, 503, 529]) {
+  test(`${status}: retried with backoff`, async () => {
+    await standin.setScript(atRoundSummary({ status }));
+    const { page } = await openApp(browser, site.url);
+    await start(page, `Servers fail with ${status}?`);
+    await page.waitForSelector('.note.retry', { timeout: 20_000 });
+    await page.waitForSelector('.badge.done', { timeout: 30_000 });
+    const log = await standin.log();
+    assert.equal(log.filter(r => r.path === 'round/1/summary').length, 2);
+  });
+}
+
+test('a stream cut mid-turn is retried; the cut attempt stays visible and is not fed on', async () => {
+  await standin.setScript(atRoundSummary({ cut_after_bytes: 18 }));
+  const { page } = await openApp(browser, site.url);
+  await start(page, 'Streams break?');
+  await page.waitForSelector('.badge.done', { timeout: 30_000 });
+  const failed = (await transcript(page)).filter(t => t.status === 'failed');
+  assert.equal(failed.length, 1);
+  assert.equal(failed[0].text, 'Half a summary tha');
+  const later = (await standin.log()).filter(r => r.path.startsWith('closing') || r.path === 'summary');
+  assert.ok(later.length === 3 && later.every(r => !JSON.stringify(r.messages).includes('Half a summary tha')));
+});
+
+test('401: the debate stops with a message, keeps its transcript, and resumes once the key is fixed', async () => {
+  await standin.setScript(atRoundSummary({ status: 401, body: 'Incorrect API key provided: sk-old' }));
+  const { page } = await openApp(browser, site.url);
+  await start(page, 'Keys expire?');
+  await page.waitForSelector('.badge.failed', { timeout: 30_000 });
+  const message = await page.locator('.note.error').first().textContent();
+  assert.match(message, /Moderator's turn failed: Stand-in \(standin-model\) answered HTTP 401\. Check the API key/);
+  assert.ok(!message.includes('sk-old'), 'the key is redacted from the message');
+  const before = (await transcript(page)).filter(t => t.status === 'done');
+  assert.equal(before.length, 7);
+  const url = page.url();
+  await page.reload();
+  await page.waitForSelector('.badge.failed');
+  assert.deepEqual((await transcript(page)).filter(t => t.status === 'done'), before);
+
+  // Fix the key. The connection survived the reload (keys do not: they live in memory).
+  await page.getByRole('link', { name: 'New debate' }).click();
+  await page.selectOption('#connection', { label: 'Stand-in' });
+  await page.click('#edit-connection');
+  assert.equal(await page.inputValue('#conn-key'), '');
+  await page.fill('#conn-key', 'sk-new');
+  await page.click('#conn-save');
+  // Back to the debate inside the app: a page load would forget the key again.
+  await page.getByRole('link', { name: 'History' }).click();
+  await page.locator('.history-row a.history-topic', { hasText: 'Keys expire?' }).click();
+  assert.equal(page.url(), url);
+  await page.waitForSelector('#resume');
+  await page.click('#resume');
+  await page.waitForSelector('.badge.done, .badge.failed', { timeout: 30_000 });
+  const note = await page.locator('.note.error').last().textContent().catch(() => '');
+  assert.ok(await page.locator('.badge.done').isVisible(), note);
+  const after = await transcript(page);
+  assert.equal(after.filter(t => t.status === 'done').length, 11);
+  const summaries = (await standin.log()).filter(r => r.path === 'round/1/summary');
+  assert.equal(summaries.length, 2, 'resumed from the failed call, not from the start');
+  assert.equal((await standin.log()).filter(r => r.path === 'opening/moderator').length, 1);
+});
+
+test('404: the message names the model', async () => {
+  await standin.setScript(atRoundSummary({ status: 404, body: 'The model `standin-model` does not exist' }));
+  const { page } = await openApp(browser, site.url);
+  await start(page, 'Models vanish?');
+  await page.waitForSelector('.badge.failed', { timeout: 30_000 });
+  assert.match(await page.locator('.note.error').first().textContent(), /standin-model.*HTTP 404\. Check the model name/);
+});

@@ -1,0 +1,318 @@
+//! Provider failures during a debate, on the scripted model and the virtual clock: what is
+//! retried, how long it waits, what stays visible, and that nothing said before is lost.
+#![cfg(not(target_arch = "wasm32"))]
+
+use std::cell::RefCell;
+use std::rc::Rc;
+
+use agora::engine::cancel::CancelToken;
+use agora::engine::clock::{run_virtual, run_virtual_with, Clock, VirtualClock};
+use agora::engine::config::{ClassicOptions, Participant};
+use agora::engine::context::{Inputs, Observer, Wiring};
+use agora::engine::event::{Event, EventKind, Outcome};
+use agora::engine::formats::{self, classic};
+use agora::engine::retry::RetryPolicy;
+use agora::engine::script::{Script, ScriptedModel};
+use agora::engine::{CallKey, DebateCtx};
+use futures::task::LocalSpawnExt;
+
+const T0: u64 = 1_700_000_000_000;
+
+#[derive(Default)]
+struct Log(RefCell<Vec<Event>>);
+impl Observer for Log {
+    fn on_event(&self, e: &Event) {
+        self.0.borrow_mut().push(e.clone());
+    }
+    fn on_delta(&self, _: &CallKey, _: &str, _: &str) {}
+}
+
+struct Run {
+    outcome: Outcome,
+    events: Vec<Event>,
+    model: Rc<ScriptedModel<VirtualClock>>,
+}
+
+/// A one-round classic debate where the moderator's opening meets `faults` (answers for
+/// seat moderator, purpose moderation, by occurrence) before succeeding.
+fn run(faults: serde_json::Value, stop_at_ms: Option<u64>) -> Run {
+    let mut answers = faults.as_array().cloned().unwrap_or_default();
+    answers.push(serde_json::json!({"path": "opening/moderator", "text": "Welcome to the debate.", "chunk_delay_ms": 10}));
+    let script: Script = serde_json::from_value(
+        serde_json::json!({"answers": answers, "default": {"chunk_delay_ms": 10}}),
+    )
+    .unwrap();
+    let clock = VirtualClock::new(T0);
+    let model = Rc::new(ScriptedModel::new(script, clock.clone()));
+    let log = Rc::new(Log::default());
+    let stop = CancelToken::new();
+    let config = classic::new_config(
+        "Is tea better than coffee?",
+        "",
+        "",
+        ClassicOptions {
+            rounds: 1,
+            ..Default::default()
+        },
+        |_| Participant::Model {
+            connection: "c".into(),
+            connection_label: "Cloud".into(),
+            model: "m".into(),
+            context_tokens: 8000,
+        },
+    );
+    let ctx = DebateCtx::start(
+        config,
+        1,
+        11,
+        Wiring {
+            retry: RetryPolicy::default(),
+            model: model.clone(),
+            clock: Rc::new(clock.clone()),
+            observer: log.clone(),
+            inputs: Inputs::new(),
+            stop: stop.clone(),
+        },
+    );
+    let c = clock.clone();
+    let outcome = run_virtual_with(&clock, move |spawner| {
+        if let Some(at) = stop_at_ms {
+            spawner
+                .spawn_local(async move {
+                    c.sleep(at).await;
+                    stop.cancel();
+                })
+                .unwrap();
+        }
+        async move { formats::drive(&ctx).await }
+    });
+    let events = log.0.borrow().clone();
+    Run {
+        outcome,
+        events,
+        model,
+    }
+}
+
+fn kinds(events: &[Event]) -> Vec<String> {
+    events
+        .iter()
+        .take_while(|e| !matches!(&e.kind, EventKind::TurnFinished { .. }))
+        .filter_map(|e| match &e.kind {
+            EventKind::TurnStarted { .. } => Some("started".into()),
+            EventKind::TurnFailed { .. } => Some("failed".into()),
+            EventKind::RetryScheduled {
+                attempt, wait_ms, ..
+            } => Some(format!("retry#{attempt} in {wait_ms}")),
+            _ => None,
+        })
+        .collect()
+}
+
+fn status(status: u16, headers: serde_json::Value, occurrence: u32) -> serde_json::Value {
+    serde_json::json!({"seat": "moderator", "purpose": "moderation", "occurrence": occurrence, "fault": {"status": status, "headers": headers}})
+}
+
+#[test]
+fn a_429_waits_as_long_as_retry_after_says_then_carries_on() {
+    let r = run(
+        serde_json::json!([status(429, serde_json::json!({"retry-after": "3"}), 0)]),
+        None,
+    );
+    assert_eq!(r.outcome, Outcome::Completed);
+    assert_eq!(
+        kinds(&r.events),
+        ["started", "failed", "retry#2 in 3000", "started"]
+    );
+    let started: Vec<u64> = r
+        .events
+        .iter()
+        .filter(|e| matches!(&e.kind, EventKind::TurnStarted { call, .. } if call.path == "opening/moderator"))
+        .map(|e| e.at_ms - T0)
+        .collect();
+    assert_eq!(started, [0, 3_000]);
+}
+
+#[test]
+fn server_errors_back_off_exponentially_with_jitter() {
+    let r = run(
+        serde_json::json!([
+            status(503, serde_json::json!({}), 0),
+            status(529, serde_json::json!({}), 1)
+        ]),
+        None,
+    );
+    assert_eq!(r.outcome, Outcome::Completed);
+    let waits: Vec<u64> = r
+        .events
+        .iter()
+        .filter_map(|e| {
+            if let EventKind::RetryScheduled { wait_ms, .. } = &e.kind {
+                Some(*wait_ms)
+            } else {
+                None
+            }
+        })
+        .collect();
+    assert_eq!(waits.len(), 2);
+    assert!(
+        (750..=1_250).contains(&waits[0]) && (1_500..=2_500).contains(&waits[1]),
+        "{waits:?}"
+    );
+}
+
+#[test]
+fn a_cut_stream_is_retried_and_the_cut_text_never_reaches_a_later_prompt() {
+    let cut = serde_json::json!([{"seat": "moderator", "purpose": "moderation", "occurrence": 0,
+        "text": "PARTIAL-SECRET-WORDS that will be cut off", "chunk_delay_ms": 10, "fault": {"cut_after_bytes": 20}}]);
+    let r = run(cut, None);
+    assert_eq!(r.outcome, Outcome::Completed);
+    let failed = r.events.iter().find_map(|e| {
+        if let EventKind::TurnFailed { partial, .. } = &e.kind {
+            Some(partial.clone())
+        } else {
+            None
+        }
+    });
+    assert_eq!(
+        failed.as_deref(),
+        Some("PARTIAL-SECRET-WORDS"),
+        "the cut attempt stays visible in the log"
+    );
+    for req in r.model.requests.borrow().iter() {
+        assert!(
+            !req.messages
+                .iter()
+                .any(|m| m.content.contains("PARTIAL-SECRET")),
+            "{} was fed the cut text",
+            req.call
+        );
+    }
+    let finished = r
+        .events
+        .iter()
+        .filter(|e| matches!(&e.kind, EventKind::TurnFinished { .. }))
+        .count();
+    assert_eq!(finished, 11);
+}
+
+#[test]
+fn a_silent_stream_is_abandoned_and_retried() {
+    let stall = serde_json::json!([{"seat": "moderator", "purpose": "moderation", "occurrence": 0,
+        "text": "Hello and then nothing", "fault": {"stall_after_bytes": 5, "stall_ms": 30000}}]);
+    let r = run(stall, None);
+    assert_eq!(r.outcome, Outcome::Completed);
+    assert_eq!(&kinds(&r.events)[..2], ["started", "failed"]);
+}
+
+#[test]
+fn a_wrong_key_is_not_retried_and_ends_with_a_message_naming_the_turn() {
+    let r = run(
+        serde_json::json!([status(401, serde_json::json!({}), 0)]),
+        None,
+    );
+    assert_eq!(r.outcome, Outcome::Failed);
+    assert_eq!(kinds(&r.events), ["started", "failed"]);
+    let msg = r
+        .events
+        .iter()
+        .find_map(|e| {
+            if let EventKind::Finished { message, .. } = &e.kind {
+                message.clone()
+            } else {
+                None
+            }
+        })
+        .unwrap();
+    assert!(
+        msg.starts_with("Moderator's turn failed") && msg.contains("401"),
+        "{msg}"
+    );
+}
+
+#[test]
+fn retries_stop_after_the_cap_with_a_message() {
+    let faults: Vec<_> = (0..4)
+        .map(|i| status(502, serde_json::json!({}), i))
+        .collect();
+    let r = run(serde_json::Value::Array(faults), None);
+    assert_eq!(r.outcome, Outcome::Failed);
+    assert_eq!(r.model.requests.borrow().len(), 4);
+    let msg = r
+        .events
+        .iter()
+        .find_map(|e| {
+            if let EventKind::Finished { message, .. } = &e.kind {
+                message.clone()
+            } else {
+                None
+            }
+        })
+        .unwrap();
+    assert!(msg.contains("gave up after 4 attempts"), "{msg}");
+}
+
+#[test]
+fn a_retry_after_longer_than_a_minute_is_not_waited_out() {
+    let r = run(
+        serde_json::json!([status(429, serde_json::json!({"retry-after": "3600"}), 0)]),
+        None,
+    );
+    assert_eq!(r.outcome, Outcome::Failed);
+    let msg = r
+        .events
+        .iter()
+        .find_map(|e| {
+            if let EventKind::Finished { message, .. } = &e.kind {
+                message.clone()
+            } else {
+                None
+            }
+        })
+        .unwrap();
+    assert!(msg.contains("asks to wait 3600 s"), "{msg}");
+}
+
+#[test]
+fn stop_during_a_backoff_wait_ends_the_debate_at_once() {
+    let r = run(
+        serde_json::json!([status(429, serde_json::json!({"retry-after": "30"}), 0)]),
+        Some(2_000),
+    );
+    assert_eq!(r.outcome, Outcome::Stopped);
+    let last = r.events.last().unwrap();
+    assert_eq!(last.at_ms - T0, 2_000);
+}
+
+#[test]
+fn resuming_after_a_failure_continues_from_the_failed_call() {
+    let faults: Vec<_> = (0..4)
+        .map(|i| status(502, serde_json::json!({}), i))
+        .collect();
+    let first = run(serde_json::Value::Array(faults), None);
+    assert_eq!(first.outcome, Outcome::Failed);
+    // The provider is healthy again: resume over the stored log.
+    let clock = VirtualClock::new(T0 + 600_000);
+    let script: Script =
+        serde_json::from_value(serde_json::json!({"default": {"chunk_delay_ms": 10}})).unwrap();
+    let model = Rc::new(ScriptedModel::new(script, clock.clone()));
+    let log = Rc::new(Log::default());
+    let ctx = DebateCtx::resume(
+        first.events.clone(),
+        Wiring {
+            retry: RetryPolicy::default(),
+            model: model.clone(),
+            clock: Rc::new(clock.clone()),
+            observer: log.clone(),
+            inputs: Inputs::new(),
+            stop: CancelToken::new(),
+        },
+    )
+    .unwrap();
+    assert_eq!(
+        run_virtual(&clock, async move { formats::drive(&ctx).await }),
+        Outcome::Completed
+    );
+    assert_eq!(model.requests.borrow()[0].call, "opening/moderator");
+    assert_eq!(model.requests.borrow().len(), 11);
+}
