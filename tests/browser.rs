@@ -11,7 +11,7 @@ use agora::engine::clock::Clock;
 use agora::engine::event::{Event, EventKind, FinishReason, Outcome, Purpose, Usage};
 use agora::engine::model::{ChatMessage, ChatModel, ChatRequest, ErrorKind};
 use agora::engine::CallKey;
-use agora::llm::transport::{HttpTarget, OpenAiTransport};
+use agora::llm::transport::{HttpTarget, HttpTransport};
 use agora::session::browser::BrowserClock;
 use agora::store::idb::IdbStore;
 use agora::store::{DebateSummary, InFlight, Store};
@@ -55,6 +55,7 @@ async fn indexeddb_keeps_debates_newest_first_and_deletes_them() {
                 call: CallKey::new("opening/position-a", 0),
                 seat: "position-a".into(),
                 text: "Text with <b>markup</b> and émoji 🚲".into(),
+                reasoning: String::new(),
                 usage: Usage {
                     input_tokens: 10,
                     output_tokens: 5,
@@ -129,9 +130,11 @@ async fn a_debate_saved_by_a_newer_agora_is_refused_with_a_message() {
     assert!(err.contains("newer Agora"), "{err}");
 }
 
-fn transport(stall_ms: u64) -> OpenAiTransport {
-    OpenAiTransport {
+fn transport(stall_ms: u64) -> HttpTransport {
+    HttpTransport {
         target: HttpTarget {
+            dialect: agora::llm::dialect::Dialect::OpenAi,
+            extra_headers: Vec::new(),
             label: "Stand-in".into(),
             base_url: format!(
                 "{}/v1",

@@ -1,6 +1,7 @@
 //! Recorded chat-completion streams, cut at every byte position, must fold to the same answer.
 #![cfg(not(target_arch = "wasm32"))]
 
+use agora::llm::dialect::Dialect;
 use agora::llm::openai::StreamState;
 use agora::llm::sse::SseParser;
 
@@ -11,15 +12,26 @@ struct Folded {
     done: bool,
 }
 
-fn fold(parts: &[&[u8]]) -> Folded {
+fn dialect(name: &str) -> Dialect {
+    if name.starts_with("anthropic") {
+        Dialect::Anthropic
+    } else if name.starts_with("gemini") {
+        Dialect::Gemini
+    } else {
+        Dialect::OpenAi
+    }
+}
+
+fn fold(name: &str, parts: &[&[u8]]) -> Folded {
+    let d = dialect(name);
     let mut parser = SseParser::new();
     let mut state = StreamState::default();
     let mut deltas = Vec::new();
     let mut feed = |events: Vec<agora::llm::sse::SseEvent>, state: &mut StreamState| {
         for e in events {
-            let d = state.accept(&e.data).expect("valid chunk");
-            if !d.is_empty() {
-                deltas.push(d);
+            let text = d.accept(state, &e.event, &e.data).expect("valid chunk");
+            if !text.is_empty() {
+                deltas.push(text);
             }
         }
     };
@@ -29,11 +41,13 @@ fn fold(parts: &[&[u8]]) -> Folded {
     }
     let evs = parser.finish();
     feed(evs, &mut state);
+    // Streams without [DONE] (Gemini) end with a finish reason.
+    let done = state.done || state.finish.is_some();
     Folded {
         text: state.text,
         deltas,
         usage: state.usage.map(|u| (u.input_tokens, u.output_tokens)),
-        done: state.done,
+        done,
     }
 }
 
@@ -58,31 +72,43 @@ fn fixtures() -> Vec<(String, Vec<u8>)> {
 #[test]
 fn every_recorded_stream_folds_the_same_whatever_the_cut() {
     for (name, bytes) in fixtures() {
-        let whole = fold(&[&bytes]);
-        assert!(whole.done, "{name} ends with [DONE]");
+        let whole = fold(&name, &[&bytes]);
+        assert!(whole.done, "{name} ends as a complete answer");
         assert!(!whole.text.is_empty(), "{name} has text");
         for i in 0..=bytes.len() {
-            let cut = fold(&[&bytes[..i], &bytes[i..]]);
+            let cut = fold(&name, &[&bytes[..i], &bytes[i..]]);
             assert_eq!(cut.text, whole.text, "{name} cut at byte {i}");
             assert_eq!(cut.usage, whole.usage, "{name} cut at byte {i}");
             assert_eq!(cut.deltas.concat(), whole.text);
         }
         // One byte at a time, the worst a network can do.
         let bytewise: Vec<&[u8]> = bytes.chunks(1).collect();
-        assert_eq!(fold(&bytewise).text, whole.text, "{name} byte by byte");
+        assert_eq!(
+            fold(&name, &bytewise).text,
+            whole.text,
+            "{name} byte by byte"
+        );
     }
 }
 
 #[test]
-fn the_openai_fixture_reads_as_documented() {
-    let (_, bytes) = fixtures()
-        .into_iter()
-        .find(|(n, _)| n.starts_with("openai"))
-        .unwrap();
-    let f = fold(&[&bytes]);
-    assert_eq!(
-        f.text,
-        "Cities that ban cars — café owners say “trade fell” 🚲"
-    );
-    assert_eq!(f.usage, Some((41, 17)));
+fn each_provider_fixture_reads_as_documented() {
+    // The fixtures of OpenAI, Anthropic and Gemini carry the same answer in their own shape.
+    for prefix in ["openai", "anthropic", "gemini"] {
+        let (name, bytes) = fixtures()
+            .into_iter()
+            .find(|(n, _)| n.starts_with(prefix))
+            .unwrap();
+        let f = fold(&name, &[&bytes]);
+        assert_eq!(
+            f.text, "Cities that ban cars — café owners say “trade fell” 🚲",
+            "{name}"
+        );
+        let want = if prefix == "anthropic" {
+            (25, 17)
+        } else {
+            (41, 17)
+        };
+        assert_eq!(f.usage, Some(want), "{name}");
+    }
 }

@@ -578,8 +578,8 @@ impl DebateCtx {
             }
         };
         let result = self.model.complete(request, &on_delta, &cancel).await;
-        let (text, usage, finish) = match result {
-            Ok(resp) => (resp.text, resp.usage, resp.finish),
+        let (text, reasoning, usage, finish) = match result {
+            Ok(resp) => (resp.text, resp.reasoning, resp.usage, resp.finish),
             Err(e) if e.kind == ErrorKind::Cancelled && !self.stop.is_cancelled() => {
                 // Cut on purpose by the format (an interruption): the partial text is the turn.
                 let usage = Usage {
@@ -591,7 +591,7 @@ impl DebateCtx {
                     output_tokens: super::tokens::estimate(&e.partial),
                     estimated: true,
                 };
-                (e.partial, usage, FinishReason::Cut)
+                (e.partial, String::new(), usage, FinishReason::Cut)
             }
             Err(e) => {
                 let error = if e.kind == ErrorKind::Cancelled {
@@ -612,6 +612,7 @@ impl DebateCtx {
             call: key.clone(),
             seat: spec.seat.clone(),
             text: text.clone(),
+            reasoning,
             usage,
             finish,
         });
@@ -646,6 +647,7 @@ impl DebateCtx {
             call: key.clone(),
             seat,
             text: text.clone(),
+            reasoning: String::new(),
             usage,
             finish: FinishReason::Stop,
         });

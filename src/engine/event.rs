@@ -142,6 +142,8 @@ pub enum EventKind {
         call: CallKey,
         seat: String,
         text: String,
+        #[serde(default, skip_serializing_if = "String::is_empty")]
+        reasoning: String,
         usage: Usage,
         finish: FinishReason,
     },

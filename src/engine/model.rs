@@ -55,6 +55,8 @@ pub struct ChatRequest {
 #[derive(Clone, Debug, PartialEq)]
 pub struct ChatResponse {
     pub text: String,
+    /// Reasoning the provider streamed apart from the answer (shown folded, never fed on).
+    pub reasoning: String,
     pub usage: Usage,
     pub finish: FinishReason,
 }

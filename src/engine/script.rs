@@ -362,6 +362,7 @@ impl<C: Clock> ChatModel for ScriptedModel<C> {
                 },
             };
             Ok(ChatResponse {
+                reasoning: String::new(),
                 text,
                 usage,
                 finish: plan.finish,

@@ -1,6 +1,9 @@
 //! Providers. Building requests and parsing streams are pure functions over plain data
 //! (tested natively, chunk by chunk); only `transport` touches the browser's `fetch`.
 
+pub mod anthropic;
+pub mod dialect;
+pub mod gemini;
 pub mod openai;
 pub mod redact;
 pub mod sse;

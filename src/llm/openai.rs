@@ -29,6 +29,8 @@ pub fn request_body(req: &ChatRequest) -> Value {
 #[derive(Default, Debug)]
 pub struct StreamState {
     pub text: String,
+    /// Reasoning text, when the provider streams it apart from the answer.
+    pub reasoning: String,
     pub usage: Option<Usage>,
     pub finish: Option<FinishReason>,
     pub done: bool,
@@ -67,6 +69,11 @@ impl StreamState {
             if let Some(t) = choice.pointer("/delta/content").and_then(Value::as_str) {
                 delta.push_str(t);
             }
+            for k in ["/delta/reasoning_content", "/delta/reasoning"] {
+                if let Some(t) = choice.pointer(k).and_then(Value::as_str) {
+                    self.reasoning.push_str(t);
+                }
+            }
             match choice.get("finish_reason").and_then(Value::as_str) {
                 Some("length") => self.finish = Some(FinishReason::Length),
                 Some(_) => self.finish = Some(self.finish.unwrap_or(FinishReason::Stop)),
@@ -86,7 +93,7 @@ impl StreamState {
     }
 }
 
-fn error_text(err: &Value) -> String {
+pub(crate) fn error_text(err: &Value) -> String {
     match err {
         Value::String(s) => s.clone(),
         other => other

@@ -10,7 +10,8 @@ use wasm_bindgen::{JsCast, JsValue};
 use wasm_bindgen_futures::JsFuture;
 use web_sys::{AbortController, ReadableStreamDefaultReader};
 
-use super::openai::{http_error, request_body, StreamState};
+use super::dialect::Dialect;
+use super::openai::{http_error, StreamState};
 use super::redact::redact;
 use super::sse::SseParser;
 use crate::engine::cancel::CancelToken;
@@ -21,6 +22,9 @@ use crate::engine::tokens;
 
 /// Where and how to reach one OpenAI-compatible endpoint.
 pub struct HttpTarget {
+    pub dialect: Dialect,
+    /// Extra headers the provider asks for (OpenRouter's attribution).
+    pub extra_headers: Vec<(String, String)>,
     pub label: String,
     pub base_url: String,
     pub api_key: String,
@@ -28,7 +32,8 @@ pub struct HttpTarget {
     pub send_call_header: bool,
 }
 
-pub struct OpenAiTransport {
+/// The one HTTP transport; `HttpTarget::dialect` says which provider shapes it speaks.
+pub struct HttpTransport {
     pub target: HttpTarget,
     pub clock: Rc<dyn Clock>,
 }
@@ -46,7 +51,7 @@ fn network_error(base_url: &str, detail: &str) -> ModelError {
     )
 }
 
-impl OpenAiTransport {
+impl HttpTransport {
     async fn run(
         &self,
         req: &ChatRequest,
@@ -55,18 +60,19 @@ impl OpenAiTransport {
     ) -> Result<ChatResponse, ModelError> {
         let t = &self.target;
         let who = format!("{} ({})", t.label, req.model);
-        let url = format!("{}/chat/completions", t.base_url.trim_end_matches('/'));
+        let url = t.dialect.url(&t.base_url, &req.model);
         let controller = AbortController::new().map_err(|_| {
             ModelError::new(ErrorKind::Network, "this browser cannot abort requests")
         })?;
         let signal = controller.signal();
         cancel.on_cancel(move || controller.abort());
 
-        let mut builder = Request::post(&url)
-            .header("Content-Type", "application/json")
-            .abort_signal(Some(&signal));
-        if !t.api_key.is_empty() {
-            builder = builder.header("Authorization", &format!("Bearer {}", t.api_key));
+        let mut builder = Request::post(&url).abort_signal(Some(&signal));
+        for (name, value) in t.dialect.headers(&t.api_key) {
+            builder = builder.header(name, &value);
+        }
+        for (name, value) in &t.extra_headers {
+            builder = builder.header(name, value);
         }
         if t.send_call_header {
             builder = builder.header(
@@ -74,7 +80,7 @@ impl OpenAiTransport {
                 &format!("{};{};{}", req.seat, req.purpose.id(), req.call),
             );
         }
-        let request = builder.body(request_body(req).to_string()).map_err(|e| {
+        let request = builder.body(t.dialect.body(req).to_string()).map_err(|e| {
             ModelError::new(
                 ErrorKind::BadRequest,
                 format!("could not build the request: {e}"),
@@ -162,11 +168,14 @@ impl OpenAiTransport {
                 parser.push(&Uint8Array::new(&value).to_vec())
             };
             for ev in events.drain(..) {
-                let delta = state.accept(&ev.data).map_err(|mut e| {
-                    e.partial = state.text.clone();
-                    e.message = format!("{who}: {}", e.message);
-                    e
-                })?;
+                let delta =
+                    t.dialect
+                        .accept(&mut state, &ev.event, &ev.data)
+                        .map_err(|mut e| {
+                            e.partial = state.text.clone();
+                            e.message = format!("{who}: {}", e.message);
+                            e
+                        })?;
                 if !delta.is_empty() {
                     on_delta(&delta);
                 }
@@ -192,6 +201,7 @@ impl OpenAiTransport {
             estimated: true,
         });
         Ok(ChatResponse {
+            reasoning: std::mem::take(&mut state.reasoning),
             text: state.text,
             usage,
             finish: state.finish.unwrap_or_default(),
@@ -199,7 +209,7 @@ impl OpenAiTransport {
     }
 }
 
-impl ChatModel for OpenAiTransport {
+impl ChatModel for HttpTransport {
     fn complete<'a>(
         &'a self,
         req: &'a ChatRequest,

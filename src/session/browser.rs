@@ -13,7 +13,8 @@ use super::router::ProviderFactory;
 use super::runner::SessionEnv;
 use crate::engine::clock::Clock;
 use crate::engine::model::ChatModel;
-use crate::llm::transport::{HttpTarget, OpenAiTransport};
+use crate::llm::dialect::Dialect;
+use crate::llm::transport::{HttpTarget, HttpTransport};
 use crate::store::Store;
 
 #[derive(Clone, Copy)]
@@ -43,18 +44,36 @@ impl Clock for BrowserClock {
 
 pub fn providers() -> ProviderFactory {
     Rc::new(|c: &Connection| -> Rc<dyn ChatModel> {
-        match c.kind {
-            ProviderKind::OpenAiCompatible => Rc::new(OpenAiTransport {
-                target: HttpTarget {
-                    label: c.label.clone(),
-                    base_url: c.base_url.clone(),
-                    api_key: c.api_key.clone(),
-                    stall_ms: c.stall_ms,
-                    send_call_header: c.send_call_header,
-                },
-                clock: Rc::new(BrowserClock),
-            }),
-        }
+        let (dialect, extra_headers) = match c.kind {
+            ProviderKind::OpenAiCompatible => (Dialect::OpenAi, Vec::new()),
+            // OpenRouter ranks apps by these; they carry no user data.
+            ProviderKind::OpenRouter => {
+                let origin = web_sys::window()
+                    .and_then(|w| w.location().origin().ok())
+                    .unwrap_or_default();
+                (
+                    Dialect::OpenAi,
+                    vec![
+                        ("HTTP-Referer".to_string(), origin),
+                        ("X-Title".to_string(), "Agora".to_string()),
+                    ],
+                )
+            }
+            ProviderKind::Anthropic => (Dialect::Anthropic, Vec::new()),
+            ProviderKind::Gemini => (Dialect::Gemini, Vec::new()),
+        };
+        Rc::new(HttpTransport {
+            target: HttpTarget {
+                dialect,
+                extra_headers,
+                label: c.label.clone(),
+                base_url: c.base_url.clone(),
+                api_key: c.api_key.clone(),
+                stall_ms: c.stall_ms,
+                send_call_header: c.send_call_header,
+            },
+            clock: Rc::new(BrowserClock),
+        })
     })
 }
 

@@ -8,7 +8,113 @@ use serde::{Deserialize, Serialize};
 pub enum ProviderKind {
     /// `/chat/completions` with SSE streaming: OpenAI, llama.cpp, Ollama, LM Studio, Groq…
     OpenAiCompatible,
+    /// OpenAI-compatible, plus OpenRouter's attribution headers.
+    OpenRouter,
+    Anthropic,
+    Gemini,
 }
+
+/// A provider as the connection form offers it: kind, base URL, a default model and its
+/// context window.
+pub struct Preset {
+    pub name: &'static str,
+    pub kind: ProviderKind,
+    pub base_url: &'static str,
+    pub model: &'static str,
+    pub context_tokens: u32,
+    pub needs_key: bool,
+}
+
+pub const PRESETS: &[Preset] = &[
+    Preset {
+        name: "OpenAI",
+        kind: ProviderKind::OpenAiCompatible,
+        base_url: "https://api.openai.com/v1",
+        model: "gpt-4o-mini",
+        context_tokens: 128_000,
+        needs_key: true,
+    },
+    Preset {
+        name: "Anthropic",
+        kind: ProviderKind::Anthropic,
+        base_url: "https://api.anthropic.com/v1",
+        model: "claude-sonnet-4-5",
+        context_tokens: 200_000,
+        needs_key: true,
+    },
+    Preset {
+        name: "Google Gemini",
+        kind: ProviderKind::Gemini,
+        base_url: "https://generativelanguage.googleapis.com/v1beta",
+        model: "gemini-2.5-flash",
+        context_tokens: 1_000_000,
+        needs_key: true,
+    },
+    Preset {
+        name: "OpenRouter",
+        kind: ProviderKind::OpenRouter,
+        base_url: "https://openrouter.ai/api/v1",
+        model: "openai/gpt-4o-mini",
+        context_tokens: 128_000,
+        needs_key: true,
+    },
+    Preset {
+        name: "Groq",
+        kind: ProviderKind::OpenAiCompatible,
+        base_url: "https://api.groq.com/openai/v1",
+        model: "llama-3.3-70b-versatile",
+        context_tokens: 128_000,
+        needs_key: true,
+    },
+    Preset {
+        name: "Mistral",
+        kind: ProviderKind::OpenAiCompatible,
+        base_url: "https://api.mistral.ai/v1",
+        model: "mistral-small-latest",
+        context_tokens: 32_000,
+        needs_key: true,
+    },
+    Preset {
+        name: "DeepSeek",
+        kind: ProviderKind::OpenAiCompatible,
+        base_url: "https://api.deepseek.com/v1",
+        model: "deepseek-chat",
+        context_tokens: 64_000,
+        needs_key: true,
+    },
+    Preset {
+        name: "Together",
+        kind: ProviderKind::OpenAiCompatible,
+        base_url: "https://api.together.xyz/v1",
+        model: "meta-llama/Llama-3.3-70B-Instruct-Turbo",
+        context_tokens: 128_000,
+        needs_key: true,
+    },
+    Preset {
+        name: "Ollama",
+        kind: ProviderKind::OpenAiCompatible,
+        base_url: "http://localhost:11434/v1",
+        model: "llama3.2",
+        context_tokens: 8_192,
+        needs_key: false,
+    },
+    Preset {
+        name: "LM Studio",
+        kind: ProviderKind::OpenAiCompatible,
+        base_url: "http://localhost:1234/v1",
+        model: "local-model",
+        context_tokens: 8_192,
+        needs_key: false,
+    },
+    Preset {
+        name: "Other OpenAI-compatible",
+        kind: ProviderKind::OpenAiCompatible,
+        base_url: "http://localhost:8000/v1",
+        model: "",
+        context_tokens: 8_192,
+        needs_key: false,
+    },
+];
 
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Connection {

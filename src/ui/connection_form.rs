@@ -5,6 +5,7 @@ use leptos::prelude::*;
 
 use super::app::session;
 use super::state::AppState;
+use crate::session::connections::{ProviderKind, PRESETS};
 use crate::session::Connection;
 
 #[component]
@@ -19,12 +20,25 @@ pub fn ConnectionForm(
         Connection::openai_compatible("", "OpenAI", "https://api.openai.com/v1", "gpt-4o-mini", "")
     });
     let had_key = !base.api_key.is_empty();
+    let existing_is_none = existing.is_none();
     let label = RwSignal::new(base.label.clone());
     let base_url = RwSignal::new(base.base_url.clone());
     let model = RwSignal::new(base.default_model.clone());
     let key = RwSignal::new(String::new());
     let context = RwSignal::new(base.context_tokens);
     let call_header = RwSignal::new(base.send_call_header);
+    let kind = RwSignal::new(base.kind);
+    let needs_key = RwSignal::new(true);
+    let pick_preset = move |name: String| {
+        if let Some(p) = PRESETS.iter().find(|p| p.name == name) {
+            kind.set(p.kind);
+            label.set(p.name.to_string());
+            base_url.set(p.base_url.to_string());
+            model.set(p.model.to_string());
+            context.set(p.context_tokens);
+            needs_key.set(p.needs_key);
+        }
+    };
     let error = RwSignal::new(None::<String>);
 
     let save = move |_| {
@@ -60,6 +74,11 @@ pub fn ConnectionForm(
             c.api_key = typed.trim().to_string();
         }
         c.context_tokens = context.get_untracked();
+        c.kind = kind.get_untracked();
+        if c.kind != ProviderKind::OpenAiCompatible && c.api_key.is_empty() {
+            error.set(Some(format!("{} needs an API key.", c.label)));
+            return;
+        }
         c.send_call_header = call_header.get_untracked();
         if c.label.is_empty() {
             c.label = "My connection".into();
@@ -78,6 +97,13 @@ pub fn ConnectionForm(
 
     view! {
         <div class="subcard connection-form">
+            <Show when=move || existing_is_none>
+                <label class="field"><span class="label">"Provider"</span>
+                    <select id="conn-provider" on:change=move |ev| pick_preset(event_target_value(&ev))>
+                        {PRESETS.iter().map(|p| view! { <option value=p.name>{p.name}</option> }).collect_view()}
+                    </select>
+                </label>
+            </Show>
             <div class="grid2">
                 <label class="field"><span class="label">"Name"</span>
                     <input id="conn-name" prop:value=move || label.get() on:input=move |ev| label.set(event_target_value(&ev))/></label>
@@ -91,7 +117,7 @@ pub fn ConnectionForm(
             </div>
             <label class="field"><span class="label">"API key"</span>
                 <input id="conn-key" type="password" autocomplete="off"
-                    placeholder=if had_key { "Unchanged: type a new key to replace it" } else { "Leave empty for local servers" }
+                    placeholder=move || if had_key { "Unchanged: type a new key to replace it" } else if needs_key.get() { "Your API key for this provider" } else { "Not needed for local servers" }
                     prop:value=move || key.get() on:input=move |ev| key.set(event_target_value(&ev))/></label>
             <label class="check">
                 <input id="conn-call-header" type="checkbox" prop:checked=move || call_header.get()

@@ -115,6 +115,12 @@ fn block_view(block: Block) -> AnyView {
                         <span class="label">{label}</span>
                         <span class="model">{model}</span>
                     </header>
+                    <Show when=move || view.reasoning.with(|r| !r.is_empty())>
+                        <details class="reasoning">
+                            <summary>"Reasoning"</summary>
+                            <Markdown text=view.reasoning/>
+                        </details>
+                    </Show>
                     <Markdown text=view.text/>
                     <HumanTurn seat=human_seat view=view/>
                     {move || status_line(view.status.get()).map(|(class, text)| view! {

@@ -38,6 +38,8 @@ impl TurnStatus {
 #[derive(Clone, Copy)]
 pub struct TurnView {
     pub text: RwSignal<String>,
+    /// Reasoning streamed apart from the answer, shown folded.
+    pub reasoning: RwSignal<String>,
     pub status: RwSignal<TurnStatus>,
     pub error: RwSignal<Option<String>>,
     pub usage: RwSignal<Option<Usage>>,
@@ -193,6 +195,7 @@ impl DebateView {
                     .unwrap_or_else(|| (seat.clone(), String::new()));
                 let view = TurnView {
                     text: RwSignal::new(String::new()),
+                    reasoning: RwSignal::new(String::new()),
                     status: RwSignal::new(if *human {
                         TurnStatus::AwaitingHuman
                     } else {
@@ -218,12 +221,14 @@ impl DebateView {
             EventKind::TurnFinished {
                 call,
                 text,
+                reasoning,
                 usage,
                 finish,
                 ..
             } => {
                 if let Some(v) = self.turn(&call.to_string()) {
                     v.text.set(text.clone());
+                    v.reasoning.set(reasoning.clone());
                     v.usage.set(Some(*usage));
                     v.status.set(match finish {
                         FinishReason::Stop => TurnStatus::Done,

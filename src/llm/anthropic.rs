@@ -1,0 +1,165 @@
+//! Anthropic's Messages API, streaming: the request body and the stream events, as pure
+//! functions. Called from the browser with `anthropic-dangerous-direct-browser-access`.
+
+use serde_json::{json, Value};
+
+use super::openai::{error_text, StreamState};
+use crate::engine::event::{FinishReason, Usage};
+use crate::engine::model::{ChatRequest, ErrorKind, ModelError, Role};
+
+pub const VERSION: &str = "2023-06-01";
+
+pub fn request_body(req: &ChatRequest) -> Value {
+    // System prompts go in `system`; the conversation must alternate user/assistant.
+    let system: Vec<&str> = req
+        .messages
+        .iter()
+        .filter(|m| m.role == Role::System)
+        .map(|m| m.content.as_str())
+        .collect();
+    let messages: Vec<Value> = req
+        .messages
+        .iter()
+        .filter(|m| m.role != Role::System)
+        .map(|m| json!({"role": if m.role == Role::Assistant { "assistant" } else { "user" }, "content": m.content}))
+        .collect();
+    let mut body = json!({"model": req.model, "max_tokens": req.max_tokens, "messages": messages, "stream": true});
+    if !system.is_empty() {
+        body["system"] = json!(system.join("\n\n"));
+    }
+    if let Some(t) = req.temperature {
+        body["temperature"] = json!(t.min(1.0));
+    }
+    body
+}
+
+/// Takes one SSE event (`event:` name and `data:` payload); returns the answer text it adds.
+pub fn accept(state: &mut StreamState, event: &str, data: &str) -> Result<String, ModelError> {
+    let v: Value = serde_json::from_str(data.trim()).map_err(|_| {
+        ModelError::new(
+            ErrorKind::BadRequest,
+            "Anthropic sent a stream event that is not JSON",
+        )
+    })?;
+    let kind = if event.is_empty() {
+        v.get("type").and_then(Value::as_str).unwrap_or("")
+    } else {
+        event
+    };
+    let n = |v: Option<&Value>| v.and_then(Value::as_u64).unwrap_or(0) as u32;
+    match kind {
+        "message_start" => {
+            let u = v.pointer("/message/usage");
+            state.usage = Some(Usage {
+                input_tokens: n(u.and_then(|u| u.get("input_tokens"))),
+                output_tokens: n(u.and_then(|u| u.get("output_tokens"))),
+                estimated: false,
+            });
+        }
+        "content_block_delta" => match v.pointer("/delta/type").and_then(Value::as_str) {
+            Some("text_delta") => {
+                let t = v
+                    .pointer("/delta/text")
+                    .and_then(Value::as_str)
+                    .unwrap_or("");
+                state.text.push_str(t);
+                return Ok(t.to_string());
+            }
+            Some("thinking_delta") => {
+                state.reasoning.push_str(
+                    v.pointer("/delta/thinking")
+                        .and_then(Value::as_str)
+                        .unwrap_or(""),
+                );
+            }
+            _ => {}
+        },
+        "message_delta" => {
+            if let Some(reason) = v.pointer("/delta/stop_reason").and_then(Value::as_str) {
+                state.finish = Some(if reason == "max_tokens" {
+                    FinishReason::Length
+                } else {
+                    FinishReason::Stop
+                });
+            }
+            if let Some(out) = v.pointer("/usage/output_tokens").and_then(Value::as_u64) {
+                let u = state.usage.get_or_insert(Usage::default());
+                u.output_tokens = out as u32;
+            }
+        }
+        "message_stop" => state.done = true,
+        "error" => {
+            let err = v.get("error").cloned().unwrap_or(Value::Null);
+            let overloaded = err.get("type").and_then(Value::as_str) == Some("overloaded_error");
+            let kind = if overloaded {
+                ErrorKind::Server
+            } else {
+                ErrorKind::BadRequest
+            };
+            let mut e = ModelError::new(
+                kind,
+                format!(
+                    "Anthropic reported an error mid-stream: {}",
+                    error_text(&err)
+                ),
+            );
+            e.partial = state.text.clone();
+            return Err(e);
+        }
+        _ => {} // ping, content_block_start/stop
+    }
+    Ok(String::new())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::engine::event::Purpose;
+    use crate::engine::model::ChatMessage;
+
+    #[test]
+    fn the_system_prompt_moves_to_system_and_roles_alternate() {
+        let req = ChatRequest {
+            connection: "c".into(),
+            model: "claude-x".into(),
+            seat: "s".into(),
+            purpose: Purpose::Argument,
+            call: "k".into(),
+            messages: vec![
+                ChatMessage::system("Be brief."),
+                ChatMessage::user("Argue."),
+            ],
+            temperature: Some(1.4),
+            max_tokens: 200,
+            json: false,
+        };
+        let b = request_body(&req);
+        assert_eq!(b["system"], "Be brief.");
+        assert_eq!(
+            b["messages"],
+            json!([{"role": "user", "content": "Argue."}])
+        );
+        assert_eq!(b["max_tokens"], 200);
+        assert_eq!(b["temperature"], 1.0, "Anthropic's temperature stops at 1");
+        assert_eq!(b["stream"], true);
+    }
+
+    #[test]
+    fn an_overloaded_error_mid_stream_is_retryable_and_keeps_the_text() {
+        let mut s = StreamState::default();
+        accept(
+            &mut s,
+            "content_block_delta",
+            r#"{"type":"content_block_delta","index":0,"delta":{"type":"text_delta","text":"Hi"}}"#,
+        )
+        .unwrap();
+        let e = accept(
+            &mut s,
+            "error",
+            r#"{"type":"error","error":{"type":"overloaded_error","message":"Overloaded"}}"#,
+        )
+        .unwrap_err();
+        assert_eq!((e.kind, e.partial.as_str()), (ErrorKind::Server, "Hi"));
+        assert!(e.retryable());
+    }
+}

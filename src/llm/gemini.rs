@@ -1,0 +1,128 @@
+//! Google Gemini's `streamGenerateContent?alt=sse`: the request body and the streamed
+//! `GenerateContentResponse` chunks, as pure functions. The stream has no `[DONE]`: the last
+//! chunk carries `finishReason` and `usageMetadata`.
+
+use serde_json::{json, Value};
+
+use super::openai::StreamState;
+use crate::engine::event::{FinishReason, Usage};
+use crate::engine::model::{ChatRequest, ErrorKind, ModelError, Role};
+
+pub fn request_body(req: &ChatRequest) -> Value {
+    let system: Vec<&str> = req
+        .messages
+        .iter()
+        .filter(|m| m.role == Role::System)
+        .map(|m| m.content.as_str())
+        .collect();
+    let contents: Vec<Value> = req
+        .messages
+        .iter()
+        .filter(|m| m.role != Role::System)
+        .map(|m| json!({"role": if m.role == Role::Assistant { "model" } else { "user" }, "parts": [{"text": m.content}]}))
+        .collect();
+    let mut config = json!({"maxOutputTokens": req.max_tokens});
+    if let Some(t) = req.temperature {
+        config["temperature"] = json!(t);
+    }
+    if req.json {
+        config["responseMimeType"] = json!("application/json");
+    }
+    let mut body = json!({"contents": contents, "generationConfig": config});
+    if !system.is_empty() {
+        body["systemInstruction"] = json!({"parts": [{"text": system.join("\n\n")}]});
+    }
+    body
+}
+
+pub fn accept(state: &mut StreamState, data: &str) -> Result<String, ModelError> {
+    let v: Value = serde_json::from_str(data.trim()).map_err(|_| {
+        ModelError::new(
+            ErrorKind::BadRequest,
+            "Gemini sent a stream chunk that is not JSON",
+        )
+    })?;
+    if let Some(err) = v.get("error") {
+        let mut e = ModelError::new(
+            ErrorKind::Server,
+            format!(
+                "Gemini reported an error mid-stream: {}",
+                super::openai::error_text(err)
+            ),
+        );
+        e.partial = state.text.clone();
+        return Err(e);
+    }
+    let mut delta = String::new();
+    if let Some(c) = v.pointer("/candidates/0") {
+        for part in c
+            .pointer("/content/parts")
+            .and_then(Value::as_array)
+            .into_iter()
+            .flatten()
+        {
+            let text = part.get("text").and_then(Value::as_str).unwrap_or("");
+            if part.get("thought").and_then(Value::as_bool) == Some(true) {
+                state.reasoning.push_str(text);
+            } else {
+                delta.push_str(text);
+            }
+        }
+        if let Some(reason) = c.get("finishReason").and_then(Value::as_str) {
+            state.finish = Some(if reason == "MAX_TOKENS" {
+                FinishReason::Length
+            } else {
+                FinishReason::Stop
+            });
+        }
+    }
+    if let Some(u) = v.get("usageMetadata") {
+        let n = |k: &str| u.get(k).and_then(Value::as_u64).unwrap_or(0) as u32;
+        state.usage = Some(Usage {
+            input_tokens: n("promptTokenCount"),
+            output_tokens: n("candidatesTokenCount"),
+            estimated: false,
+        });
+    }
+    state.text.push_str(&delta);
+    Ok(delta)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::engine::event::Purpose;
+    use crate::engine::model::ChatMessage;
+
+    #[test]
+    fn builds_contents_with_a_system_instruction_and_json_mode() {
+        let req = ChatRequest {
+            connection: "c".into(),
+            model: "gemini-x".into(),
+            seat: "s".into(),
+            purpose: Purpose::Evaluation,
+            call: "k".into(),
+            messages: vec![ChatMessage::system("Score it."), ChatMessage::user("Text")],
+            temperature: None,
+            max_tokens: 50,
+            json: true,
+        };
+        let b = request_body(&req);
+        assert_eq!(b["systemInstruction"]["parts"][0]["text"], "Score it.");
+        assert_eq!(
+            b["contents"],
+            json!([{"role": "user", "parts": [{"text": "Text"}]}])
+        );
+        assert_eq!(
+            b["generationConfig"],
+            json!({"maxOutputTokens": 50, "responseMimeType": "application/json"})
+        );
+    }
+
+    #[test]
+    fn thoughts_are_kept_apart_from_the_answer() {
+        let mut s = StreamState::default();
+        let d = accept(&mut s, r#"{"candidates":[{"content":{"parts":[{"text":"Let me think","thought":true},{"text":"Yes."}]}}]}"#).unwrap();
+        assert_eq!((d.as_str(), s.reasoning.as_str()), ("Yes.", "Let me think"));
+    }
+}
