@@ -316,3 +316,78 @@ fn resuming_after_a_failure_continues_from_the_failed_call() {
     assert_eq!(model.requests.borrow()[0].call, "opening/moderator");
     assert_eq!(model.requests.borrow().len(), 11);
 }
+
+#[test]
+fn offline_waits_for_the_connection_and_then_goes_on_by_itself() {
+    let script: Script =
+        serde_json::from_value(serde_json::json!({"default": {"chunk_delay_ms": 10}})).unwrap();
+    let clock = VirtualClock::new(T0);
+    let model = Rc::new(ScriptedModel::new(script, clock.clone()));
+    let log = Rc::new(Log::default());
+    let inputs = Inputs::new();
+    let config = classic::new_config(
+        "Offline?",
+        "",
+        "",
+        ClassicOptions {
+            rounds: 1,
+            ..Default::default()
+        },
+        |_| Participant::Model {
+            connection: "c".into(),
+            connection_label: "Cloud".into(),
+            model: "m".into(),
+            context_tokens: 8000,
+        },
+    );
+    let ctx = DebateCtx::start(
+        config,
+        1,
+        11,
+        Wiring {
+            retry: RetryPolicy::default(),
+            model: model.clone(),
+            clock: Rc::new(clock.clone()),
+            observer: log.clone(),
+            inputs: inputs.clone(),
+            stop: CancelToken::new(),
+        },
+    );
+    inputs.set_offline(true);
+    inputs.set_paused(true); // the user also paused: coming back online must not undo that
+    let (c, i) = (clock.clone(), inputs.clone());
+    let outcome = run_virtual_with(&clock, move |spawner| {
+        spawner
+            .spawn_local(async move {
+                c.sleep(5_000).await;
+                i.set_offline(false);
+                c.sleep(1_000).await;
+                assert_eq!(c.now_ms() - T0, 6_000);
+                i.set_paused(false);
+            })
+            .unwrap();
+        async move { formats::drive(&ctx).await }
+    });
+    assert_eq!(outcome, Outcome::Completed);
+    let events = log.0.borrow();
+    let paused = events
+        .iter()
+        .find_map(|e| {
+            if let EventKind::Paused { reason } = &e.kind {
+                Some(reason.clone())
+            } else {
+                None
+            }
+        })
+        .unwrap();
+    assert!(paused.contains("offline"), "{paused}");
+    let first_call = events
+        .iter()
+        .find(|e| matches!(&e.kind, EventKind::TurnStarted { .. }))
+        .unwrap();
+    assert_eq!(
+        first_call.at_ms - T0,
+        6_000,
+        "no call went out while offline or paused"
+    );
+}

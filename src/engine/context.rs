@@ -136,6 +136,9 @@ pub struct Inputs {
     pending: RefCell<VecDeque<Input>>,
     human: RefCell<SmallMap<String, VecDeque<String>>>,
     paused: Cell<bool>,
+    /// The browser is offline: a pause of its own, lifted by the `online` event, so that it
+    /// never undoes (or is undone by) the user's own pause.
+    offline: Cell<bool>,
     wakers: RefCell<Vec<Waker>>,
 }
 
@@ -162,8 +165,21 @@ impl Inputs {
         self.wake();
     }
 
+    pub fn set_offline(&self, offline: bool) {
+        self.offline.set(offline);
+        self.wake();
+    }
+
     pub fn is_paused(&self) -> bool {
-        self.paused.get()
+        self.paused.get() || self.offline.get()
+    }
+
+    fn pause_reason(&self) -> &'static str {
+        if self.offline.get() {
+            "You are offline. The debate goes on by itself when the connection returns."
+        } else {
+            "Paused by the user."
+        }
     }
 
     fn wake(&self) {
@@ -409,12 +425,12 @@ impl DebateCtx {
         key
     }
 
-    /// The call boundary: pause is honoured and pending inputs are consumed and recorded
-    /// (or, on a replay, the recorded ones are taken again).
-    async fn boundary(&self, key: &CallKey) -> Result<(), DebateError> {
+    /// Waits while the debate is paused (by the user, or because the browser is offline),
+    /// recording the pause and the resumption.
+    async fn wait_while_paused(&self) -> Result<(), DebateError> {
         if self.inputs.is_paused() {
             self.push(EventKind::Paused {
-                reason: "Paused by the user.".into(),
+                reason: self.inputs.pause_reason().into(),
             });
             let inputs = self.inputs.clone();
             let wait = inputs.wait_for(|i| (!i.is_paused()).then_some(()));
@@ -425,6 +441,13 @@ impl DebateCtx {
                 Either::Right(_) => return Err(DebateError::Stopped),
             }
         }
+        Ok(())
+    }
+
+    /// The call boundary: pause is honoured and pending inputs are consumed and recorded
+    /// (or, on a replay, the recorded ones are taken again).
+    async fn boundary(&self, key: &CallKey) -> Result<(), DebateError> {
+        self.wait_while_paused().await?;
         if self.stop.is_cancelled() {
             return Err(DebateError::Stopped);
         }
@@ -541,6 +564,8 @@ impl DebateCtx {
                     {
                         return Err(DebateError::Stopped);
                     }
+                    // Offline, or paused by the user meanwhile: wait before trying again.
+                    self.wait_while_paused().await?;
                 }
             }
         }

@@ -134,6 +134,9 @@ pub struct Connection {
     /// uses it to pick scripted answers; real providers do not need it).
     #[serde(default)]
     pub send_call_header: bool,
+    /// The user asked to keep this key on this device (in its own localStorage entry).
+    #[serde(default)]
+    pub remember_key: bool,
     #[serde(skip)]
     pub api_key: String,
 }
@@ -156,6 +159,7 @@ impl Connection {
             concurrency: 1,
             stall_ms: 60_000,
             send_call_header: false,
+            remember_key: false,
             api_key: String::new(),
         }
     }
@@ -178,6 +182,7 @@ impl Connection {
             concurrency: 4,
             stall_ms: 60_000,
             send_call_header: false,
+            remember_key: false,
             api_key: key.trim().into(),
         }
     }

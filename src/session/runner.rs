@@ -56,6 +56,7 @@ pub struct Session {
     router: Rc<Router>,
     running: RefCell<crate::engine::small_map::SmallMap<String, Running>>,
     listener: Rc<RefCell<Option<Listener>>>,
+    offline: std::cell::Cell<bool>,
 }
 
 impl Session {
@@ -68,6 +69,7 @@ impl Session {
             router,
             running: RefCell::new(crate::engine::small_map::SmallMap::new()),
             listener: Rc::new(RefCell::new(None)),
+            offline: Default::default(),
         })
     }
 
@@ -229,6 +231,7 @@ impl Session {
             stop: CancelToken::new(),
             inputs: Inputs::new(),
         };
+        running.inputs.set_offline(self.offline.get());
         let wiring = Wiring {
             retry: self.env.retry,
             model: self.router.clone(),
@@ -279,6 +282,15 @@ impl Session {
     pub fn stop(&self, id: &str) {
         if let Some(r) = self.running.borrow().get(id) {
             r.stop.cancel();
+        }
+    }
+
+    /// The browser went offline (or came back): every running debate waits at its next call
+    /// until the connection returns.
+    pub fn set_offline(&self, offline: bool) {
+        self.offline.set(offline);
+        for r in self.running.borrow().values() {
+            r.inputs.set_offline(offline);
         }
     }
 

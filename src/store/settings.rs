@@ -1,6 +1,8 @@
 //! The user's connections, kept in localStorage so a reload (or a stored debate's Resume)
-//! finds them again. Keys are not part of this: `Connection::api_key` is skipped by serde,
-//! so this entry never holds one.
+//! finds them again. Keys are not part of that entry: `Connection::api_key` is skipped by
+//! serde. Only when the user explicitly asks to remember a key does it go to localStorage,
+//! in one entry of its own (`agora.key.<connection id>`), so it can be found and removed
+//! on its own and nothing else ever holds it.
 
 use crate::session::Connection;
 
@@ -10,18 +12,49 @@ fn storage() -> Option<web_sys::Storage> {
     web_sys::window()?.local_storage().ok()?
 }
 
-/// Saved connections; an unreadable entry counts as none rather than breaking start-up.
-pub fn load_connections() -> Vec<Connection> {
-    storage()
-        .and_then(|s| s.get_item(CONNECTIONS).ok().flatten())
-        .and_then(|json| serde_json::from_str(&json).ok())
-        .unwrap_or_default()
+/// The localStorage entry that holds a remembered key.
+pub fn key_entry(connection_id: &str) -> String {
+    format!("agora.key.{connection_id}")
 }
 
-/// Saves the user's own connections (presets are rebuilt at start).
+/// Saved connections, with their keys where the user asked to remember them. An unreadable
+/// entry counts as none rather than breaking start-up.
+pub fn load_connections() -> Vec<Connection> {
+    let Some(s) = storage() else {
+        return Vec::new();
+    };
+    let mut list: Vec<Connection> = s
+        .get_item(CONNECTIONS)
+        .ok()
+        .flatten()
+        .and_then(|json| serde_json::from_str(&json).ok())
+        .unwrap_or_default();
+    for c in &mut list {
+        if c.remember_key {
+            c.api_key = s
+                .get_item(&key_entry(&c.id))
+                .ok()
+                .flatten()
+                .unwrap_or_default();
+        }
+    }
+    list
+}
+
+/// Saves the user's own connections (presets are rebuilt at start), and each key the user
+/// asked to remember; a key not (or no longer) to be remembered is removed.
 pub fn save_connections(all: &[Connection]) {
+    let Some(s) = storage() else { return };
     let own: Vec<&Connection> = all.iter().filter(|c| c.id.starts_with("c-")).collect();
-    if let (Some(s), Ok(json)) = (storage(), serde_json::to_string(&own)) {
+    if let Ok(json) = serde_json::to_string(&own) {
         let _ = s.set_item(CONNECTIONS, &json);
+    }
+    for c in own {
+        let entry = key_entry(&c.id);
+        if c.remember_key && !c.api_key.is_empty() {
+            let _ = s.set_item(&entry, &c.api_key);
+        } else {
+            let _ = s.remove_item(&entry);
+        }
     }
 }

@@ -166,6 +166,17 @@ pub fn App() -> impl IntoView {
     let _ = window_event_listener(leptos::ev::popstate, move |_| {
         open_route(state, route_from_location())
     });
+    // Offline pauses every running debate; the `online` event lets them go on by themselves.
+    let _ = window_event_listener(leptos::ev::offline, |_| {
+        if let Some(s) = session() {
+            s.set_offline(true);
+        }
+    });
+    let _ = window_event_listener(leptos::ev::online, |_| {
+        if let Some(s) = session() {
+            s.set_offline(false);
+        }
+    });
 
     let nav = move |route: Route| {
         move |ev: leptos::ev::MouseEvent| {

@@ -28,6 +28,7 @@ pub fn ConnectionForm(
     let context = RwSignal::new(base.context_tokens);
     let call_header = RwSignal::new(base.send_call_header);
     let kind = RwSignal::new(base.kind);
+    let remember = RwSignal::new(base.remember_key);
     let needs_key = RwSignal::new(true);
     let pick_preset = move |name: String| {
         if let Some(p) = PRESETS.iter().find(|p| p.name == name) {
@@ -75,6 +76,7 @@ pub fn ConnectionForm(
         }
         c.context_tokens = context.get_untracked();
         c.kind = kind.get_untracked();
+        c.remember_key = remember.get_untracked();
         if c.kind != ProviderKind::OpenAiCompatible && c.api_key.is_empty() {
             error.set(Some(format!("{} needs an API key.", c.label)));
             return;
@@ -120,11 +122,16 @@ pub fn ConnectionForm(
                     placeholder=move || if had_key { "Unchanged: type a new key to replace it" } else if needs_key.get() { "Your API key for this provider" } else { "Not needed for local servers" }
                     prop:value=move || key.get() on:input=move |ev| key.set(event_target_value(&ev))/></label>
             <label class="check">
+                <input id="conn-remember" type="checkbox" prop:checked=move || remember.get()
+                    on:change=move |ev| remember.set(event_target_checked(&ev))/>
+                " Remember the key on this device. It is then stored unencrypted in this browser's localStorage, where anyone using this browser profile (or a script on this site) can read it."
+            </label>
+            <label class="check">
                 <input id="conn-call-header" type="checkbox" prop:checked=move || call_header.get()
                     on:change=move |ev| call_header.set(event_target_checked(&ev))/>
                 " Send each call's seat and purpose in an X-Agora-Call header (for scripted test servers; most providers reject unknown headers)"
             </label>
-            <p class="hint">"The key stays in this tab's memory and is sent only to the base URL above. It is never saved: after a reload, enter it again."</p>
+            <p class="hint">"Unless you tick Remember, the key stays in this tab's memory only, is sent only to the base URL above, and must be entered again after a reload."</p>
             {move || error.get().map(|e| view! { <p class="error" role="alert">{e}</p> })}
             <button type="button" id="conn-save" class="secondary" on:click=save>"Save connection"</button>
         </div>

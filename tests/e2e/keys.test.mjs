@@ -1,0 +1,71 @@
+// The API key is the user's: after a debate it is in no IndexedDB store and no console
+// line, with or without "Remember"; without it, it is nowhere in web storage; with it, it
+// is in exactly one localStorage entry of its own and survives a reload.
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { serveDist, startStandin, launch, openApp, dumpIndexedDb } from './harness.mjs';
+
+let site, standin, browser;
+before(async () => {
+  site = await serveDist();
+  standin = await startStandin('e2e-classic.json');
+  browser = await launch();
+});
+after(async () => { await browser?.close(); standin?.close(); site?.close(); });
+
+async function webStorage(page) {
+  return page.evaluate(() => Object.entries(localStorage).map(([k, v]) => ({ k, v, where: 'local' }))
+    .concat(Object.entries(sessionStorage).map(([k, v]) => ({ k, v, where: 'session' }))));
+}
+
+async function debate(page, key, remember) {
+  await page.getByRole('button', { name: /Add a connection/ }).click();
+  await page.selectOption('#conn-provider', 'Other OpenAI-compatible');
+  await page.fill('#conn-name', 'Stand-in');
+  await page.fill('#conn-url', `${standin.base}/v1`);
+  await page.fill('#conn-model', 'standin');
+  await page.fill('#conn-key', key);
+  if (remember) await page.check('#conn-remember');
+  await page.check('#conn-call-header');
+  await page.click('#conn-save');
+  await page.fill('#topic', `Keys, remembered: ${remember}`);
+  await page.fill('#rounds', '1');
+  await page.click('#start');
+  await page.waitForSelector('.badge.done', { timeout: 60_000 });
+}
+
+for (const remember of [false, true]) {
+  test(`the key leaves no trace ${remember ? 'but its own entry when remembered' : 'when not remembered'}`, async () => {
+    await standin.setScript({ default: { chunk_delay_ms: 2 } });
+    const key = `sk-trace-${remember ? 'kept' : 'gone'}-5f3a9c`;
+    const { page, context, consoleLines } = await openApp(browser, site.url);
+    await debate(page, key, remember);
+    assert.ok((await standin.log()).every(r => r.authorized), 'the key was sent to the provider');
+
+    assert.ok(!(await dumpIndexedDb(page)).includes(key), 'the key reached IndexedDB');
+    assert.ok(!consoleLines.join('\n').includes(key), 'the key reached the console');
+    const holding = (await webStorage(page)).filter(e => e.v.includes(key) || e.k.includes(key));
+    if (remember) {
+      assert.equal(holding.length, 1, JSON.stringify(holding));
+      assert.match(holding[0].k, /^agora\.key\.c-stand-in-/);
+      assert.equal(holding[0].v, key);
+      assert.equal(holding[0].where, 'local');
+    } else {
+      assert.deepEqual(holding, []);
+    }
+
+    // After a reload the connection is still there; its key only if it was remembered.
+    await standin.setScript({ default: { chunk_delay_ms: 2 } });
+    const again = await context.newPage();
+    await again.goto(site.url);
+    await again.waitForSelector('#start:not([disabled])');
+    await again.selectOption('#connection', { label: 'Stand-in' });
+    await again.fill('#topic', 'After a reload');
+    await again.fill('#rounds', '1');
+    await again.click('#start');
+    await again.waitForSelector('.badge.done', { timeout: 60_000 });
+    const sent = (await standin.log()).map(r => r.authorized);
+    assert.ok(sent.length === 11 && sent.every(a => a === remember), `authorized after reload: ${sent}`);
+    assert.ok(!(await dumpIndexedDb(again)).includes(key), 'the key reached IndexedDB after the reload');
+  });
+}
