@@ -7,17 +7,34 @@ use super::redact::redact;
 use crate::engine::event::{FinishReason, Usage};
 use crate::engine::model::{kind_for_status, ChatRequest, ErrorKind, ModelError};
 
+/// Reasoning models (OpenAI's o-series and gpt-5 family, also behind OpenRouter's
+/// `openai/` prefix) take `max_completion_tokens`, which also covers their hidden reasoning,
+/// and reject any temperature but the default.
+pub fn is_reasoning_model(model: &str) -> bool {
+    let m = model.rsplit('/').next().unwrap_or(model);
+    ["o1", "o3", "o4", "gpt-5"].iter().any(|p| {
+        m.strip_prefix(p)
+            .is_some_and(|rest| rest.is_empty() || rest.starts_with('-'))
+    })
+}
+
 /// The JSON body of a streaming chat completion request.
 pub fn request_body(req: &ChatRequest) -> Value {
+    let reasoning = is_reasoning_model(&req.model);
     let mut body = json!({
         "model": req.model,
         "messages": req.messages,
         "stream": true,
-        "max_tokens": req.max_tokens,
         "stream_options": {"include_usage": true},
     });
-    if let Some(t) = req.temperature {
-        body["temperature"] = json!(t);
+    if reasoning {
+        // Room for the hidden reasoning as well as the visible answer.
+        body["max_completion_tokens"] = json!(req.max_tokens.saturating_mul(4));
+    } else {
+        body["max_tokens"] = json!(req.max_tokens);
+        if let Some(t) = req.temperature {
+            body["temperature"] = json!(t);
+        }
     }
     if req.json {
         body["response_format"] = json!({"type": "json_object"});
@@ -174,6 +191,24 @@ mod tests {
         assert_eq!(b["max_tokens"], 300);
         assert_eq!(b["response_format"]["type"], "json_object");
         assert!(request_body(&req(false)).get("response_format").is_none());
+    }
+
+    #[test]
+    fn reasoning_models_get_completion_tokens_and_no_temperature() {
+        let mut r = req(false);
+        for model in ["o3-mini", "o1", "gpt-5", "gpt-5-mini", "openai/o4-mini"] {
+            r.model = model.into();
+            let b = request_body(&r);
+            assert_eq!(b["max_completion_tokens"], 1200, "{model}");
+            assert!(
+                b.get("temperature").is_none() && b.get("max_tokens").is_none(),
+                "{model}"
+            );
+        }
+        for model in ["gpt-4o-mini", "llama3.2", "o1x", "gpt-50"] {
+            r.model = model.into();
+            assert_eq!(request_body(&r)["max_tokens"], 300, "{model}");
+        }
     }
 
     #[test]
