@@ -139,8 +139,8 @@ pub fn http_error(
     let advice = match kind {
         ErrorKind::Auth => "Check the API key for this connection.",
         ErrorKind::NotFound => "Check the model name and the base URL.",
-        ErrorKind::RateLimited => "The provider is rate-limiting requests; wait and resume.",
-        ErrorKind::Server => "The provider had a problem; try again shortly.",
+        ErrorKind::RateLimited => "The provider is rate-limiting requests.",
+        ErrorKind::Server => "The provider had a problem on its side.",
         _ => "The provider rejected the request.",
     };
     let mut message = format!("{who} answered HTTP {status}. {advice}");

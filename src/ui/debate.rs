@@ -73,9 +73,12 @@ fn Countdown(until_ms: u64) -> impl IntoView {
             crate::session::browser::BrowserClock.sleep(250).await;
         }
     });
-    move || match until_ms.saturating_sub(now.get()) {
-        0 => "now…".to_string(),
-        left => format!("in {} s", left.div_ceil(1000)),
+    // Once the debate has stopped, a countdown would promise a retry that will not come.
+    let running = expect_context::<AppState>().debate.running;
+    move || match (running.get(), until_ms.saturating_sub(now.get())) {
+        (false, _) => String::new(),
+        (true, 0) => "now…".to_string(),
+        (true, left) => format!("in {} s", left.div_ceil(1000)),
     }
 }
 
