@@ -33,49 +33,76 @@ struct Run {
     model: Rc<ScriptedModel<VirtualClock>>,
 }
 
+/// What a debate in these tests runs on; shared by every scenario.
+struct Rig {
+    clock: VirtualClock,
+    model: Rc<ScriptedModel<VirtualClock>>,
+    log: Rc<Log>,
+    inputs: Rc<Inputs>,
+    stop: CancelToken,
+}
+
+impl Rig {
+    fn new(script: serde_json::Value, start_ms: u64) -> Self {
+        let script: Script = serde_json::from_value(script).unwrap();
+        let clock = VirtualClock::new(start_ms);
+        let model = Rc::new(ScriptedModel::new(script, clock.clone()));
+        Rig {
+            clock,
+            model,
+            log: Rc::new(Log::default()),
+            inputs: Inputs::new(),
+            stop: CancelToken::new(),
+        }
+    }
+
+    fn wiring(&self) -> Wiring {
+        Wiring {
+            retry: RetryPolicy::default(),
+            model: self.model.clone(),
+            clock: Rc::new(self.clock.clone()),
+            observer: self.log.clone(),
+            inputs: self.inputs.clone(),
+            stop: self.stop.clone(),
+        }
+    }
+
+    fn start(&self) -> DebateCtx {
+        let config = classic::new_config(
+            "Is tea better than coffee?",
+            "",
+            "",
+            ClassicOptions {
+                rounds: 1,
+                ..Default::default()
+            },
+            |_| Participant::Model {
+                connection: "c".into(),
+                connection_label: "Cloud".into(),
+                model: "m".into(),
+                context_tokens: 8000,
+            },
+        );
+        DebateCtx::start(config, 1, 11, self.wiring())
+    }
+
+    fn events(&self) -> Vec<Event> {
+        self.log.0.borrow().clone()
+    }
+}
+
 /// A one-round classic debate where the moderator's opening meets `faults` (answers for
 /// seat moderator, purpose moderation, by occurrence) before succeeding.
 fn run(faults: serde_json::Value, stop_at_ms: Option<u64>) -> Run {
     let mut answers = faults.as_array().cloned().unwrap_or_default();
     answers.push(serde_json::json!({"path": "opening/moderator", "text": "Welcome to the debate.", "chunk_delay_ms": 10}));
-    let script: Script = serde_json::from_value(
+    let rig = Rig::new(
         serde_json::json!({"answers": answers, "default": {"chunk_delay_ms": 10}}),
-    )
-    .unwrap();
-    let clock = VirtualClock::new(T0);
-    let model = Rc::new(ScriptedModel::new(script, clock.clone()));
-    let log = Rc::new(Log::default());
-    let stop = CancelToken::new();
-    let config = classic::new_config(
-        "Is tea better than coffee?",
-        "",
-        "",
-        ClassicOptions {
-            rounds: 1,
-            ..Default::default()
-        },
-        |_| Participant::Model {
-            connection: "c".into(),
-            connection_label: "Cloud".into(),
-            model: "m".into(),
-            context_tokens: 8000,
-        },
+        T0,
     );
-    let ctx = DebateCtx::start(
-        config,
-        1,
-        11,
-        Wiring {
-            retry: RetryPolicy::default(),
-            model: model.clone(),
-            clock: Rc::new(clock.clone()),
-            observer: log.clone(),
-            inputs: Inputs::new(),
-            stop: stop.clone(),
-        },
-    );
-    let c = clock.clone();
-    let outcome = run_virtual_with(&clock, move |spawner| {
+    let ctx = rig.start();
+    let (c, stop) = (rig.clock.clone(), rig.stop.clone());
+    let outcome = run_virtual_with(&rig.clock, move |spawner| {
         if let Some(at) = stop_at_ms {
             spawner
                 .spawn_local(async move {
@@ -86,11 +113,10 @@ fn run(faults: serde_json::Value, stop_at_ms: Option<u64>) -> Run {
         }
         async move { formats::drive(&ctx).await }
     });
-    let events = log.0.borrow().clone();
     Run {
         outcome,
-        events,
-        model,
+        events: rig.events(),
+        model: rig.model,
     }
 }
 
@@ -292,67 +318,24 @@ fn resuming_after_a_failure_continues_from_the_failed_call() {
     let first = run(serde_json::Value::Array(faults), None);
     assert_eq!(first.outcome, Outcome::Failed);
     // The provider is healthy again: resume over the stored log.
-    let clock = VirtualClock::new(T0 + 600_000);
-    let script: Script =
-        serde_json::from_value(serde_json::json!({"default": {"chunk_delay_ms": 10}})).unwrap();
-    let model = Rc::new(ScriptedModel::new(script, clock.clone()));
-    let log = Rc::new(Log::default());
-    let ctx = DebateCtx::resume(
-        first.events.clone(),
-        Wiring {
-            retry: RetryPolicy::default(),
-            model: model.clone(),
-            clock: Rc::new(clock.clone()),
-            observer: log.clone(),
-            inputs: Inputs::new(),
-            stop: CancelToken::new(),
-        },
-    )
-    .unwrap();
+    let rig = Rig::new(
+        serde_json::json!({"default": {"chunk_delay_ms": 10}}),
+        T0 + 600_000,
+    );
+    let ctx = DebateCtx::resume(first.events.clone(), rig.wiring()).unwrap();
     assert_eq!(
-        run_virtual(&clock, async move { formats::drive(&ctx).await }),
+        run_virtual(&rig.clock, async move { formats::drive(&ctx).await }),
         Outcome::Completed
     );
-    assert_eq!(model.requests.borrow()[0].call, "opening/moderator");
-    assert_eq!(model.requests.borrow().len(), 11);
+    assert_eq!(rig.model.requests.borrow()[0].call, "opening/moderator");
+    assert_eq!(rig.model.requests.borrow().len(), 11);
 }
 
 #[test]
 fn offline_waits_for_the_connection_and_then_goes_on_by_itself() {
-    let script: Script =
-        serde_json::from_value(serde_json::json!({"default": {"chunk_delay_ms": 10}})).unwrap();
-    let clock = VirtualClock::new(T0);
-    let model = Rc::new(ScriptedModel::new(script, clock.clone()));
-    let log = Rc::new(Log::default());
-    let inputs = Inputs::new();
-    let config = classic::new_config(
-        "Offline?",
-        "",
-        "",
-        ClassicOptions {
-            rounds: 1,
-            ..Default::default()
-        },
-        |_| Participant::Model {
-            connection: "c".into(),
-            connection_label: "Cloud".into(),
-            model: "m".into(),
-            context_tokens: 8000,
-        },
-    );
-    let ctx = DebateCtx::start(
-        config,
-        1,
-        11,
-        Wiring {
-            retry: RetryPolicy::default(),
-            model: model.clone(),
-            clock: Rc::new(clock.clone()),
-            observer: log.clone(),
-            inputs: inputs.clone(),
-            stop: CancelToken::new(),
-        },
-    );
+    let rig = Rig::new(serde_json::json!({"default": {"chunk_delay_ms": 10}}), T0);
+    let ctx = rig.start();
+    let (clock, inputs) = (rig.clock.clone(), rig.inputs.clone());
     inputs.set_offline(true);
     inputs.set_paused(true); // the user also paused: coming back online must not undo that
     let (c, i) = (clock.clone(), inputs.clone());
@@ -369,7 +352,7 @@ fn offline_waits_for_the_connection_and_then_goes_on_by_itself() {
         async move { formats::drive(&ctx).await }
     });
     assert_eq!(outcome, Outcome::Completed);
-    let events = log.0.borrow();
+    let events = rig.events();
     let paused = events
         .iter()
         .find_map(|e| {

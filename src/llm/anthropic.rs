@@ -3,29 +3,20 @@
 
 use serde_json::{json, Value};
 
+use super::dialect::split_system;
 use super::openai::{error_text, StreamState};
 use crate::engine::event::{FinishReason, Usage};
-use crate::engine::model::{ChatRequest, ErrorKind, ModelError, Role};
+use crate::engine::model::{ChatRequest, ErrorKind, ModelError};
 
 pub const VERSION: &str = "2023-06-01";
 
 pub fn request_body(req: &ChatRequest) -> Value {
-    // System prompts go in `system`; the conversation must alternate user/assistant.
-    let system: Vec<&str> = req
-        .messages
-        .iter()
-        .filter(|m| m.role == Role::System)
-        .map(|m| m.content.as_str())
-        .collect();
-    let messages: Vec<Value> = req
-        .messages
-        .iter()
-        .filter(|m| m.role != Role::System)
-        .map(|m| json!({"role": if m.role == Role::Assistant { "assistant" } else { "user" }, "content": m.content}))
-        .collect();
+    // System prompts go apart from the conversation.
+    let (system, turns) = split_system(&req.messages);
+    let messages: Vec<Value> = turns.into_iter().map(|(assistant, text)| json!({"role": if assistant { "assistant" } else { "user" }, "content": text})).collect();
     let mut body = json!({"model": req.model, "max_tokens": req.max_tokens, "messages": messages, "stream": true});
-    if !system.is_empty() {
-        body["system"] = json!(system.join("\n\n"));
+    if let Some(system) = system {
+        body["system"] = json!(system);
     }
     if let Some(t) = req.temperature {
         body["temperature"] = json!(t.min(1.0));

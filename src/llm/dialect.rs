@@ -5,7 +5,7 @@ use serde_json::Value;
 
 use super::openai::StreamState;
 use super::{anthropic, gemini, openai};
-use crate::engine::model::{ChatRequest, ModelError};
+use crate::engine::model::{ChatMessage, ChatRequest, ModelError, Role};
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Dialect {
@@ -70,4 +70,20 @@ impl Dialect {
             Dialect::Gemini => gemini::accept(state, data),
         }
     }
+}
+
+/// Splits off the system prompts (Anthropic and Gemini take them apart from the
+/// conversation) and says for each remaining message whether the model wrote it.
+pub fn split_system(messages: &[ChatMessage]) -> (Option<String>, Vec<(bool, &str)>) {
+    let system: Vec<&str> = messages
+        .iter()
+        .filter(|m| m.role == Role::System)
+        .map(|m| m.content.as_str())
+        .collect();
+    let rest = messages
+        .iter()
+        .filter(|m| m.role != Role::System)
+        .map(|m| (m.role == Role::Assistant, m.content.as_str()))
+        .collect();
+    ((!system.is_empty()).then(|| system.join("\n\n")), rest)
 }

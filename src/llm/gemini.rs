@@ -4,22 +4,17 @@
 
 use serde_json::{json, Value};
 
+use super::dialect::split_system;
 use super::openai::StreamState;
 use crate::engine::event::{FinishReason, Usage};
-use crate::engine::model::{ChatRequest, ErrorKind, ModelError, Role};
+use crate::engine::model::{ChatRequest, ErrorKind, ModelError};
 
 pub fn request_body(req: &ChatRequest) -> Value {
-    let system: Vec<&str> = req
-        .messages
-        .iter()
-        .filter(|m| m.role == Role::System)
-        .map(|m| m.content.as_str())
-        .collect();
-    let contents: Vec<Value> = req
-        .messages
-        .iter()
-        .filter(|m| m.role != Role::System)
-        .map(|m| json!({"role": if m.role == Role::Assistant { "model" } else { "user" }, "parts": [{"text": m.content}]}))
+    // System prompts go apart from the conversation.
+    let (system, turns) = split_system(&req.messages);
+    let contents: Vec<Value> = turns
+        .into_iter()
+        .map(|(assistant, text)| json!({"role": if assistant { "model" } else { "user" }, "parts": [{"text": text}]}))
         .collect();
     let mut config = json!({"maxOutputTokens": req.max_tokens});
     if let Some(t) = req.temperature {
@@ -29,8 +24,8 @@ pub fn request_body(req: &ChatRequest) -> Value {
         config["responseMimeType"] = json!("application/json");
     }
     let mut body = json!({"contents": contents, "generationConfig": config});
-    if !system.is_empty() {
-        body["systemInstruction"] = json!({"parts": [{"text": system.join("\n\n")}]});
+    if let Some(system) = system {
+        body["systemInstruction"] = json!({"parts": [{"text": system}]});
     }
     body
 }

@@ -1,22 +1,16 @@
 // A classic debate against the scripted stand-in, as a user would run it: start, watch every
 // turn stream in, reload, find it in history, open it, delete it. Also checks that the API
 // key reaches no storage and no console line.
-import { test, before, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { serveDist, startStandin, launch, openApp, addConnection, dumpIndexedDb, transcript } from './harness.mjs';
+import { world, openApp, addConnection, dumpIndexedDb, transcript } from './harness.mjs';
 
 const KEY = 'sk-e2e-SECRET-key-0042';
-let site, standin, browser;
-before(async () => {
-  site = await serveDist();
-  standin = await startStandin('e2e-classic.json');
-  browser = await launch();
-});
-after(async () => { await browser?.close(); standin?.close(); site?.close(); });
+const w = world('e2e-classic.json');
 
 test('a classic debate streams, survives a reload, shows in history and can be deleted', async () => {
-  const { page, consoleLines } = await openApp(browser, site.url);
-  await addConnection(page, { name: 'Stand-in', url: `${standin.base}/v1`, model: 'standin', key: KEY, callHeader: true });
+  const { page, consoleLines } = await openApp(w.browser, w.site.url);
+  await addConnection(page, { name: 'Stand-in', url: `${w.standin.base}/v1`, model: 'standin', key: KEY, callHeader: true });
   await page.getByRole('button', { name: 'Should cities ban private cars from their centres?' }).click();
   await page.fill('#rounds', '1');
   await page.click('#start');
@@ -43,7 +37,7 @@ test('a classic debate streams, survives a reload, shows in history and can be d
   assert.match(await page.locator('.progress').textContent(), /11 of 11 calls/);
 
   // The stand-in saw the key and the calls in the format's order.
-  const log = await standin.log();
+  const log = await w.standin.log();
   assert.equal(log.length, 11);
   assert.ok(log.every(r => r.authorized));
   assert.deepEqual(log.map(r => r.seat).slice(0, 3), ['moderator', 'position-a', 'position-b']);

@@ -1,16 +1,10 @@
 // Provider failures in the browser, one per row of the table in issue "Every provider a
 // user brings": what the user sees, and that nothing already said is lost.
-import { test, before, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { serveDist, startStandin, launch, openApp, addConnection, transcript } from './harness.mjs';
+import { world, openApp, addConnection, transcript } from './harness.mjs';
 
-let site, standin, browser;
-before(async () => {
-  site = await serveDist();
-  standin = await startStandin('e2e-classic.json');
-  browser = await launch();
-});
-after(async () => { await browser?.close(); standin?.close(); site?.close(); });
+const w = world('e2e-classic.json');
 
 // The round summary (the moderator's first summary call) meets the fault; everything else
 // answers quickly.
@@ -20,15 +14,15 @@ const atRoundSummary = fault => ({
 });
 
 async function start(page, topic) {
-  await addConnection(page, { name: 'Stand-in', url: `${standin.base}/v1`, model: 'standin-model', key: 'sk-old', callHeader: true });
+  await addConnection(page, { name: 'Stand-in', url: `${w.standin.base}/v1`, model: 'standin-model', key: 'sk-old', callHeader: true });
   await page.fill('#topic', topic);
   await page.fill('#rounds', '1');
   await page.click('#start');
 }
 
 test('429: the wait counts down, then the debate carries on', async () => {
-  await standin.setScript(atRoundSummary({ status: 429, headers: { 'retry-after': '2' }, body: 'rate limited' }));
-  const { page } = await openApp(browser, site.url);
+  await w.standin.setScript(atRoundSummary({ status: 429, headers: { 'retry-after': '2' }, body: 'rate limited' }));
+  const { page } = await openApp(w.browser, w.site.url);
   await start(page, 'Rate limits are a fact of life?');
   const note = page.locator('.note.retry');
   await note.waitFor({ timeout: 20_000 });
@@ -45,31 +39,31 @@ test('429: the wait counts down, then the debate carries on', async () => {
 
 for (const status of [500, 502, 503, 529]) {
   test(`${status}: retried with backoff`, async () => {
-    await standin.setScript(atRoundSummary({ status }));
-    const { page } = await openApp(browser, site.url);
+    await w.standin.setScript(atRoundSummary({ status }));
+    const { page } = await openApp(w.browser, w.site.url);
     await start(page, `Servers fail with ${status}?`);
     await page.waitForSelector('.note.retry', { timeout: 20_000 });
     await page.waitForSelector('.badge.done', { timeout: 30_000 });
-    const log = await standin.log();
+    const log = await w.standin.log();
     assert.equal(log.filter(r => r.path === 'round/1/summary').length, 2);
   });
 }
 
 test('a stream cut mid-turn is retried; the cut attempt stays visible and is not fed on', async () => {
-  await standin.setScript(atRoundSummary({ cut_after_bytes: 18 }));
-  const { page } = await openApp(browser, site.url);
+  await w.standin.setScript(atRoundSummary({ cut_after_bytes: 18 }));
+  const { page } = await openApp(w.browser, w.site.url);
   await start(page, 'Streams break?');
   await page.waitForSelector('.badge.done', { timeout: 30_000 });
   const failed = (await transcript(page)).filter(t => t.status === 'failed');
   assert.equal(failed.length, 1);
   assert.equal(failed[0].text, 'Half a summary tha');
-  const later = (await standin.log()).filter(r => r.path.startsWith('closing') || r.path === 'summary');
+  const later = (await w.standin.log()).filter(r => r.path.startsWith('closing') || r.path === 'summary');
   assert.ok(later.length === 3 && later.every(r => !JSON.stringify(r.messages).includes('Half a summary tha')));
 });
 
 test('401: the debate stops with a message, keeps its transcript, and resumes once the key is fixed', async () => {
-  await standin.setScript(atRoundSummary({ status: 401, body: 'Incorrect API key provided: sk-old' }));
-  const { page } = await openApp(browser, site.url);
+  await w.standin.setScript(atRoundSummary({ status: 401, body: 'Incorrect API key provided: sk-old' }));
+  const { page } = await openApp(w.browser, w.site.url);
   await start(page, 'Keys expire?');
   await page.waitForSelector('.badge.failed', { timeout: 30_000 });
   const message = await page.locator('.note.error').first().textContent();
@@ -100,14 +94,14 @@ test('401: the debate stops with a message, keeps its transcript, and resumes on
   assert.ok(await page.locator('.badge.done').isVisible(), note);
   const after = await transcript(page);
   assert.equal(after.filter(t => t.status === 'done').length, 11);
-  const summaries = (await standin.log()).filter(r => r.path === 'round/1/summary');
+  const summaries = (await w.standin.log()).filter(r => r.path === 'round/1/summary');
   assert.equal(summaries.length, 2, 'resumed from the failed call, not from the start');
-  assert.equal((await standin.log()).filter(r => r.path === 'opening/moderator').length, 1);
+  assert.equal((await w.standin.log()).filter(r => r.path === 'opening/moderator').length, 1);
 });
 
 test('404: the message names the model', async () => {
-  await standin.setScript(atRoundSummary({ status: 404, body: 'The model `standin-model` does not exist' }));
-  const { page } = await openApp(browser, site.url);
+  await w.standin.setScript(atRoundSummary({ status: 404, body: 'The model `standin-model` does not exist' }));
+  const { page } = await openApp(w.browser, w.site.url);
   await start(page, 'Models vanish?');
   await page.waitForSelector('.badge.failed', { timeout: 30_000 });
   assert.match(await page.locator('.note.error').first().textContent(), /standin-model.*HTTP 404\. Check the model name/);

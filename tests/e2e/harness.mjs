@@ -6,6 +6,7 @@ import { createServer } from 'node:http';
 import { readFile } from 'node:fs/promises';
 import { createInterface } from 'node:readline';
 import { extname, join, normalize, resolve } from 'node:path';
+import { before, after } from 'node:test';
 import { chromium } from 'playwright-core';
 
 export const ROOT = resolve(import.meta.dirname, '../..');
@@ -108,4 +109,17 @@ export async function transcript(page) {
     text: t.querySelector('.md')?.textContent ?? '',
     status: t.dataset.status,
   })));
+}
+
+/** Starts the release build's server, a stand-in playing `scriptName` and a browser before
+ * the calling file's tests, and stops them after. Fields are filled in by `before`. */
+export function world(scriptName) {
+  const w = {};
+  before(async () => {
+    w.site = await serveDist();
+    w.standin = await startStandin(scriptName);
+    w.browser = await launch();
+  });
+  after(async () => { await w.browser?.close(); w.standin?.close(); w.site?.close(); });
+  return w;
 }

@@ -1,20 +1,14 @@
 // A person takes a seat: the debate waits for their turn, shows it like any other, and the
 // models answer it. Pause holds the debate at the next turn until Continue.
-import { test, before, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { serveDist, startStandin, launch, openApp, addConnection, transcript } from './harness.mjs';
+import { world, openApp, addConnection, transcript } from './harness.mjs';
 
-let site, standin, browser;
-before(async () => {
-  site = await serveDist();
-  standin = await startStandin('e2e-classic.json');
-  browser = await launch();
-});
-after(async () => { await browser?.close(); standin?.close(); site?.close(); });
+const w = world('e2e-classic.json');
 
 test('a person can take Position B and type its turns', async () => {
-  const { page } = await openApp(browser, site.url);
-  await addConnection(page, { name: 'Stand-in', url: `${standin.base}/v1`, model: 'standin', callHeader: true });
+  const { page } = await openApp(w.browser, w.site.url);
+  await addConnection(page, { name: 'Stand-in', url: `${w.standin.base}/v1`, model: 'standin', callHeader: true });
   await page.fill('#topic', 'Should homework be abolished?');
   await page.fill('#rounds', '1');
   await page.locator('details.seats summary').click();
@@ -31,15 +25,15 @@ test('a person can take Position B and type its turns', async () => {
   await page.waitForFunction(() => document.querySelectorAll('.turn').length >= 4, null, { timeout: 20_000 });
   const turns = await transcript(page);
   assert.equal(turns[2].text, 'Homework teaches independence; abolish busywork, not practice.');
-  const log = await standin.log();
+  const log = await w.standin.log();
   const next = log.find(r => r.path === 'round/1/argument/position-a');
   assert.ok(JSON.stringify(next.messages).includes('abolish busywork'), 'the model was given the human turn');
   assert.ok(!log.some(r => r.seat === 'position-b'), 'no model was called for the human seat');
 });
 
 test('Pause holds the debate at the next turn and Continue goes on', async () => {
-  const { page } = await openApp(browser, site.url);
-  await addConnection(page, { name: 'Stand-in', url: `${standin.base}/v1`, model: 'standin', callHeader: true });
+  const { page } = await openApp(w.browser, w.site.url);
+  await addConnection(page, { name: 'Stand-in', url: `${w.standin.base}/v1`, model: 'standin', callHeader: true });
   await page.fill('#topic', 'Should cities plant more trees?');
   await page.fill('#rounds', '1');
   await page.click('#start');

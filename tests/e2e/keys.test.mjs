@@ -1,17 +1,11 @@
 // The API key is the user's: after a debate it is in no IndexedDB store and no console
 // line, with or without "Remember"; without it, it is nowhere in web storage; with it, it
 // is in exactly one localStorage entry of its own and survives a reload.
-import { test, before, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { serveDist, startStandin, launch, openApp, dumpIndexedDb } from './harness.mjs';
+import { world, openApp, dumpIndexedDb } from './harness.mjs';
 
-let site, standin, browser;
-before(async () => {
-  site = await serveDist();
-  standin = await startStandin('e2e-classic.json');
-  browser = await launch();
-});
-after(async () => { await browser?.close(); standin?.close(); site?.close(); });
+const w = world('e2e-classic.json');
 
 async function webStorage(page) {
   return page.evaluate(() => Object.entries(localStorage).map(([k, v]) => ({ k, v, where: 'local' }))
@@ -22,7 +16,7 @@ async function debate(page, key, remember) {
   await page.getByRole('button', { name: /Add a connection/ }).click();
   await page.selectOption('#conn-provider', 'Other OpenAI-compatible');
   await page.fill('#conn-name', 'Stand-in');
-  await page.fill('#conn-url', `${standin.base}/v1`);
+  await page.fill('#conn-url', `${w.standin.base}/v1`);
   await page.fill('#conn-model', 'standin');
   await page.fill('#conn-key', key);
   if (remember) await page.check('#conn-remember');
@@ -36,11 +30,11 @@ async function debate(page, key, remember) {
 
 for (const remember of [false, true]) {
   test(`the key leaves no trace ${remember ? 'but its own entry when remembered' : 'when not remembered'}`, async () => {
-    await standin.setScript({ default: { chunk_delay_ms: 2 } });
+    await w.standin.setScript({ default: { chunk_delay_ms: 2 } });
     const key = `sk-trace-${remember ? 'kept' : 'gone'}-5f3a9c`;
-    const { page, context, consoleLines } = await openApp(browser, site.url);
+    const { page, context, consoleLines } = await openApp(w.browser, w.site.url);
     await debate(page, key, remember);
-    assert.ok((await standin.log()).every(r => r.authorized), 'the key was sent to the provider');
+    assert.ok((await w.standin.log()).every(r => r.authorized), 'the key was sent to the provider');
 
     assert.ok(!(await dumpIndexedDb(page)).includes(key), 'the key reached IndexedDB');
     assert.ok(!consoleLines.join('\n').includes(key), 'the key reached the console');
@@ -55,16 +49,16 @@ for (const remember of [false, true]) {
     }
 
     // After a reload the connection is still there; its key only if it was remembered.
-    await standin.setScript({ default: { chunk_delay_ms: 2 } });
+    await w.standin.setScript({ default: { chunk_delay_ms: 2 } });
     const again = await context.newPage();
-    await again.goto(site.url);
+    await again.goto(w.site.url);
     await again.waitForSelector('#start:not([disabled])');
     await again.selectOption('#connection', { label: 'Stand-in' });
     await again.fill('#topic', 'After a reload');
     await again.fill('#rounds', '1');
     await again.click('#start');
     await again.waitForSelector('.badge.done', { timeout: 60_000 });
-    const sent = (await standin.log()).map(r => r.authorized);
+    const sent = (await w.standin.log()).map(r => r.authorized);
     assert.ok(sent.length === 11 && sent.every(a => a === remember), `authorized after reload: ${sent}`);
     assert.ok(!(await dumpIndexedDb(again)).includes(key), 'the key reached IndexedDB after the reload');
   });

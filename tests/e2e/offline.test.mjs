@@ -1,21 +1,15 @@
 // Going offline pauses the debate with a message; when the connection returns it goes on by
 // itself, and nothing said before is lost.
-import { test, before, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { serveDist, startStandin, launch, openApp, addConnection, transcript } from './harness.mjs';
+import { world, openApp, addConnection, transcript } from './harness.mjs';
 
-let site, standin, browser;
-before(async () => {
-  site = await serveDist();
-  standin = await startStandin('e2e-slow.json');
-  browser = await launch();
-});
-after(async () => { await browser?.close(); standin?.close(); site?.close(); });
+const w = world('e2e-slow.json');
 
 test('offline pauses the debate and the online event resumes it', async () => {
-  await standin.setScript({ default: { chunks: ['One ', 'two ', 'three ', 'four ', 'five.'], chunk_delay_ms: 60 } });
-  const { page, context } = await openApp(browser, site.url);
-  await addConnection(page, { name: 'Stand-in', url: `${standin.base}/v1`, model: 'standin', callHeader: true });
+  await w.standin.setScript({ default: { chunks: ['One ', 'two ', 'three ', 'four ', 'five.'], chunk_delay_ms: 60 } });
+  const { page, context } = await openApp(w.browser, w.site.url);
+  await addConnection(page, { name: 'Stand-in', url: `${w.standin.base}/v1`, model: 'standin', callHeader: true });
   await page.fill('#topic', 'Does the internet make us smarter?');
   await page.fill('#rounds', '1');
   await page.click('#start');

@@ -1,27 +1,21 @@
 // Stop aborts the call in flight at once; the partial turn stays; Resume finishes the debate
 // without repeating a finished turn. Also: a debate interrupted by closing the tab keeps its
 // finished turns and shows the unfinished one as such.
-import { test, before, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { serveDist, startStandin, launch, openApp, addConnection, transcript } from './harness.mjs';
+import { world, openApp, addConnection, transcript } from './harness.mjs';
 
-let site, standin, browser;
-before(async () => {
-  site = await serveDist();
-  standin = await startStandin('e2e-slow.json');
-  browser = await launch();
-});
-after(async () => { await browser?.close(); standin?.close(); site?.close(); });
+const w = world('e2e-slow.json');
 
 async function startSlowDebate(page) {
-  await addConnection(page, { name: 'Slow stand-in', url: `${standin.base}/v1`, model: 'standin', callHeader: true });
+  await addConnection(page, { name: 'Slow stand-in', url: `${w.standin.base}/v1`, model: 'standin', callHeader: true });
   await page.fill('#topic', 'Is a hot dog a sandwich?');
   await page.fill('#rounds', '1');
   await page.click('#start');
 }
 
 test('Stop aborts the turn in flight at once and Resume completes the debate', async () => {
-  const { page } = await openApp(browser, site.url);
+  const { page } = await openApp(w.browser, w.site.url);
   await startSlowDebate(page);
   // Let the first turn finish and the second start streaming.
   await page.waitForFunction(() => document.querySelectorAll('.turn').length >= 2 && (document.querySelectorAll('.turn .md')[1]?.textContent.length ?? 0) > 10, null, { timeout: 20_000 });
@@ -44,12 +38,12 @@ test('Stop aborts the turn in flight at once and Resume completes the debate', a
   assert.equal(finished.length, 11, 'every call finished once');
   assert.equal(done.filter(t => t.status === 'failed').length, 1, 'the stopped attempt stays visible as failed');
   // The finished first turn was replayed, not asked again.
-  const calls = (await standin.log()).map(r => r.path);
+  const calls = (await w.standin.log()).map(r => r.path);
   assert.equal(calls.filter(p => p === 'opening/moderator').length, 1);
 });
 
 test('closing the tab mid-debate keeps the finished turns and marks the unfinished one', async () => {
-  const { page, context } = await openApp(browser, site.url);
+  const { page, context } = await openApp(w.browser, w.site.url);
   await startSlowDebate(page);
   await page.waitForFunction(() => document.querySelectorAll('.turn').length >= 2, null, { timeout: 20_000 });
   await page.waitForTimeout(2_500); // the in-flight text is saved about once a second
