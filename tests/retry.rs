@@ -120,6 +120,20 @@ fn run(faults: serde_json::Value, stop_at_ms: Option<u64>) -> Run {
     }
 }
 
+/// The message the debate ended with.
+fn finished_message(events: &[Event]) -> String {
+    events
+        .iter()
+        .find_map(|e| {
+            if let EventKind::Finished { message, .. } = &e.kind {
+                message.clone()
+            } else {
+                None
+            }
+        })
+        .expect("the debate finished with a message")
+}
+
 fn kinds(events: &[Event]) -> Vec<String> {
     events
         .iter()
@@ -239,17 +253,7 @@ fn a_wrong_key_is_not_retried_and_ends_with_a_message_naming_the_turn() {
     );
     assert_eq!(r.outcome, Outcome::Failed);
     assert_eq!(kinds(&r.events), ["started", "failed"]);
-    let msg = r
-        .events
-        .iter()
-        .find_map(|e| {
-            if let EventKind::Finished { message, .. } = &e.kind {
-                message.clone()
-            } else {
-                None
-            }
-        })
-        .unwrap();
+    let msg = finished_message(&r.events);
     assert!(
         msg.starts_with("Moderator's turn failed") && msg.contains("401"),
         "{msg}"
@@ -264,17 +268,7 @@ fn retries_stop_after_the_cap_with_a_message() {
     let r = run(serde_json::Value::Array(faults), None);
     assert_eq!(r.outcome, Outcome::Failed);
     assert_eq!(r.model.requests.borrow().len(), 4);
-    let msg = r
-        .events
-        .iter()
-        .find_map(|e| {
-            if let EventKind::Finished { message, .. } = &e.kind {
-                message.clone()
-            } else {
-                None
-            }
-        })
-        .unwrap();
+    let msg = finished_message(&r.events);
     assert!(msg.contains("gave up after 4 attempts"), "{msg}");
 }
 
@@ -285,17 +279,7 @@ fn a_retry_after_longer_than_a_minute_is_not_waited_out() {
         None,
     );
     assert_eq!(r.outcome, Outcome::Failed);
-    let msg = r
-        .events
-        .iter()
-        .find_map(|e| {
-            if let EventKind::Finished { message, .. } = &e.kind {
-                message.clone()
-            } else {
-                None
-            }
-        })
-        .unwrap();
+    let msg = finished_message(&r.events);
     assert!(msg.contains("asks to wait 3600 s"), "{msg}");
 }
 

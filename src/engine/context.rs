@@ -471,14 +471,13 @@ impl DebateCtx {
     pub async fn call(&self, mut spec: CallSpec) -> Result<CallOutput, DebateError> {
         let key = self.next_key(&spec.path);
         self.boundary(&key).await?;
-        let (participant, config) = {
+        let participant = {
             let st = self.state.borrow();
             let seat = st.config.seat(&spec.seat).ok_or_else(|| {
                 DebateError::Config(format!("no seat `{}` in this debate", spec.seat))
             })?;
-            (seat.participant.clone(), st.config.clone())
+            seat.participant.clone()
         };
-        let _ = config;
         let (connection, model) = match &participant {
             Participant::Model {
                 connection, model, ..

@@ -15,7 +15,6 @@ pub struct Said {
 }
 
 pub struct ContextParts<'a> {
-    pub topic: &'a str,
     /// Summaries of finished rounds, oldest first: (title, text).
     pub summaries: &'a [(String, String)],
     /// Turns not covered by a summary, oldest first.
@@ -98,7 +97,6 @@ pub fn build(p: &ContextParts) -> String {
     if sections.is_empty() {
         return EMPTY.to_string();
     }
-    let _ = p.topic;
     sections.join("\n\n")
 }
 
@@ -140,7 +138,6 @@ mod tests {
             .map(|i| (format!("Round {i}"), "summary ".repeat(60)))
             .collect();
         let ctx = build(&ContextParts {
-            topic: "t",
             summaries: &summaries,
             recent: &recent,
             notes: &[],

@@ -4,7 +4,7 @@
 use serde_json::{json, Value};
 
 use super::dialect::split_system;
-use super::openai::{error_text, StreamState};
+use super::openai::StreamState;
 use crate::engine::event::{FinishReason, Usage};
 use crate::engine::model::{ChatRequest, ErrorKind, ModelError};
 
@@ -26,12 +26,7 @@ pub fn request_body(req: &ChatRequest) -> Value {
 
 /// Takes one SSE event (`event:` name and `data:` payload); returns the answer text it adds.
 pub fn accept(state: &mut StreamState, event: &str, data: &str) -> Result<String, ModelError> {
-    let v: Value = serde_json::from_str(data.trim()).map_err(|_| {
-        ModelError::new(
-            ErrorKind::BadRequest,
-            "Anthropic sent a stream event that is not JSON",
-        )
-    })?;
+    let v = StreamState::parse(data, "Anthropic")?;
     let kind = if event.is_empty() {
         v.get("type").and_then(Value::as_str).unwrap_or("")
     } else {
@@ -87,15 +82,7 @@ pub fn accept(state: &mut StreamState, event: &str, data: &str) -> Result<String
             } else {
                 ErrorKind::BadRequest
             };
-            let mut e = ModelError::new(
-                kind,
-                format!(
-                    "Anthropic reported an error mid-stream: {}",
-                    error_text(&err)
-                ),
-            );
-            e.partial = state.text.clone();
-            return Err(e);
+            return Err(state.stream_error(kind, "Anthropic", &err));
         }
         _ => {} // ping, content_block_start/stop
     }

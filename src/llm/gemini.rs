@@ -31,22 +31,9 @@ pub fn request_body(req: &ChatRequest) -> Value {
 }
 
 pub fn accept(state: &mut StreamState, data: &str) -> Result<String, ModelError> {
-    let v: Value = serde_json::from_str(data.trim()).map_err(|_| {
-        ModelError::new(
-            ErrorKind::BadRequest,
-            "Gemini sent a stream chunk that is not JSON",
-        )
-    })?;
+    let v = StreamState::parse(data, "Gemini")?;
     if let Some(err) = v.get("error") {
-        let mut e = ModelError::new(
-            ErrorKind::Server,
-            format!(
-                "Gemini reported an error mid-stream: {}",
-                super::openai::error_text(err)
-            ),
-        );
-        e.partial = state.text.clone();
-        return Err(e);
+        return Err(state.stream_error(ErrorKind::Server, "Gemini", err));
     }
     let mut delta = String::new();
     if let Some(c) = v.pointer("/candidates/0") {

@@ -54,6 +54,26 @@ pub struct StreamState {
 }
 
 impl StreamState {
+    /// Parses one stream payload; `who` names the provider when it is not JSON.
+    pub(crate) fn parse(data: &str, who: &str) -> Result<Value, ModelError> {
+        serde_json::from_str(data.trim()).map_err(|_| {
+            ModelError::new(
+                ErrorKind::BadRequest,
+                format!("{who} sent a stream chunk that is not JSON"),
+            )
+        })
+    }
+
+    /// An error the provider reported inside the stream; the text so far is kept.
+    pub(crate) fn stream_error(&self, kind: ErrorKind, who: &str, err: &Value) -> ModelError {
+        let mut e = ModelError::new(
+            kind,
+            format!("{who} reported an error mid-stream: {}", error_text(err)),
+        );
+        e.partial = self.text.clone();
+        e
+    }
+
     /// Takes one SSE `data` payload; returns the text it adds.
     pub fn accept(&mut self, data: &str) -> Result<String, ModelError> {
         let data = data.trim();
@@ -64,22 +84,9 @@ impl StreamState {
         if data.is_empty() {
             return Ok(String::new());
         }
-        let v: Value = serde_json::from_str(data).map_err(|_| {
-            ModelError::new(
-                ErrorKind::BadRequest,
-                "the server sent a stream chunk that is not JSON",
-            )
-        })?;
+        let v = Self::parse(data, "the provider")?;
         if let Some(err) = v.get("error") {
-            let mut e = ModelError::new(
-                ErrorKind::Server,
-                format!(
-                    "the provider reported an error mid-stream: {}",
-                    error_text(err)
-                ),
-            );
-            e.partial = self.text.clone();
-            return Err(e);
+            return Err(self.stream_error(ErrorKind::Server, "the provider", err));
         }
         let mut delta = String::new();
         if let Some(choice) = v.get("choices").and_then(|c| c.get(0)) {
@@ -110,7 +117,7 @@ impl StreamState {
     }
 }
 
-pub(crate) fn error_text(err: &Value) -> String {
+fn error_text(err: &Value) -> String {
     match err {
         Value::String(s) => s.clone(),
         other => other

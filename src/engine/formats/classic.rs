@@ -94,7 +94,6 @@ impl<'a> Classic<'a> {
         let budget = transcript::budget(window, max_tokens, system, &fixed);
         let notes = self.ctx.notes();
         let context = transcript::build(&ContextParts {
-            topic: &self.config.topic,
             summaries: &self.summaries,
             recent: &self.said[self.unsummarised_from..],
             notes: &notes,
