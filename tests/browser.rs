@@ -159,6 +159,7 @@ fn request(path: &str) -> ChatRequest {
         temperature: Some(0.7),
         max_tokens: 100,
         json: false,
+        schema: None,
     }
 }
 

@@ -273,6 +273,7 @@ fn a_connection_runs_no_more_calls_at_once_than_its_cap() {
             temperature: None,
             max_tokens: 10,
             json: false,
+            schema: None,
         };
         let cancel = CancelToken::new();
         let mut out = Vec::new();

@@ -112,3 +112,18 @@ fn each_provider_fixture_reads_as_documented() {
         assert_eq!(f.usage, Some(want), "{name}");
     }
 }
+
+#[test]
+fn anthropic_structured_output_streams_as_the_forced_tools_input() {
+    // With a schema, Anthropic answers by calling the forced tool; its input JSON is the answer.
+    let (name, bytes) = fixtures()
+        .into_iter()
+        .find(|(n, _)| n.starts_with("anthropic_tool"))
+        .unwrap();
+    let f = fold(&name, &[&bytes]);
+    let v: serde_json::Value = serde_json::from_str(&f.text).expect("the tool input is JSON");
+    assert_eq!(v["score"], 7);
+    assert_eq!(v["reason"], "cited the “2019 study” 🚲");
+    assert_eq!(f.usage, Some((472, 89)));
+    assert!(f.done);
+}

@@ -68,6 +68,7 @@ pub struct CallSpec {
     pub temperature: Option<f32>,
     pub max_tokens: u32,
     pub json: bool,
+    pub schema: Option<serde_json::Value>,
     /// Lets the format cut this call mid-stream (an interruption); the partial text is kept.
     pub cancel: Option<CancelToken>,
     /// Lets the format watch this call's text as it streams.
@@ -90,6 +91,7 @@ impl CallSpec {
             temperature: None,
             max_tokens: 256,
             json: false,
+            schema: None,
             cancel: None,
             on_delta: None,
         }
@@ -108,6 +110,12 @@ impl CallSpec {
     }
     pub fn json(mut self) -> Self {
         self.json = true;
+        self
+    }
+    /// Asks for JSON following `schema`, natively where the provider can.
+    pub fn json_schema(mut self, schema: serde_json::Value) -> Self {
+        self.json = true;
+        self.schema = Some(schema);
         self
     }
     pub fn cancel(mut self, c: CancelToken) -> Self {
@@ -494,6 +502,7 @@ impl DebateCtx {
             temperature: spec.temperature,
             max_tokens: spec.max_tokens,
             json: spec.json,
+            schema: spec.schema.clone(),
         };
         let hash = request_hash(&request);
         let recorded = self.state.borrow_mut().recorded_calls.remove(&key);
@@ -701,6 +710,7 @@ impl DebateCtx {
             spec.max_tokens,
         );
         let mut messages = spec.messages.clone();
+        let schema = spec.schema.clone();
         let first = self.call(spec.json()).await?;
         let problem = match json_extract::extract(&first.text) {
             Ok(v) => match validate(&v) {
@@ -725,8 +735,11 @@ impl DebateCtx {
         )
         .messages(messages)
         .max_tokens(max_tokens)
-        .temperature(0.0)
-        .json();
+        .temperature(0.0);
+        let repair = match schema {
+            Some(s) => repair.json_schema(s),
+            None => repair.json(),
+        };
         let second = self.call(repair).await?;
         Ok(json_extract::extract(&second.text)
             .ok()
@@ -735,9 +748,13 @@ impl DebateCtx {
 }
 
 fn request_hash(r: &ChatRequest) -> String {
-    let body = serde_json::json!({
+    let mut body = serde_json::json!({
         "model": r.model, "messages": r.messages, "temperature": r.temperature,
         "max_tokens": r.max_tokens, "json": r.json,
     });
+    // Only when present, so debates recorded before schemas existed still match.
+    if let Some(s) = &r.schema {
+        body["schema"] = s.clone();
+    }
     format!("{:016x}", fnv1a(body.to_string().as_bytes()))
 }

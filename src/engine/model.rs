@@ -50,6 +50,10 @@ pub struct ChatRequest {
     pub max_tokens: u32,
     /// Ask for a JSON object (the provider's JSON mode where it has one).
     pub json: bool,
+    /// The JSON Schema the answer must follow, for providers with native structured output
+    /// (OpenAI `json_schema`, Gemini `responseSchema`, Anthropic forced tool use).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub schema: Option<serde_json::Value>,
 }
 
 #[derive(Clone, Debug, PartialEq)]

@@ -21,8 +21,15 @@ pub fn request_body(req: &ChatRequest) -> Value {
     if let Some(t) = req.temperature {
         body["temperature"] = json!(t.min(1.0));
     }
+    // Anthropic's structured output is a tool the model must call; its input is the JSON.
+    if let Some(schema) = &req.schema {
+        body["tools"] = json!([{"name": TOOL, "description": "Record the result in the required shape.", "input_schema": schema}]);
+        body["tool_choice"] = json!({"type": "tool", "name": TOOL});
+    }
     body
 }
+
+const TOOL: &str = "record_result";
 
 /// Takes one SSE event (`event:` name and `data:` payload); returns the answer text it adds.
 pub fn accept(state: &mut StreamState, event: &str, data: &str) -> Result<String, ModelError> {
@@ -46,6 +53,15 @@ pub fn accept(state: &mut StreamState, event: &str, data: &str) -> Result<String
             Some("text_delta") => {
                 let t = v
                     .pointer("/delta/text")
+                    .and_then(Value::as_str)
+                    .unwrap_or("");
+                state.text.push_str(t);
+                return Ok(t.to_string());
+            }
+            // The forced tool's input, streamed as JSON fragments: that JSON is the answer.
+            Some("input_json_delta") => {
+                let t = v
+                    .pointer("/delta/partial_json")
                     .and_then(Value::as_str)
                     .unwrap_or("");
                 state.text.push_str(t);
@@ -110,6 +126,7 @@ mod tests {
             temperature: Some(1.4),
             max_tokens: 200,
             json: false,
+            schema: None,
         };
         let b = request_body(&req);
         assert_eq!(b["system"], "Be brief.");

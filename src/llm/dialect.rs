@@ -87,3 +87,53 @@ pub fn split_system(messages: &[ChatMessage]) -> (Option<String>, Vec<(bool, &st
         .collect();
     ((!system.is_empty()).then(|| system.join("\n\n")), rest)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::engine::event::Purpose;
+    use serde_json::json;
+
+    fn scored(schema: Option<Value>) -> ChatRequest {
+        ChatRequest {
+            connection: "c".into(),
+            model: "m".into(),
+            seat: "analyst".into(),
+            purpose: Purpose::Evaluation,
+            call: "score/a".into(),
+            messages: vec![ChatMessage::system("judge"), ChatMessage::user("score a")],
+            temperature: Some(0.0),
+            max_tokens: 200,
+            json: true,
+            schema,
+        }
+    }
+
+    #[test]
+    fn each_provider_gets_the_schema_in_its_native_structured_output() {
+        let schema = json!({"type": "object", "properties": {"score": {"type": "integer"}}, "required": ["score"]});
+        let r = scored(Some(schema.clone()));
+
+        let o = Dialect::OpenAi.body(&r);
+        assert_eq!(o["response_format"]["type"], "json_schema");
+        assert_eq!(o["response_format"]["json_schema"]["schema"], schema);
+        assert!(o["response_format"]["json_schema"]["name"].is_string());
+
+        let g = Dialect::Gemini.body(&r);
+        assert_eq!(g["generationConfig"]["responseMimeType"], "application/json");
+        assert_eq!(g["generationConfig"]["responseSchema"], schema);
+
+        let a = Dialect::Anthropic.body(&r);
+        assert_eq!(a["tools"][0]["input_schema"], schema);
+        assert_eq!(a["tool_choice"]["type"], "tool");
+        assert_eq!(a["tool_choice"]["name"], a["tools"][0]["name"]);
+    }
+
+    #[test]
+    fn without_a_schema_json_calls_use_plain_json_mode_and_anthropic_gets_no_tool() {
+        let r = scored(None);
+        assert_eq!(Dialect::OpenAi.body(&r)["response_format"]["type"], "json_object");
+        assert!(Dialect::Gemini.body(&r)["generationConfig"].get("responseSchema").is_none());
+        assert!(Dialect::Anthropic.body(&r).get("tools").is_none());
+    }
+}

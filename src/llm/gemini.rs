@@ -23,6 +23,9 @@ pub fn request_body(req: &ChatRequest) -> Value {
     if req.json {
         config["responseMimeType"] = json!("application/json");
     }
+    if let Some(schema) = &req.schema {
+        config["responseSchema"] = schema.clone();
+    }
     let mut body = json!({"contents": contents, "generationConfig": config});
     if let Some(system) = system {
         body["systemInstruction"] = json!({"parts": [{"text": system}]});
@@ -88,6 +91,7 @@ mod tests {
             temperature: None,
             max_tokens: 50,
             json: true,
+            schema: None,
         };
         let b = request_body(&req);
         assert_eq!(b["systemInstruction"]["parts"][0]["text"], "Score it.");

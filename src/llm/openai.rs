@@ -36,7 +36,9 @@ pub fn request_body(req: &ChatRequest) -> Value {
             body["temperature"] = json!(t);
         }
     }
-    if req.json {
+    if let Some(schema) = &req.schema {
+        body["response_format"] = json!({"type": "json_schema", "json_schema": {"name": "result", "schema": schema}});
+    } else if req.json {
         body["response_format"] = json!({"type": "json_object"});
     }
     body
@@ -186,6 +188,7 @@ mod tests {
             temperature: Some(0.7),
             max_tokens: 300,
             json,
+            schema: None,
         }
     }
 

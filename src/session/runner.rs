@@ -125,6 +125,7 @@ impl Session {
                 temperature: Some(0.0),
                 max_tokens: 8,
                 json: false,
+                schema: None,
             };
             let cancel = CancelToken::new();
             let timeout = this.env.clock.sleep(30_000);

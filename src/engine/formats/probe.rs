@@ -57,7 +57,12 @@ pub async fn run(ctx: &DebateCtx) -> Result<ProbeResult, DebateError> {
     let score = ctx
         .call_json(
             CallSpec::new("score/a", analyst, Purpose::Evaluation, "Score")
-                .messages(msg("score a as {\"score\": 0-10}")),
+                .messages(msg("score a as {\"score\": 0-10}"))
+                .json_schema(serde_json::json!({
+                    "type": "object",
+                    "properties": {"score": {"type": "integer", "minimum": 0, "maximum": 10}},
+                    "required": ["score"]
+                })),
             |v| {
                 v.get("score")
                     .and_then(|s| s.as_u64())
@@ -218,7 +223,11 @@ mod tests {
             .requests
             .borrow()
             .iter()
-            .map(|r| r.call.clone())
+            .map(|r| {
+                // Calls that carry a JSON Schema are marked, to check it reaches the provider.
+                let schema = if r.schema.is_some() { " +schema" } else { "" };
+                format!("{}{schema}", r.call)
+            })
             .collect();
         let events = log.0.borrow().clone();
         let human_asked_at = *asked.borrow();
@@ -258,7 +267,9 @@ mod tests {
     fn invalid_json_gets_one_repair_request_then_validates() {
         let run = run_probe(None);
         assert_eq!(run.result.unwrap().score, Some(7));
-        assert!(run.requests.contains(&"score/a/repair".to_string()));
+        // Both the first call and its repair ask natively for the same JSON shape.
+        assert!(run.requests.contains(&"score/a +schema".to_string()));
+        assert!(run.requests.contains(&"score/a/repair +schema".to_string()));
     }
 
     #[test]
