@@ -5,6 +5,7 @@ pub mod anthropic;
 pub mod dialect;
 pub mod gemini;
 pub mod openai;
+pub mod rate_limit;
 pub mod redact;
 pub mod sse;
 

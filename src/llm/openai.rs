@@ -135,7 +135,7 @@ fn error_text(err: &Value) -> String {
 pub fn http_error(
     status: u16,
     body: &str,
-    retry_after: Option<&str>,
+    wait_ms: Option<u64>,
     who: &str,
     key: &str,
 ) -> ModelError {
@@ -158,17 +158,8 @@ pub fn http_error(
     }
     let mut e = ModelError::new(kind, message);
     e.status = Some(status);
-    e.retry_after_ms = retry_after.and_then(parse_retry_after);
+    e.retry_after_ms = wait_ms;
     e
-}
-
-/// `Retry-After` in seconds (the HTTP-date form is rare for APIs and ignored).
-pub fn parse_retry_after(v: &str) -> Option<u64> {
-    v.trim()
-        .parse::<f64>()
-        .ok()
-        .filter(|s| *s >= 0.0)
-        .map(|s| (s * 1000.0) as u64)
 }
 
 #[cfg(test)]
@@ -263,7 +254,7 @@ mod tests {
         assert_eq!(e.kind, ErrorKind::Auth);
         assert!(e.message.contains("Check the API key"));
         assert!(!e.message.contains("abcdefghijklmnop"), "{}", e.message);
-        let e = http_error(429, "slow down", Some("2"), "X", key);
+        let e = http_error(429, "slow down", Some(2_000), "X", key);
         assert_eq!(
             (e.kind, e.retry_after_ms),
             (ErrorKind::RateLimited, Some(2000))

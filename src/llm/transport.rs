@@ -12,6 +12,7 @@ use web_sys::{AbortController, ReadableStreamDefaultReader};
 
 use super::dialect::Dialect;
 use super::openai::{http_error, StreamState};
+use super::rate_limit;
 use super::redact::redact;
 use super::sse::SseParser;
 use crate::engine::cancel::CancelToken;
@@ -97,12 +98,16 @@ impl HttpTransport {
             }
         };
         if !response.ok() {
-            let retry_after = response.headers().get("retry-after");
+            let headers: Vec<(&str, String)> = rate_limit::HEADERS
+                .iter()
+                .filter_map(|&n| Some((n, response.headers().get(n)?)))
+                .collect();
+            let wait = rate_limit::wait_ms(&headers, js_sys::Date::now() as u64);
             let body = response.text().await.unwrap_or_default();
             return Err(http_error(
                 response.status(),
                 &body,
-                retry_after.as_deref(),
+                wait,
                 &who,
                 &t.api_key,
             ));
