@@ -40,15 +40,16 @@ test('429: the wait counts down, then the debate carries on', async () => {
 test("429 with the provider's reset headers instead of Retry-After: the wait follows them", async () => {
   await w.standin.setScript(atRoundSummary({
     status: 429,
-    headers: { 'x-ratelimit-remaining-tokens': '0', 'x-ratelimit-reset-tokens': '2s', 'x-ratelimit-reset-requests': '20ms' },
+    headers: { 'x-ratelimit-remaining-tokens': '0', 'x-ratelimit-reset-tokens': '5s', 'x-ratelimit-reset-requests': '20ms' },
     body: 'rate limited',
   }));
   const { page } = await openApp(w.browser, w.site.url);
   await start(page, 'Reset headers tell the wait?');
   const note = page.locator('.note.retry');
   await note.waitFor({ timeout: 20_000 });
-  // The used-up token limit resets in 2 s; the 20 ms request reset is not the one that matters.
-  assert.match(await note.textContent(), /Trying again \(attempt 2 of 4\) in [12] s/);
+  // The used-up token limit resets in 5 s (plain backoff would wait about 1 s); the 20 ms
+  // request reset is not the one that matters.
+  assert.match(await note.textContent(), /Trying again \(attempt 2 of 4\) in [45] s/);
   await page.waitForSelector('.badge.done', { timeout: 30_000 });
 });
 
