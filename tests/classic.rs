@@ -8,6 +8,7 @@ use agora::engine::cancel::CancelToken;
 use agora::engine::clock::{run_virtual, run_virtual_with, Clock, VirtualClock};
 use agora::engine::config::{ClassicOptions, ClassicStyle, Participant};
 use agora::engine::context::{Inputs, Observer, Wiring};
+use agora::engine::cost::{dollars, estimate, Ledger, Price};
 use agora::engine::event::{Event, EventKind, Input, Outcome};
 use agora::engine::formats::{self, classic};
 use agora::engine::script::{Script, ScriptedModel};
@@ -30,6 +31,7 @@ fn config(rounds: u32, context_tokens: u32) -> DebateConfig {
             connection_label: "Local".into(),
             model: "m".into(),
             context_tokens,
+            price: None,
         },
     )
 }
@@ -341,4 +343,178 @@ fn resuming_a_stopped_debate_continues_where_it_stopped_with_no_event_repeated()
     assert!(second
         .iter()
         .any(|e| matches!(&e.kind, EventKind::InputReceived { .. })));
+}
+
+/// A classic debate whose every call reports 1,000 tokens in and 200 out, at $3/M in and
+/// $15/M out for the positions (0.006 a call) and free for the moderator.
+fn priced(cap: Option<f64>) -> DebateConfig {
+    let mut cfg = config(1, 8192);
+    for seat in cfg.seats.iter_mut() {
+        if let Participant::Model { price, .. } = &mut seat.participant {
+            *price = Some(if seat.id == classic::MODERATOR {
+                Price::default()
+            } else {
+                Price {
+                    input: 3.0,
+                    output: 15.0,
+                }
+            });
+        }
+    }
+    cfg.spending_cap = cap;
+    cfg
+}
+
+fn metered() -> Script {
+    serde_json::from_value(serde_json::json!({"default": {
+        "chunk_delay_ms": 20, "usage": {"input_tokens": 1000, "output_tokens": 200}
+    }}))
+    .unwrap()
+}
+
+#[test]
+fn cost_is_counted_per_turn_and_per_seat_from_the_prices_the_debate_started_with() {
+    let s = setup(metered());
+    let cfg = priced(None);
+    let ctx = DebateCtx::start(cfg.clone(), 7, 11, s.wiring());
+    assert_eq!(
+        run_virtual(&s.clock, async move { formats::drive(&ctx).await }),
+        Outcome::Completed
+    );
+    let ledger = Ledger::from_events(&cfg, &s.rec.events.borrow());
+    // 4 calls each for A and B (opening, argument, rebuttal, closing); 3 free moderator calls.
+    let seat = |id: &str| ledger.seats.iter().find(|(s, _)| s == id).unwrap().1;
+    assert!((seat("position-a") - 0.024).abs() < 1e-9, "{ledger:?}");
+    assert!((seat("position-b") - 0.024).abs() < 1e-9);
+    assert_eq!(seat("moderator"), 0.0);
+    assert!((ledger.total - 0.048).abs() < 1e-9);
+    assert!(!ledger.estimated && ledger.unpriced.is_empty());
+    assert_eq!(dollars(ledger.total), "$0.0480");
+
+    // Without a price the cost is unknown, not zero.
+    let unpriced = Ledger::from_events(&config(1, 8192), &s.rec.events.borrow());
+    assert_eq!(unpriced.unpriced.len(), 3);
+}
+
+#[test]
+fn the_estimate_before_start_counts_the_planned_calls_and_gives_a_range() {
+    let cfg = priced(None);
+    let plan = formats::plan(&cfg);
+    assert_eq!(plan.len() as u32, formats::planned_calls(&cfg));
+    assert_eq!(plan.len(), 11);
+    let e = estimate(&cfg, &plan);
+    assert_eq!(e.calls, 11);
+    assert!(e.low > 0.0 && e.low < e.high, "{e:?}");
+    // The high end: every answer at its limit, priced at $15/M out, is at least that much.
+    let max_out: u32 = plan
+        .iter()
+        .filter(|c| c.seat != classic::MODERATOR)
+        .map(|c| c.max_tokens)
+        .sum();
+    assert!(e.high >= max_out as f64 * 15.0 / 1e6);
+    assert!(e.unpriced.is_empty());
+    // Seats without a price are named rather than counted as free.
+    let e = estimate(&config(1, 8192), &plan);
+    assert_eq!((e.low, e.high), (0.0, 0.0));
+    assert_eq!(e.unpriced.len(), 3);
+}
+
+#[test]
+fn reaching_the_spending_cap_pauses_and_raising_it_goes_on() {
+    // $0.02 is spent after the positions' fourth paid call (0.024): the fifth call waits.
+    let s = setup(metered());
+    let ctx = DebateCtx::start(priced(Some(0.02)), 7, 11, s.wiring());
+    let (inputs, clock, rec) = (s.inputs.clone(), s.clock.clone(), s.rec.clone());
+    let calls_at_pause = Rc::new(RefCell::new(None));
+    let (model, seen) = (s.model.clone(), calls_at_pause.clone());
+    let outcome = run_virtual_with(&s.clock, move |spawner| {
+        spawner
+            .spawn_local(async move {
+                loop {
+                    clock.sleep(100).await;
+                    let paused = rec.events.borrow().iter().any(|e| {
+                        matches!(&e.kind, EventKind::Paused { reason } if reason.contains("spending cap"))
+                    });
+                    if paused {
+                        // It stays paused: no call goes out while it waits.
+                        let n = model.requests.borrow().len();
+                        clock.sleep(60_000).await;
+                        assert_eq!(model.requests.borrow().len(), n);
+                        *seen.borrow_mut() = Some(n);
+                        inputs.push(Input::SpendingCap { usd: Some(1.0) });
+                        break;
+                    }
+                }
+            })
+            .unwrap();
+        async move { formats::drive(&ctx).await }
+    });
+    assert_eq!(outcome, Outcome::Completed);
+    let events = s.rec.events.borrow();
+    let reason = events
+        .iter()
+        .find_map(|e| match &e.kind {
+            EventKind::Paused { reason } => Some(reason.clone()),
+            _ => None,
+        })
+        .unwrap();
+    assert!(
+        reason.contains("$0.0200") && reason.contains("$0.0240"),
+        "{reason}"
+    );
+    let paid_before = calls_at_pause.borrow().unwrap();
+    assert!((5..11).contains(&paid_before), "{paid_before}");
+    assert_eq!(s.model.requests.borrow().len(), 11, "every call made once");
+    assert!(events.iter().any(|e| matches!(
+        &e.kind,
+        EventKind::InputReceived {
+            input: Input::SpendingCap { .. },
+            ..
+        }
+    )));
+}
+
+#[test]
+fn a_raised_cap_is_replayed_on_resume_so_the_debate_does_not_pause_again() {
+    let s = setup(metered());
+    let ctx = DebateCtx::start(priced(Some(0.02)), 7, 11, s.wiring());
+    let (inputs, clock, stop) = (s.inputs.clone(), s.clock.clone(), s.stop.clone());
+    let rec = s.rec.clone();
+    run_virtual_with(&s.clock, move |spawner| {
+        spawner
+            .spawn_local(async move {
+                loop {
+                    clock.sleep(100).await;
+                    if rec
+                        .events
+                        .borrow()
+                        .iter()
+                        .any(|e| matches!(e.kind, EventKind::Paused { .. }))
+                    {
+                        inputs.push(Input::SpendingCap { usd: Some(0.05) });
+                        clock.sleep(50).await;
+                        stop.cancel();
+                        break;
+                    }
+                }
+            })
+            .unwrap();
+        async move { formats::drive(&ctx).await }
+    });
+    let first = s.rec.events.borrow().clone();
+    let s2 = setup(metered());
+    let ctx = DebateCtx::resume(first, s2.wiring()).unwrap();
+    assert_eq!(
+        run_virtual(&s2.clock, async move { formats::drive(&ctx).await }),
+        Outcome::Completed
+    );
+    let second = s2.rec.events.borrow();
+    assert!(
+        !second
+            .iter()
+            .skip_while(|e| !matches!(e.kind, EventKind::Resumed))
+            .skip(1)
+            .any(|e| matches!(&e.kind, EventKind::Paused { .. })),
+        "the raised cap ($0.05) covers the rest ($0.048 in all)"
+    );
 }

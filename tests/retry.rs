@@ -81,6 +81,7 @@ impl Rig {
                 connection_label: "Cloud".into(),
                 model: "m".into(),
                 context_tokens: 8000,
+                price: None,
             },
         );
         DebateCtx::start(config, 1, 11, self.wiring())

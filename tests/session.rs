@@ -134,6 +134,7 @@ fn classic_config(rounds: u32) -> agora::engine::DebateConfig {
             connection_label: "Cloud".into(),
             model: "gpt-x".into(),
             context_tokens: 16_000,
+            price: None,
         },
     )
 }

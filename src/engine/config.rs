@@ -39,6 +39,9 @@ pub enum Participant {
         model: String,
         /// The model's context window in tokens; prompts are built to fit it.
         context_tokens: u32,
+        /// The model's price when the debate started, so its cost never changes later.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        price: Option<super::cost::Price>,
     },
     Human,
 }
@@ -144,6 +147,9 @@ pub struct DebateConfig {
     pub analyst: String,
     #[serde(default)]
     pub classic: ClassicOptions,
+    /// Dollars this debate may spend; reaching it pauses the debate until it is raised.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub spending_cap: Option<f64>,
 }
 
 /// Longest topic accepted: a debate topic is a sentence or a paragraph, not a document, and
@@ -182,6 +188,9 @@ impl DebateConfig {
                     return Err(format!("Choose a model for {}.", seat.name));
                 }
             }
+        }
+        if self.spending_cap.is_some_and(|c| !(c > 0.0)) {
+            return Err("The spending cap must be more than $0 (or left empty for none).".into());
         }
         if self.format == FormatId::Classic && !(1..=10).contains(&self.classic.rounds) {
             return Err("A classic debate has between 1 and 10 rounds.".into());

@@ -15,6 +15,7 @@ use futures::future::{select, Either};
 use super::cancel::CancelToken;
 use super::clock::Clock;
 use super::config::{DebateConfig, Participant};
+use super::cost::{dollars, Ledger};
 use super::event::{
     CallKey, Event, EventKind, FinishReason, Input, Outcome, Purpose, Usage, SCHEMA_VERSION,
 };
@@ -242,6 +243,8 @@ struct State {
     notes: Vec<Input>,
     warnings: Vec<String>,
     rng: Rng,
+    /// The spending cap in force: the configured one, or the last one given as an input.
+    cap: Option<f64>,
 }
 
 #[derive(Clone)]
@@ -331,6 +334,7 @@ impl DebateCtx {
                 _ => {}
             }
         }
+        let cap = config.spending_cap;
         DebateCtx {
             state: Rc::new(RefCell::new(State {
                 config,
@@ -342,6 +346,7 @@ impl DebateCtx {
                 notes: Vec::new(),
                 warnings: Vec::new(),
                 rng: Rng::new(seed),
+                cap,
             })),
             model: w.model,
             clock: w.clock,
@@ -452,33 +457,70 @@ impl DebateCtx {
         Ok(())
     }
 
-    /// The call boundary: pause is honoured and pending inputs are consumed and recorded
-    /// (or, on a replay, the recorded ones are taken again).
-    async fn boundary(&self, key: &CallKey) -> Result<(), DebateError> {
+    /// The call boundary: pause is honoured, pending inputs are consumed and recorded (or,
+    /// on a replay, the recorded ones are taken again), and a model call waits while the
+    /// debate has spent its cap.
+    async fn boundary(&self, key: &CallKey, model_call: bool) -> Result<(), DebateError> {
         self.wait_while_paused().await?;
         if self.stop.is_cancelled() {
             return Err(DebateError::Stopped);
         }
         let recorded = self.state.borrow_mut().recorded_inputs.remove(key);
         if let Some(inputs) = recorded {
-            self.state.borrow_mut().notes.extend(inputs);
+            for input in inputs {
+                self.take_input(input);
+            }
             return Ok(());
         }
-        let fresh: Vec<Input> = self.inputs.pending.borrow_mut().drain(..).collect();
-        for input in fresh {
-            self.state.borrow_mut().notes.push(input.clone());
-            self.push(EventKind::InputReceived {
-                before: key.clone(),
-                input,
+        // A replayed call costs nothing: the cap is only checked before live calls.
+        let replayed = self.state.borrow().recorded_calls.contains_key(key);
+        loop {
+            let fresh: Vec<Input> = self.inputs.pending.borrow_mut().drain(..).collect();
+            for input in fresh {
+                self.push(EventKind::InputReceived {
+                    before: key.clone(),
+                    input: input.clone(),
+                });
+                self.take_input(input);
+            }
+            let (cap, spent) = {
+                let st = self.state.borrow();
+                let spent = Ledger::from_events(&st.config, &st.events).total;
+                (st.cap, spent)
+            };
+            let Some(cap) = cap.filter(|cap| model_call && !replayed && spent >= *cap) else {
+                return Ok(());
+            };
+            self.push(EventKind::Paused {
+                reason: format!(
+                    "The spending cap of {} is reached ({} spent). Raise the cap to go on.",
+                    dollars(cap),
+                    dollars(spent)
+                ),
             });
+            let wait = self
+                .inputs
+                .wait_for(|i| (!i.pending.borrow().is_empty()).then_some(()));
+            match select(Box::pin(wait), self.stop.cancelled()).await {
+                Either::Left(_) => {
+                    self.push(EventKind::Resumed);
+                }
+                Either::Right(_) => return Err(DebateError::Stopped),
+            }
         }
-        Ok(())
+    }
+
+    fn take_input(&self, input: Input) {
+        let mut st = self.state.borrow_mut();
+        match input {
+            Input::SpendingCap { usd } => st.cap = usd,
+            other => st.notes.push(other),
+        }
     }
 
     /// Makes one model call (or takes a human's turn for a human seat).
     pub async fn call(&self, mut spec: CallSpec) -> Result<CallOutput, DebateError> {
         let key = self.next_key(&spec.path);
-        self.boundary(&key).await?;
         let participant = {
             let st = self.state.borrow();
             let seat = st.config.seat(&spec.seat).ok_or_else(|| {
@@ -486,6 +528,8 @@ impl DebateCtx {
             })?;
             seat.participant.clone()
         };
+        self.boundary(&key, !matches!(participant, Participant::Human))
+            .await?;
         let (connection, model) = match &participant {
             Participant::Model {
                 connection, model, ..

@@ -99,9 +99,21 @@ pub enum FinishReason {
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum Input {
-    Question { text: String },
-    Evidence { text: String },
-    HumanTurn { seat: String, text: String },
+    Question {
+        text: String,
+    },
+    Evidence {
+        text: String,
+    },
+    HumanTurn {
+        seat: String,
+        text: String,
+    },
+    /// The debate's spending cap from here on (`None`: no cap). Raising it past what has
+    /// been spent lets a debate paused at its cap go on.
+    SpendingCap {
+        usd: Option<f64>,
+    },
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]

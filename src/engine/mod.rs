@@ -5,6 +5,7 @@ pub mod cancel;
 pub mod clock;
 pub mod config;
 pub mod context;
+pub mod cost;
 pub mod event;
 pub mod formats;
 pub mod json_extract;

@@ -60,7 +60,7 @@ pub fn build(p: &ContextParts) -> String {
         .filter_map(|n| match n {
             Input::Question { text } => Some(format!("- Audience question: {}", clip(text, 400))),
             Input::Evidence { text } => Some(format!("- Evidence submitted: {}", clip(text, 600))),
-            Input::HumanTurn { .. } => None,
+            Input::HumanTurn { .. } | Input::SpendingCap { .. } => None,
         })
         .collect();
     if !notes.is_empty() {

@@ -120,7 +120,10 @@ mod tests {
         assert!(o["response_format"]["json_schema"]["name"].is_string());
 
         let g = Dialect::Gemini.body(&r);
-        assert_eq!(g["generationConfig"]["responseMimeType"], "application/json");
+        assert_eq!(
+            g["generationConfig"]["responseMimeType"],
+            "application/json"
+        );
         assert_eq!(g["generationConfig"]["responseSchema"], schema);
 
         let a = Dialect::Anthropic.body(&r);
@@ -132,8 +135,13 @@ mod tests {
     #[test]
     fn without_a_schema_json_calls_use_plain_json_mode_and_anthropic_gets_no_tool() {
         let r = scored(None);
-        assert_eq!(Dialect::OpenAi.body(&r)["response_format"]["type"], "json_object");
-        assert!(Dialect::Gemini.body(&r)["generationConfig"].get("responseSchema").is_none());
+        assert_eq!(
+            Dialect::OpenAi.body(&r)["response_format"]["type"],
+            "json_object"
+        );
+        assert!(Dialect::Gemini.body(&r)["generationConfig"]
+            .get("responseSchema")
+            .is_none());
         assert!(Dialect::Anthropic.body(&r).get("tools").is_none());
     }
 }

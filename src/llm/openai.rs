@@ -37,7 +37,8 @@ pub fn request_body(req: &ChatRequest) -> Value {
         }
     }
     if let Some(schema) = &req.schema {
-        body["response_format"] = json!({"type": "json_schema", "json_schema": {"name": "result", "schema": schema}});
+        body["response_format"] =
+            json!({"type": "json_schema", "json_schema": {"name": "result", "schema": schema}});
     } else if req.json {
         body["response_format"] = json!({"type": "json_object"});
     }

@@ -104,13 +104,7 @@ impl HttpTransport {
                 .collect();
             let wait = rate_limit::wait_ms(&headers, js_sys::Date::now() as u64);
             let body = response.text().await.unwrap_or_default();
-            return Err(http_error(
-                response.status(),
-                &body,
-                wait,
-                &who,
-                &t.api_key,
-            ));
+            return Err(http_error(response.status(), &body, wait, &who, &t.api_key));
         }
         let body = response.body().ok_or_else(|| {
             ModelError::new(

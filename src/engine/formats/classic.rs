@@ -5,6 +5,7 @@
 
 use super::super::config::{DebateConfig, SeatConfig};
 use super::super::context::{CallSpec, DebateCtx, DebateError};
+use super::super::cost::PlannedCall;
 use super::super::event::Purpose;
 use super::super::model::ChatMessage;
 use super::super::prompt::{classic as p, render};
@@ -14,9 +15,26 @@ pub const MODERATOR: &str = "moderator";
 pub const POSITION_A: &str = "position-a";
 pub const POSITION_B: &str = "position-b";
 
-/// Moderator opening + 2 openings, 4 speeches and a summary per round, 2 closings, final summary.
-pub fn planned_calls(config: &DebateConfig) -> u32 {
-    3 + 5 * config.classic.rounds + 3
+/// Moderator opening + 2 openings, 4 speeches and a summary per round, 2 closings, final
+/// summary: the order `run` makes them in.
+pub fn plan(config: &DebateConfig) -> Vec<PlannedCall> {
+    let o = &config.classic;
+    let call = |seat, max_tokens| PlannedCall { seat, max_tokens };
+    let mut p = vec![
+        call(MODERATOR, o.summary_tokens),
+        call(POSITION_A, o.opening_tokens),
+        call(POSITION_B, o.opening_tokens),
+    ];
+    for _ in 0..o.rounds {
+        for seat in [POSITION_A, POSITION_B, POSITION_B, POSITION_A] {
+            p.push(call(seat, o.argument_tokens));
+        }
+        p.push(call(MODERATOR, o.summary_tokens));
+    }
+    p.push(call(POSITION_A, o.closing_tokens));
+    p.push(call(POSITION_B, o.closing_tokens));
+    p.push(call(MODERATOR, o.summary_tokens));
+    p
 }
 
 struct Classic<'a> {
@@ -353,5 +371,6 @@ pub fn new_config(
         ],
         analyst: MODERATOR.into(),
         classic: options,
+        spending_cap: None,
     }
 }

@@ -7,12 +7,16 @@ mod probe;
 use super::config::{DebateConfig, FormatId};
 use super::context::{DebateCtx, DebateError};
 
-/// How many model calls a debate plans to make, for the progress line.
-pub fn planned_calls(config: &DebateConfig) -> u32 {
+/// The calls a debate plans to make, for the progress line and the cost estimate.
+pub fn plan(config: &DebateConfig) -> Vec<super::cost::PlannedCall> {
     match config.format {
-        FormatId::Classic => classic::planned_calls(config),
-        _ => 0,
+        FormatId::Classic => classic::plan(config),
+        _ => Vec::new(),
     }
+}
+
+pub fn planned_calls(config: &DebateConfig) -> u32 {
+    plan(config).len() as u32
 }
 
 /// Runs the configured format to its end (or to the first error).

@@ -118,6 +118,7 @@ mod tests {
                 connection_label: "Scripted".into(),
                 model: "m".into(),
                 context_tokens: 4096,
+                price: None,
             }
         };
         SeatConfig {
@@ -140,6 +141,7 @@ mod tests {
             ],
             analyst: "judge".into(),
             classic: Default::default(),
+            spending_cap: None,
         }
     }
 
