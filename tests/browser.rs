@@ -11,7 +11,8 @@ use agora::engine::clock::Clock;
 use agora::engine::event::{Event, EventKind, FinishReason, Outcome, Purpose, Usage};
 use agora::engine::model::{ChatMessage, ChatModel, ChatRequest, ErrorKind};
 use agora::engine::CallKey;
-use agora::llm::transport::{HttpTarget, HttpTransport};
+use agora::llm::transport::HttpTransport;
+use agora::llm::wire::HttpTarget;
 use agora::session::browser::BrowserClock;
 use agora::store::idb::IdbStore;
 use agora::store::{DebateSummary, InFlight, Store};
@@ -143,6 +144,7 @@ fn transport(stall_ms: u64) -> HttpTransport {
             api_key: KEY.into(),
             stall_ms,
             send_call_header: true,
+            effort: None,
         },
         clock: Rc::new(BrowserClock),
     }
@@ -285,6 +287,22 @@ async fn a_server_that_is_not_there_gets_a_message_about_cors_and_the_url() {
         "{}",
         e.message
     );
+}
+
+#[wasm_bindgen_test]
+async fn the_model_list_comes_from_the_providers_models_endpoint() {
+    let models = transport(1_000).list_models().await.unwrap();
+    assert_eq!(models, vec!["standin".to_string()]);
+    // A server that is not there says so, with the URL and no key.
+    let mut t = transport(1_000);
+    t.target.base_url = "http://127.0.0.1:9/v1".into();
+    let e = t.list_models().await.unwrap_err();
+    assert!(
+        e.message.contains("Could not reach http://127.0.0.1:9/v1"),
+        "{}",
+        e.message
+    );
+    assert!(!e.message.contains(KEY));
 }
 
 #[wasm_bindgen_test]

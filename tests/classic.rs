@@ -10,6 +10,7 @@ use agora::engine::config::{ClassicOptions, ClassicStyle, Participant};
 use agora::engine::context::{Inputs, Observer, Wiring};
 use agora::engine::cost::{dollars, estimate, Ledger, Price};
 use agora::engine::event::{Event, EventKind, Input, Outcome};
+use agora::engine::export;
 use agora::engine::formats::{self, classic};
 use agora::engine::script::{Script, ScriptedModel};
 use agora::engine::{tokens, CallKey, DebateConfig, DebateCtx};
@@ -517,4 +518,77 @@ fn a_raised_cap_is_replayed_on_resume_so_the_debate_does_not_pause_again() {
             .any(|e| matches!(&e.kind, EventKind::Paused { .. })),
         "the raised cap ($0.05) covers the rest ($0.048 in all)"
     );
+}
+
+#[test]
+fn exports_carry_the_whole_debate_and_its_cost() {
+    let s = setup(metered());
+    let cfg = priced(None);
+    let ctx = DebateCtx::start(cfg, 7, 11, s.wiring());
+    run_virtual(&s.clock, async move { formats::drive(&ctx).await });
+    let events = s.rec.events.borrow().clone();
+
+    // JSON: the event log as recorded (it reads back equal) and the cost.
+    let json: serde_json::Value = serde_json::from_str(&export::to_json(&events)).unwrap();
+    let back: Vec<Event> = serde_json::from_value(json["events"].clone()).unwrap();
+    assert_eq!(back, events);
+    assert!((json["cost"]["total"].as_f64().unwrap() - 0.048).abs() < 1e-9);
+    assert!((json["cost"]["by_seat"]["Position A"].as_f64().unwrap() - 0.024).abs() < 1e-9);
+    assert_eq!(json["cost"]["estimated"], false);
+
+    // Markdown: every turn under its phase, with its usage and cost, and a cost table.
+    let md = export::to_markdown(&events);
+    assert!(md.starts_with("# Should cities ban cars from their centres?\n"));
+    for heading in [
+        "## Opening statements",
+        "## Round 1",
+        "## Closing statements",
+        "### Moderator — Opening remarks",
+        "### Position B — Rebuttal",
+        "### Position A — Closing statement",
+    ] {
+        assert!(md.contains(heading), "{heading} missing from:\n{md}");
+    }
+    assert_eq!(md.matches("### ").count(), 11);
+    assert_eq!(md.matches("*1000 tokens in, 200 out · $0.0060*").count(), 8);
+    assert!(md.contains("| Position A | $0.0240 |"));
+    assert!(md.contains("| **Total** | **$0.0480** |"));
+    assert_eq!(
+        export::file_name(&events, "md"),
+        "should-cities-ban-cars-from-their-centres.md"
+    );
+}
+
+#[test]
+fn money_is_written_the_way_people_read_it() {
+    assert_eq!(dollars(0.0), "$0.00");
+    assert_eq!(dollars(0.00004), "$0.0000");
+    assert_eq!(dollars(0.01234), "$0.0123");
+    assert_eq!(dollars(0.99996), "$1.0000");
+    assert_eq!(dollars(12.345), "$12.35");
+    assert_eq!(agora::engine::cost::short(2.5), "2.5");
+    assert_eq!(agora::engine::cost::short(10.0), "10");
+    assert_eq!(agora::engine::cost::short(0.15), "0.15");
+}
+
+#[test]
+fn amounts_people_type_parse_and_anything_else_is_refused() {
+    use agora::engine::cost::parse_decimal;
+    assert_eq!(parse_decimal("0.5"), Some(0.5));
+    assert_eq!(parse_decimal(" 12 "), Some(12.0));
+    assert_eq!(parse_decimal("2.50"), Some(2.5));
+    assert_eq!(parse_decimal(".25"), Some(0.25));
+    assert_eq!(parse_decimal("3."), Some(3.0));
+    for bad in [
+        "",
+        ".",
+        "-1",
+        "1e3",
+        "1.2.3",
+        "abc",
+        "1,5",
+        "99999999999999999999",
+    ] {
+        assert_eq!(parse_decimal(bad), None, "{bad}");
+    }
 }

@@ -189,7 +189,7 @@ impl DebateConfig {
                 }
             }
         }
-        if self.spending_cap.is_some_and(|c| !(c > 0.0)) {
+        if self.spending_cap.is_some_and(|c| c.is_nan() || c <= 0.0) {
             return Err("The spending cap must be more than $0 (or left empty for none).".into());
         }
         if self.format == FormatId::Classic && !(1..=10).contains(&self.classic.rounds) {

@@ -573,6 +573,7 @@ impl DebateCtx {
                 label: spec.label.clone(),
                 request_hash: hash,
                 human,
+                request: String::new(),
             });
             return self.human_turn(key, spec.seat).await;
         }
@@ -639,6 +640,7 @@ impl DebateCtx {
             label: spec.label.clone(),
             request_hash: hash.to_string(),
             human: false,
+            request: self.model.describe(request),
         });
         let cancel = self.stop.child();
         if let Some(c) = &spec.cancel {

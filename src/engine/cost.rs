@@ -78,11 +78,55 @@ impl Ledger {
 
 /// "$0.0123": four decimals below a dollar, where most debates are, two above.
 pub fn dollars(x: f64) -> String {
-    if x >= 1.0 || x == 0.0 {
-        format!("${x:.2}")
-    } else {
-        format!("${x:.4}")
+    let places = if x >= 1.0 || x == 0.0 { 2 } else { 4 };
+    format!("${}", decimal(x, places))
+}
+
+/// A non-negative amount with a fixed number of decimals, by integer arithmetic: float
+/// formatting would add kilobytes of tables to the bundle for this one use.
+pub fn decimal(x: f64, places: u32) -> String {
+    let scale = 10u64.pow(places);
+    let n = (x.max(0.0) * scale as f64).round() as u64;
+    if places == 0 {
+        return n.to_string();
     }
+    format!(
+        "{}.{:0width$}",
+        n / scale,
+        n % scale,
+        width = places as usize
+    )
+}
+
+/// A plain decimal as people type it ("0.5", "12", "2.50", ".25"), without exponents or
+/// signs. The standard parser would bring ~12 KB of tables into the bundle for this.
+pub fn parse_decimal(s: &str) -> Option<f64> {
+    let s = s.trim();
+    let (int, frac) = s.split_once('.').unwrap_or((s, ""));
+    if int.is_empty() && frac.is_empty() {
+        return None;
+    }
+    let digits = |d: &str| d.bytes().all(|b| b.is_ascii_digit()) && d.len() <= 15;
+    if !digits(int) || !digits(frac) {
+        return None;
+    }
+    let whole = if int.is_empty() {
+        0
+    } else {
+        int.parse::<u64>().ok()?
+    };
+    let part = if frac.is_empty() {
+        0
+    } else {
+        frac.parse::<u64>().ok()?
+    };
+    Some(whole as f64 + part as f64 / 10f64.powi(frac.len() as i32))
+}
+
+/// A price as typed: "0.15", "2.5", "10" (no trailing zeros).
+pub fn short(x: f64) -> String {
+    let s = decimal(x, 4);
+    s.trim_end_matches('0').trim_end_matches('.').to_string()
 }
 
 /// One call a format plans: who makes it and its output limit.

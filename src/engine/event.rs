@@ -149,6 +149,9 @@ pub enum EventKind {
         request_hash: String,
         #[serde(default)]
         human: bool,
+        /// The request as sent (key redacted), shown under the turn.
+        #[serde(default, skip_serializing_if = "String::is_empty")]
+        request: String,
     },
     TurnFinished {
         call: CallKey,

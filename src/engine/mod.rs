@@ -7,6 +7,7 @@ pub mod config;
 pub mod context;
 pub mod cost;
 pub mod event;
+pub mod export;
 pub mod formats;
 pub mod json_extract;
 pub mod model;

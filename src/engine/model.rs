@@ -137,6 +137,22 @@ pub trait ChatModel {
         on_delta: &'a dyn Fn(&str),
         cancel: &'a CancelToken,
     ) -> LocalBoxFuture<'a, Result<ChatResponse, ModelError>>;
+
+    /// The request as it goes out, for people to read under the turn (never with a key).
+    /// Providers show the HTTP request; the default shows the call itself.
+    fn describe(&self, req: &ChatRequest) -> String {
+        serde_json::to_string_pretty(req).unwrap_or_default()
+    }
+
+    /// The models the provider offers, where its API lists them.
+    fn list_models(&self) -> LocalBoxFuture<'_, Result<Vec<String>, ModelError>> {
+        Box::pin(async {
+            Err(ModelError::new(
+                ErrorKind::BadRequest,
+                "This connection does not list its models; type the model's name.",
+            ))
+        })
+    }
 }
 
 /// How an HTTP status maps to what the user can do about it.

@@ -301,7 +301,7 @@ impl<C: Clock> ChatModel for ScriptedModel<C> {
                     let retry_after_ms = headers
                         .iter()
                         .find(|(k, _)| k.eq_ignore_ascii_case("retry-after"))
-                        .and_then(|(_, v)| v.trim().parse::<f64>().ok())
+                        .and_then(|(_, v)| super::cost::parse_decimal(v))
                         .map(|s| (s * 1000.0) as u64);
                     let kind = super::model::kind_for_status(*status);
                     let mut e = ModelError::new(

@@ -3,14 +3,14 @@
 
 use serde_json::{json, Value};
 
-use super::dialect::split_system;
+use super::dialect::{split_system, Effort};
 use super::openai::StreamState;
 use crate::engine::event::{FinishReason, Usage};
 use crate::engine::model::{ChatRequest, ErrorKind, ModelError};
 
 pub const VERSION: &str = "2023-06-01";
 
-pub fn request_body(req: &ChatRequest) -> Value {
+pub fn request_body(req: &ChatRequest, effort: Option<Effort>) -> Value {
     // System prompts go apart from the conversation.
     let (system, turns) = split_system(&req.messages);
     let messages: Vec<Value> = turns.into_iter().map(|(assistant, text)| json!({"role": if assistant { "assistant" } else { "user" }, "content": text})).collect();
@@ -25,6 +25,15 @@ pub fn request_body(req: &ChatRequest) -> Value {
     if let Some(schema) = &req.schema {
         body["tools"] = json!([{"name": TOOL, "description": "Record the result in the required shape.", "input_schema": schema}]);
         body["tool_choice"] = json!({"type": "tool", "name": TOOL});
+    } else if let Some(e) = effort {
+        // Extended thinking: its budget comes on top of the answer's, and it allows neither
+        // a forced tool (so structured calls go without) nor a changed temperature.
+        let budget = e.budget_tokens();
+        body["thinking"] = json!({"type": "enabled", "budget_tokens": budget});
+        body["max_tokens"] = json!(req.max_tokens + budget);
+        if let Some(o) = body.as_object_mut() {
+            o.remove("temperature");
+        }
     }
     body
 }
@@ -128,7 +137,7 @@ mod tests {
             json: false,
             schema: None,
         };
-        let b = request_body(&req);
+        let b = request_body(&req, None);
         assert_eq!(b["system"], "Be brief.");
         assert_eq!(
             b["messages"],

@@ -7,6 +7,37 @@ use super::openai::StreamState;
 use super::{anthropic, gemini, openai};
 use crate::engine::model::{ChatMessage, ChatRequest, ModelError, Role};
 
+/// How hard a reasoning model may think: OpenAI's `reasoning_effort`, or a thinking budget
+/// for Anthropic and Gemini.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Effort {
+    Low,
+    Medium,
+    High,
+}
+
+impl Effort {
+    pub const ALL: [Effort; 3] = [Effort::Low, Effort::Medium, Effort::High];
+
+    pub fn id(self) -> &'static str {
+        match self {
+            Effort::Low => "low",
+            Effort::Medium => "medium",
+            Effort::High => "high",
+        }
+    }
+
+    /// Thinking tokens for providers that take a budget rather than a level.
+    pub fn budget_tokens(self) -> u32 {
+        match self {
+            Effort::Low => 1024,
+            Effort::Medium => 4096,
+            Effort::High => 16384,
+        }
+    }
+}
+
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Dialect {
     /// `/chat/completions`: OpenAI, OpenRouter, llama.cpp, Ollama, LM Studio, Groq…
@@ -25,6 +56,46 @@ impl Dialect {
             Dialect::Anthropic => format!("{base}/messages"),
             Dialect::Gemini => format!("{base}/models/{model}:streamGenerateContent?alt=sse"),
         }
+    }
+
+    /// Where the provider lists its models.
+    pub fn models_url(self, base: &str) -> String {
+        let base = base.trim_end_matches('/');
+        match self {
+            Dialect::OpenAi => format!("{base}/models"),
+            Dialect::Anthropic => format!("{base}/models?limit=1000"),
+            Dialect::Gemini => format!("{base}/models?pageSize=1000"),
+        }
+    }
+
+    /// The model names in a model-list answer, sorted: `data[].id` (OpenAI-compatible and
+    /// Anthropic), or Gemini's `models[].name` without its `models/` prefix, keeping only
+    /// models that can generate content.
+    pub fn parse_models(self, body: &str) -> Option<Vec<String>> {
+        let v: Value = serde_json::from_str(body).ok()?;
+        let mut names: Vec<String> = match self {
+            Dialect::Gemini => v
+                .get("models")?
+                .as_array()?
+                .iter()
+                .filter(|m| {
+                    m.get("supportedGenerationMethods")
+                        .and_then(Value::as_array)
+                        .is_none_or(|a| a.iter().any(|x| x == "generateContent"))
+                })
+                .filter_map(|m| m.get("name")?.as_str())
+                .map(|n| n.trim_start_matches("models/").to_string())
+                .collect(),
+            _ => v
+                .get("data")?
+                .as_array()?
+                .iter()
+                .filter_map(|m| Some(m.get("id")?.as_str()?.to_string()))
+                .collect(),
+        };
+        names.sort_unstable();
+        names.dedup();
+        Some(names)
     }
 
     /// Authentication and protocol headers. The key goes in a header, never in the URL, so
@@ -49,11 +120,11 @@ impl Dialect {
         h
     }
 
-    pub fn body(self, req: &ChatRequest) -> Value {
+    pub fn body(self, req: &ChatRequest, effort: Option<Effort>) -> Value {
         match self {
-            Dialect::OpenAi => openai::request_body(req),
-            Dialect::Anthropic => anthropic::request_body(req),
-            Dialect::Gemini => gemini::request_body(req),
+            Dialect::OpenAi => openai::request_body(req, effort),
+            Dialect::Anthropic => anthropic::request_body(req, effort),
+            Dialect::Gemini => gemini::request_body(req, effort),
         }
     }
 
@@ -114,19 +185,19 @@ mod tests {
         let schema = json!({"type": "object", "properties": {"score": {"type": "integer"}}, "required": ["score"]});
         let r = scored(Some(schema.clone()));
 
-        let o = Dialect::OpenAi.body(&r);
+        let o = Dialect::OpenAi.body(&r, None);
         assert_eq!(o["response_format"]["type"], "json_schema");
         assert_eq!(o["response_format"]["json_schema"]["schema"], schema);
         assert!(o["response_format"]["json_schema"]["name"].is_string());
 
-        let g = Dialect::Gemini.body(&r);
+        let g = Dialect::Gemini.body(&r, None);
         assert_eq!(
             g["generationConfig"]["responseMimeType"],
             "application/json"
         );
         assert_eq!(g["generationConfig"]["responseSchema"], schema);
 
-        let a = Dialect::Anthropic.body(&r);
+        let a = Dialect::Anthropic.body(&r, None);
         assert_eq!(a["tools"][0]["input_schema"], schema);
         assert_eq!(a["tool_choice"]["type"], "tool");
         assert_eq!(a["tool_choice"]["name"], a["tools"][0]["name"]);
@@ -136,12 +207,41 @@ mod tests {
     fn without_a_schema_json_calls_use_plain_json_mode_and_anthropic_gets_no_tool() {
         let r = scored(None);
         assert_eq!(
-            Dialect::OpenAi.body(&r)["response_format"]["type"],
+            Dialect::OpenAi.body(&r, None)["response_format"]["type"],
             "json_object"
         );
-        assert!(Dialect::Gemini.body(&r)["generationConfig"]
+        assert!(Dialect::Gemini.body(&r, None)["generationConfig"]
             .get("responseSchema")
             .is_none());
-        assert!(Dialect::Anthropic.body(&r).get("tools").is_none());
+        assert!(Dialect::Anthropic.body(&r, None).get("tools").is_none());
+    }
+}
+
+#[cfg(test)]
+mod model_lists {
+    use super::*;
+
+    #[test]
+    fn each_providers_model_list_reads_as_documented() {
+        let openai = r#"{"object":"list","data":[{"id":"gpt-4o-mini","object":"model","created":1721172741,"owned_by":"system"},{"id":"gpt-4o","object":"model","created":1715367049,"owned_by":"system"}]}"#;
+        assert_eq!(
+            Dialect::OpenAi.parse_models(openai).unwrap(),
+            ["gpt-4o", "gpt-4o-mini"]
+        );
+        let anthropic = r#"{"data":[{"type":"model","id":"claude-sonnet-4-5-20250929","display_name":"Claude Sonnet 4.5","created_at":"2025-09-29T00:00:00Z"}],"has_more":false,"first_id":"claude-sonnet-4-5-20250929","last_id":"claude-sonnet-4-5-20250929"}"#;
+        assert_eq!(
+            Dialect::Anthropic.parse_models(anthropic).unwrap(),
+            ["claude-sonnet-4-5-20250929"]
+        );
+        let gemini = r#"{"models":[{"name":"models/gemini-2.5-flash","displayName":"Gemini 2.5 Flash","supportedGenerationMethods":["generateContent","countTokens"]},{"name":"models/text-embedding-004","supportedGenerationMethods":["embedContent"]}]}"#;
+        assert_eq!(
+            Dialect::Gemini.parse_models(gemini).unwrap(),
+            ["gemini-2.5-flash"]
+        );
+        assert_eq!(Dialect::OpenAi.parse_models("<html>nope</html>"), None);
+        assert_eq!(
+            Dialect::Gemini.models_url("https://generativelanguage.googleapis.com/v1beta/"),
+            "https://generativelanguage.googleapis.com/v1beta/models?pageSize=1000"
+        );
     }
 }

@@ -4,12 +4,12 @@
 
 use serde_json::{json, Value};
 
-use super::dialect::split_system;
+use super::dialect::{split_system, Effort};
 use super::openai::StreamState;
 use crate::engine::event::{FinishReason, Usage};
 use crate::engine::model::{ChatRequest, ErrorKind, ModelError};
 
-pub fn request_body(req: &ChatRequest) -> Value {
+pub fn request_body(req: &ChatRequest, effort: Option<Effort>) -> Value {
     // System prompts go apart from the conversation.
     let (system, turns) = split_system(&req.messages);
     let contents: Vec<Value> = turns
@@ -25,6 +25,11 @@ pub fn request_body(req: &ChatRequest) -> Value {
     }
     if let Some(schema) = &req.schema {
         config["responseSchema"] = schema.clone();
+    }
+    if let Some(e) = effort {
+        // Thoughts come back as parts marked `thought`, shown folded apart from the answer.
+        config["thinkingConfig"] =
+            json!({"thinkingBudget": e.budget_tokens(), "includeThoughts": true});
     }
     let mut body = json!({"contents": contents, "generationConfig": config});
     if let Some(system) = system {
@@ -93,7 +98,7 @@ mod tests {
             json: true,
             schema: None,
         };
-        let b = request_body(&req);
+        let b = request_body(&req, None);
         assert_eq!(b["systemInstruction"]["parts"][0]["text"], "Score it.");
         assert_eq!(
             b["contents"],

@@ -8,6 +8,7 @@ pub mod openai;
 pub mod rate_limit;
 pub mod redact;
 pub mod sse;
+pub mod wire;
 
 #[cfg(target_arch = "wasm32")]
 pub mod transport;

@@ -3,6 +3,7 @@
 
 use serde_json::{json, Value};
 
+use super::dialect::Effort;
 use super::redact::redact;
 use crate::engine::event::{FinishReason, Usage};
 use crate::engine::model::{kind_for_status, ChatRequest, ErrorKind, ModelError};
@@ -19,7 +20,7 @@ pub fn is_reasoning_model(model: &str) -> bool {
 }
 
 /// The JSON body of a streaming chat completion request.
-pub fn request_body(req: &ChatRequest) -> Value {
+pub fn request_body(req: &ChatRequest, effort: Option<Effort>) -> Value {
     let reasoning = is_reasoning_model(&req.model);
     let mut body = json!({
         "model": req.model,
@@ -35,6 +36,9 @@ pub fn request_body(req: &ChatRequest) -> Value {
         if let Some(t) = req.temperature {
             body["temperature"] = json!(t);
         }
+    }
+    if let Some(e) = effort {
+        body["reasoning_effort"] = json!(e.id());
     }
     if let Some(schema) = &req.schema {
         body["response_format"] =
@@ -186,13 +190,15 @@ mod tests {
 
     #[test]
     fn builds_a_streaming_request() {
-        let b = request_body(&req(true));
+        let b = request_body(&req(true), None);
         assert_eq!(b["stream"], true);
         assert_eq!(b["model"], "gpt-x");
         assert_eq!(b["messages"][0], json!({"role": "system", "content": "s"}));
         assert_eq!(b["max_tokens"], 300);
         assert_eq!(b["response_format"]["type"], "json_object");
-        assert!(request_body(&req(false)).get("response_format").is_none());
+        assert!(request_body(&req(false), None)
+            .get("response_format")
+            .is_none());
     }
 
     #[test]
@@ -200,7 +206,7 @@ mod tests {
         let mut r = req(false);
         for model in ["o3-mini", "o1", "gpt-5", "gpt-5-mini", "openai/o4-mini"] {
             r.model = model.into();
-            let b = request_body(&r);
+            let b = request_body(&r, None);
             assert_eq!(b["max_completion_tokens"], 1200, "{model}");
             assert!(
                 b.get("temperature").is_none() && b.get("max_tokens").is_none(),
@@ -209,7 +215,7 @@ mod tests {
         }
         for model in ["gpt-4o-mini", "llama3.2", "o1x", "gpt-50"] {
             r.model = model.into();
-            assert_eq!(request_body(&r)["max_tokens"], 300, "{model}");
+            assert_eq!(request_body(&r, None)["max_tokens"], 300, "{model}");
         }
     }
 

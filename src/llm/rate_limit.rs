@@ -2,6 +2,8 @@
 //! standard `Retry-After`, OpenAI-style `x-ratelimit-reset-*` durations ("6m0s", "20ms")
 //! and Anthropic's `anthropic-ratelimit-*-reset` timestamps (RFC 3339).
 
+use crate::engine::cost::parse_decimal;
+
 /// The headers worth reading on a 429, lower-case.
 pub const HEADERS: [&str; 11] = [
     "retry-after",
@@ -53,10 +55,7 @@ pub fn wait_ms(headers: &[(&str, String)], now_ms: u64) -> Option<u64> {
 
 /// `Retry-After` in seconds (its HTTP-date form is rare for APIs and ignored).
 pub fn parse_seconds(v: &str) -> Option<u64> {
-    v.parse::<f64>()
-        .ok()
-        .filter(|s| s.is_finite() && *s >= 0.0)
-        .map(|s| (s * 1000.0) as u64)
+    parse_decimal(v).map(|s| (s * 1000.0) as u64)
 }
 
 /// Go-style durations as OpenAI sends them: "1s", "6m0s", "20ms", "1h2m3.5s".
@@ -68,7 +67,7 @@ pub fn parse_duration(v: &str) -> Option<u64> {
     }
     while !rest.is_empty() {
         let num_end = rest.find(|c: char| !(c.is_ascii_digit() || c == '.'))?;
-        let n: f64 = rest[..num_end].parse().ok()?;
+        let n = parse_decimal(&rest[..num_end])?;
         rest = &rest[num_end..];
         let unit_end = rest
             .find(|c: char| c.is_ascii_digit() || c == '.')
@@ -101,7 +100,7 @@ pub fn parse_rfc3339_ms(v: &str) -> Option<u64> {
         let end = v[i + 1..]
             .find(|c: char| !c.is_ascii_digit())
             .map_or(v.len(), |e| i + 1 + e);
-        frac_ms = format!("0{}", &v[i..end]).parse::<f64>().ok()? * 1000.0;
+        frac_ms = parse_decimal(&v[i..end])? * 1000.0;
         i = end;
     }
     let offset_min = match b.get(i) {

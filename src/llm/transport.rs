@@ -4,34 +4,23 @@
 use std::rc::Rc;
 
 use futures::future::{select, Either, LocalBoxFuture};
-use gloo_net::http::Request;
 use js_sys::{Reflect, Uint8Array};
 use wasm_bindgen::{JsCast, JsValue};
 use wasm_bindgen_futures::JsFuture;
-use web_sys::{AbortController, ReadableStreamDefaultReader};
+use web_sys::{
+    AbortController, AbortSignal, Headers, ReadableStreamDefaultReader, RequestInit, Response,
+};
 
-use super::dialect::Dialect;
 use super::openai::{http_error, StreamState};
 use super::rate_limit;
 use super::redact::redact;
 use super::sse::SseParser;
+use super::wire::HttpTarget;
 use crate::engine::cancel::CancelToken;
 use crate::engine::clock::Clock;
 use crate::engine::event::Usage;
 use crate::engine::model::{ChatModel, ChatRequest, ChatResponse, ErrorKind, ModelError};
 use crate::engine::tokens;
-
-/// Where and how to reach one OpenAI-compatible endpoint.
-pub struct HttpTarget {
-    pub dialect: Dialect,
-    /// Extra headers the provider asks for (OpenRouter's attribution).
-    pub extra_headers: Vec<(String, String)>,
-    pub label: String,
-    pub base_url: String,
-    pub api_key: String,
-    pub stall_ms: u64,
-    pub send_call_header: bool,
-}
 
 /// The one HTTP transport; `HttpTarget::dialect` says which provider shapes it speaks.
 pub struct HttpTransport {
@@ -52,6 +41,50 @@ fn network_error(base_url: &str, detail: &str) -> ModelError {
     )
 }
 
+/// The message of a JS error, or its text.
+fn js_detail(e: JsValue) -> String {
+    e.as_string()
+        .or_else(|| Reflect::get(&e, &"message".into()).ok()?.as_string())
+        .unwrap_or_else(|| "unknown error".into())
+}
+
+/// One `fetch` through web-sys (no wrapper crate: gloo-net brought wasm-streams with it).
+async fn fetch(
+    method: &str,
+    url: &str,
+    headers: &[(String, String)],
+    body: Option<&str>,
+    signal: Option<&AbortSignal>,
+) -> Result<Response, String> {
+    let init = RequestInit::new();
+    init.set_method(method);
+    let h = Headers::new().map_err(js_detail)?;
+    for (name, value) in headers {
+        h.set(name, value).map_err(js_detail)?;
+    }
+    init.set_headers(&h);
+    if let Some(b) = body {
+        init.set_body(&JsValue::from_str(b));
+    }
+    init.set_signal(signal);
+    let window = web_sys::window().ok_or("no window")?;
+    let r = JsFuture::from(window.fetch_with_str_and_init(url, &init))
+        .await
+        .map_err(js_detail)?;
+    Ok(r.unchecked_into())
+}
+
+async fn text(r: &Response) -> String {
+    match r.text() {
+        Ok(p) => JsFuture::from(p)
+            .await
+            .ok()
+            .and_then(|v| v.as_string())
+            .unwrap_or_default(),
+        Err(_) => String::new(),
+    }
+}
+
 impl HttpTransport {
     async fn run(
         &self,
@@ -61,49 +94,27 @@ impl HttpTransport {
     ) -> Result<ChatResponse, ModelError> {
         let t = &self.target;
         let who = format!("{} ({})", t.label, req.model);
-        let url = t.dialect.url(&t.base_url, &req.model);
+        let wire = t.wire(req);
         let controller = AbortController::new().map_err(|_| {
             ModelError::new(ErrorKind::Network, "this browser cannot abort requests")
         })?;
         let signal = controller.signal();
         cancel.on_cancel(move || controller.abort());
 
-        let mut builder = Request::post(&url).abort_signal(Some(&signal));
-        for (name, value) in t.dialect.headers(&t.api_key) {
-            builder = builder.header(name, &value);
-        }
-        for (name, value) in &t.extra_headers {
-            builder = builder.header(name, value);
-        }
-        if t.send_call_header {
-            builder = builder.header(
-                "X-Agora-Call",
-                &format!("{};{};{}", req.seat, req.purpose.id(), req.call),
-            );
-        }
-        let request = builder.body(t.dialect.body(req).to_string()).map_err(|e| {
-            ModelError::new(
-                ErrorKind::BadRequest,
-                format!("could not build the request: {e}"),
-            )
-        })?;
-        let response = match request.send().await {
+        let body = wire.body.to_string();
+        let sent = fetch("POST", &wire.url, &wire.headers, Some(&body), Some(&signal));
+        let response = match sent.await {
             Ok(r) => r,
             Err(_) if cancel.is_cancelled() => return Err(ModelError::cancelled(String::new())),
-            Err(e) => {
-                return Err(network_error(
-                    &t.base_url,
-                    &redact(&e.to_string(), &t.api_key),
-                ))
-            }
+            Err(e) => return Err(network_error(&t.base_url, &redact(&e, &t.api_key))),
         };
         if !response.ok() {
             let headers: Vec<(&str, String)> = rate_limit::HEADERS
                 .iter()
-                .filter_map(|&n| Some((n, response.headers().get(n)?)))
+                .filter_map(|&n| Some((n, response.headers().get(n).ok()??)))
                 .collect();
             let wait = rate_limit::wait_ms(&headers, js_sys::Date::now() as u64);
-            let body = response.text().await.unwrap_or_default();
+            let body = text(&response).await;
             return Err(http_error(response.status(), &body, wait, &who, &t.api_key));
         }
         let body = response.body().ok_or_else(|| {
@@ -129,17 +140,9 @@ impl HttpTransport {
                     return Err(ModelError::cancelled(state.text))
                 }
                 Either::Left((Err(e), _)) => {
-                    let detail = e.as_string().or_else(|| {
-                        Reflect::get(&e, &"message".into())
-                            .ok()
-                            .and_then(|m| m.as_string())
-                    });
                     return Err(fail(
                         ErrorKind::Cut,
-                        format!(
-                            "The stream from {who} broke off ({}).",
-                            detail.unwrap_or_default()
-                        ),
+                        format!("The stream from {who} broke off ({}).", js_detail(e)),
                         &state,
                     ));
                 }
@@ -216,5 +219,47 @@ impl ChatModel for HttpTransport {
         cancel: &'a CancelToken,
     ) -> LocalBoxFuture<'a, Result<ChatResponse, ModelError>> {
         Box::pin(self.run(req, on_delta, cancel))
+    }
+
+    fn describe(&self, req: &ChatRequest) -> String {
+        self.target.describe(req)
+    }
+
+    fn list_models(&self) -> LocalBoxFuture<'_, Result<Vec<String>, ModelError>> {
+        Box::pin(async move {
+            let t = &self.target;
+            // The chat headers minus Content-Type: a GET has no body.
+            let headers: Vec<(String, String)> = t
+                .dialect
+                .headers(&t.api_key)
+                .into_iter()
+                .skip(1)
+                .map(|(n, v)| (n.to_string(), v))
+                .chain(t.extra_headers.iter().cloned())
+                .collect();
+            let url = t.dialect.models_url(&t.base_url);
+            let response = fetch("GET", &url, &headers, None, None)
+                .await
+                .map_err(|e| network_error(&t.base_url, &redact(&e, &t.api_key)))?;
+            let body = text(&response).await;
+            if !response.ok() {
+                return Err(http_error(
+                    response.status(),
+                    &body,
+                    None,
+                    &t.label,
+                    &t.api_key,
+                ));
+            }
+            t.dialect.parse_models(&body).ok_or_else(|| {
+                ModelError::new(
+                    ErrorKind::BadRequest,
+                    format!(
+                        "{} sent a model list Agora cannot read; type the model's name.",
+                        t.label
+                    ),
+                )
+            })
+        })
     }
 }

@@ -14,7 +14,8 @@ use super::runner::SessionEnv;
 use crate::engine::clock::Clock;
 use crate::engine::model::ChatModel;
 use crate::llm::dialect::Dialect;
-use crate::llm::transport::{HttpTarget, HttpTransport};
+use crate::llm::transport::HttpTransport;
+use crate::llm::wire::HttpTarget;
 use crate::store::Store;
 
 #[derive(Clone, Copy)]
@@ -71,6 +72,7 @@ pub fn providers() -> ProviderFactory {
                 api_key: c.api_key.clone(),
                 stall_ms: c.stall_ms,
                 send_call_header: c.send_call_header,
+                effort: c.effort,
             },
             clock: Rc::new(BrowserClock),
         })

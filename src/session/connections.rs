@@ -1,6 +1,7 @@
 //! Named connections to model providers. The API key lives here, in memory only: it is
 //! skipped by serde, so it cannot reach IndexedDB, an export or a log by accident.
 
+use crate::llm::dialect::Effort;
 use serde::{Deserialize, Serialize};
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -137,6 +138,9 @@ pub struct Connection {
     /// The user asked to keep this key on this device (in its own localStorage entry).
     #[serde(default)]
     pub remember_key: bool,
+    /// Reasoning effort for models that take one (a thinking budget on Anthropic/Gemini).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub effort: Option<Effort>,
     #[serde(skip)]
     pub api_key: String,
 }
@@ -160,6 +164,7 @@ impl Connection {
             stall_ms: 60_000,
             send_call_header: false,
             remember_key: false,
+            effort: None,
             api_key: String::new(),
         }
     }
@@ -183,6 +188,7 @@ impl Connection {
             stall_ms: 60_000,
             send_call_header: false,
             remember_key: false,
+            effort: None,
             api_key: key.trim().into(),
         }
     }
@@ -197,6 +203,9 @@ impl Connection {
             if self.default_model.trim().is_empty() {
                 return Err("Enter the model name (for example gpt-4o-mini).".into());
             }
+        }
+        if !(1..=32).contains(&self.concurrency) {
+            return Err("Calls at once must be between 1 and 32.".into());
         }
         if self.context_tokens < 1024 {
             return Err("The context window must be at least 1,024 tokens.".into());

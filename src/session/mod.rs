@@ -6,6 +6,7 @@
 pub mod browser;
 pub mod connections;
 pub mod limiter;
+pub mod prices;
 pub mod router;
 pub mod runner;
 mod writer;

@@ -44,6 +44,23 @@ impl Router {
         entry.1.clone()
     }
 
+    fn connection(&self, id: &str) -> Option<Connection> {
+        self.connections
+            .borrow()
+            .iter()
+            .find(|c| c.id == id)
+            .cloned()
+    }
+
+    /// The models a connection offers (it may be a draft not saved yet); errors never
+    /// carry its key.
+    pub async fn list_models(&self, c: &Connection) -> Result<Vec<String>, String> {
+        (self.providers)(c)
+            .list_models()
+            .await
+            .map_err(|e| redact(&e.message, &c.api_key))
+    }
+
     fn model(&self, c: &Connection) -> Rc<dyn ChatModel> {
         let mut cache = self.cache.borrow_mut();
         if let Some((conn, m)) = cache.get(c.id.as_str()) {
@@ -65,13 +82,7 @@ impl ChatModel for Router {
         cancel: &'a CancelToken,
     ) -> LocalBoxFuture<'a, Result<ChatResponse, ModelError>> {
         Box::pin(async move {
-            let conn = self
-                .connections
-                .borrow()
-                .iter()
-                .find(|c| c.id == req.connection)
-                .cloned();
-            let Some(conn) = conn else {
+            let Some(conn) = self.connection(&req.connection) else {
                 return Err(ModelError::new(
                     ErrorKind::NotFound,
                     format!(
@@ -95,5 +106,12 @@ impl ChatModel for Router {
                 e
             })
         })
+    }
+
+    fn describe(&self, req: &ChatRequest) -> String {
+        match self.connection(&req.connection) {
+            Some(c) => redact(&self.model(&c).describe(req), &c.api_key),
+            None => String::new(),
+        }
     }
 }

@@ -145,6 +145,15 @@ impl Session {
         })
     }
 
+    /// The models a connection (saved or still in the form) lists, for the form's choices.
+    pub fn list_models(
+        self: &Rc<Self>,
+        c: Connection,
+    ) -> LocalBoxFuture<'static, Result<Vec<String>, String>> {
+        let this = self.clone();
+        Box::pin(async move { this.router.list_models(&c).await })
+    }
+
     // ---- debates ----
 
     /// A fresh debate id (time-ordered, with a random tail).

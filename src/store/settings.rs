@@ -58,3 +58,19 @@ pub fn save_connections(all: &[Connection]) {
         }
     }
 }
+
+const PRICES: &str = "agora.prices";
+
+/// The user's own model prices; an unreadable entry counts as none.
+pub fn load_prices() -> crate::session::prices::PriceTable {
+    storage()
+        .and_then(|s| s.get_item(PRICES).ok().flatten())
+        .and_then(|json| serde_json::from_str(&json).ok())
+        .unwrap_or_default()
+}
+
+pub fn save_prices(table: &crate::session::prices::PriceTable) {
+    if let (Some(s), Ok(json)) = (storage(), serde_json::to_string(table)) {
+        let _ = s.set_item(PRICES, &json);
+    }
+}

@@ -5,6 +5,7 @@ use leptos::prelude::*;
 
 use super::app::session;
 use super::state::AppState;
+use crate::llm::dialect::Effort;
 use crate::session::connections::{ProviderKind, PRESETS};
 use crate::session::Connection;
 
@@ -30,6 +31,10 @@ pub fn ConnectionForm(
     let kind = RwSignal::new(base.kind);
     let remember = RwSignal::new(base.remember_key);
     let needs_key = RwSignal::new(true);
+    let concurrency = RwSignal::new(base.concurrency);
+    let effort = RwSignal::new(base.effort);
+    let models = RwSignal::new(Vec::<String>::new());
+    let listing = RwSignal::new(None::<Result<String, String>>);
     let pick_preset = move |name: String| {
         if let Some(p) = PRESETS.iter().find(|p| p.name == name) {
             kind.set(p.kind);
@@ -42,14 +47,16 @@ pub fn ConnectionForm(
     };
     let error = RwSignal::new(None::<String>);
 
-    let save = move |_| {
-        let Some(s) = session() else { return };
+    // The connection as the form describes it now (its key too, when one is typed).
+    let existing = StoredValue::new(existing);
+    let draft = move || {
+        let existing = existing.get_value();
         let id = match &existing {
             Some(e) => e.id.clone(),
             None => {
                 let slug: String = label
                     .get_untracked()
-                    .to_lowercase()
+                    .to_ascii_lowercase()
                     .chars()
                     .map(|c| if c.is_ascii_alphanumeric() { c } else { '-' })
                     .collect();
@@ -77,14 +84,45 @@ pub fn ConnectionForm(
         c.context_tokens = context.get_untracked();
         c.kind = kind.get_untracked();
         c.remember_key = remember.get_untracked();
+        c.send_call_header = call_header.get_untracked();
+        c.concurrency = concurrency.get_untracked();
+        c.effort = effort.get_untracked();
+        if c.label.is_empty() {
+            c.label = "My connection".into();
+        }
+        c
+    };
+
+    let list = move |_| {
+        let Some(s) = session() else { return };
+        listing.set(Some(Ok("Asking for the model list…".into())));
+        let fut = s.list_models(draft());
+        leptos::task::spawn_local(async move {
+            listing.set(Some(match fut.await {
+                Ok(m) if m.is_empty() => {
+                    Err("The provider listed no models; type the model's name.".into())
+                }
+                Ok(m) => {
+                    let n = m.len();
+                    models.set(m);
+                    Ok(format!(
+                        "{n} model{} listed: pick one in the Model field.",
+                        if n == 1 { "" } else { "s" }
+                    ))
+                }
+                Err(e) => Err(e),
+            }));
+        });
+    };
+
+    let save = move |_| {
+        let Some(s) = session() else { return };
+        let c = draft();
         if c.kind != ProviderKind::OpenAiCompatible && c.api_key.is_empty() {
             error.set(Some(format!("{} needs an API key.", c.label)));
             return;
         }
-        c.send_call_header = call_header.get_untracked();
-        if c.label.is_empty() {
-            c.label = "My connection".into();
-        }
+        let id = c.id.clone();
         match s.save_connection(c) {
             Ok(()) => {
                 crate::store::settings::save_connections(&s.connections());
@@ -112,15 +150,36 @@ pub fn ConnectionForm(
                 <label class="field"><span class="label">"Base URL"</span>
                     <input id="conn-url" prop:value=move || base_url.get() on:input=move |ev| base_url.set(event_target_value(&ev))/></label>
                 <label class="field"><span class="label">"Model"</span>
-                    <input id="conn-model" prop:value=move || model.get() on:input=move |ev| model.set(event_target_value(&ev))/></label>
+                    <input id="conn-model" list="conn-models" prop:value=move || model.get() on:input=move |ev| model.set(event_target_value(&ev))/>
+                    <datalist id="conn-models">
+                        {move || models.get().into_iter().map(|m| view! { <option value=m></option> }).collect_view()}
+                    </datalist></label>
                 <label class="field"><span class="label">"Context window (tokens)"</span>
                     <input id="conn-context" type="number" min="1024" prop:value=move || context.get().to_string()
                         on:input=move |ev| { if let Ok(n) = event_target_value(&ev).parse() { context.set(n) } }/></label>
+                <label class="field"><span class="label">"Calls at once"</span>
+                    <input id="conn-concurrency" type="number" min="1" max="32" prop:value=move || concurrency.get().to_string()
+                        on:input=move |ev| { if let Ok(n) = event_target_value(&ev).parse() { concurrency.set(n) } }/></label>
+                <label class="field"><span class="label">"Reasoning effort"</span>
+                    <select id="conn-effort" prop:value=move || effort.get().map_or("", |e| e.id()) on:change=move |ev| {
+                        let v = event_target_value(&ev);
+                        effort.set(Effort::ALL.into_iter().find(|e| e.id() == v));
+                    }>
+                        <option value="">"Provider default"</option>
+                        {Effort::ALL.into_iter().map(|e| view! { <option value=e.id()>{e.id()}</option> }).collect_view()}
+                    </select></label>
             </div>
             <label class="field"><span class="label">"API key"</span>
                 <input id="conn-key" type="password" autocomplete="off"
                     placeholder=move || if had_key { "Unchanged: type a new key to replace it" } else if needs_key.get() { "Your API key for this provider" } else { "Not needed for local servers" }
                     prop:value=move || key.get() on:input=move |ev| key.set(event_target_value(&ev))/></label>
+            <div class="row">
+                <button type="button" id="conn-list-models" class="link" on:click=list>"List the provider's models"</button>
+                {move || listing.get().map(|r| {
+                    let (class, text) = match r { Ok(m) => ("hint", m), Err(m) => ("error", m) };
+                    view! { <span class=class role="status">{text}</span> }
+                })}
+            </div>
             <label class="check">
                 <input id="conn-remember" type="checkbox" prop:checked=move || remember.get()
                     on:change=move |ev| remember.set(event_target_checked(&ev))/>

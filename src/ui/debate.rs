@@ -7,7 +7,9 @@ use leptos::task::spawn_local;
 use super::app::{navigate, session};
 use super::markdown::Markdown;
 use super::state::{AppState, Block, BlockKind, Route, TurnStatus, TurnView};
+use crate::engine::cost::{self, dollars};
 use crate::engine::event::{Input, Outcome};
+use crate::engine::export;
 
 fn status_line(s: TurnStatus) -> Option<(&'static str, &'static str)> {
     match s {
@@ -108,8 +110,31 @@ fn block_view(block: Block) -> AnyView {
             model,
             label,
             view,
+            request,
         } => {
             let seat_class = format!("turn seat-{seat}");
+            let meta = move || {
+                view.usage.get().map(|u| {
+                    let est = if u.estimated { " (estimated)" } else { "" };
+                    let cost = view
+                        .cost
+                        .get()
+                        .map(|c| format!(" · {}", dollars(c)))
+                        .unwrap_or_default();
+                    format!(
+                        "{} tokens in, {} out{est}{cost}",
+                        u.input_tokens, u.output_tokens
+                    )
+                })
+            };
+            let request = (!request.is_empty()).then(|| {
+                view! {
+                    <details class="request">
+                        <summary>"Request"</summary>
+                        <pre>{request}</pre>
+                    </details>
+                }
+            });
             let human_seat = seat.clone();
             view! {
                 <article class=seat_class data-status=move || view.status.get().id()>
@@ -132,6 +157,10 @@ fn block_view(block: Block) -> AnyView {
                             {move || view.error.get().map(|e| format!(": {e}"))}
                         </p>
                     })}
+                    <footer class="turn-meta">
+                        <span class="usage">{meta}</span>
+                        {request}
+                    </footer>
                 </article>
             }
             .into_any()
@@ -215,6 +244,93 @@ pub fn DebateScreen() -> impl IntoView {
             est
         )
     };
+    let costs = move || {
+        let l = d.ledger.get();
+        let names = d.config.with(|c| {
+            c.as_ref().map(|c| {
+                l.seats
+                    .iter()
+                    .map(|(id, usd)| {
+                        let name = c.seat(id).map_or(id.as_str(), |s| s.name.as_str());
+                        if l.unpriced.contains(id) {
+                            format!("{name} no price set")
+                        } else {
+                            format!("{name} {}", dollars(*usd))
+                        }
+                    })
+                    .collect::<Vec<_>>()
+                    .join(" · ")
+            })
+        })?;
+        let est = if l.estimated { " (estimated)" } else { "" };
+        let cap = d
+            .cap
+            .get()
+            .map(|c| format!(" of a {} cap", dollars(c)))
+            .unwrap_or_default();
+        Some(format!("Cost {}{est}{cap}: {names}", dollars(l.total)))
+    };
+    let cap_draft = RwSignal::new(String::new());
+    let set_cap = move |ev: leptos::ev::SubmitEvent| {
+        ev.prevent_default();
+        let text = cap_draft.get_untracked();
+        let usd = match text.trim() {
+            "" => None,
+            t => match cost::parse_decimal(t).ok_or(()) {
+                Ok(x) if x > 0.0 => Some(x),
+                _ => {
+                    action_error.set(Some(
+                        "The cap is a number of dollars above 0, like 0.50 (empty for no cap)."
+                            .into(),
+                    ));
+                    return;
+                }
+            },
+        };
+        if let (Some(s), Some(id)) = (session(), d.id.get_untracked()) {
+            match s.input(&id, Input::SpendingCap { usd }) {
+                Ok(()) => {
+                    action_error.set(None);
+                    cap_draft.set(String::new());
+                }
+                Err(e) => action_error.set(Some(e)),
+            }
+        }
+    };
+    let export = move |json: bool| {
+        let (Some(s), Some(id)) = (session(), d.id.get_untracked()) else {
+            return;
+        };
+        let load = s.load(&id);
+        spawn_local(async move {
+            match load.await {
+                Ok(Some(stored)) => {
+                    let ev = &stored.events;
+                    let (name, mime, text) = if json {
+                        (
+                            export::file_name(ev, "json"),
+                            "application/json",
+                            export::to_json(ev),
+                        )
+                    } else {
+                        (
+                            export::file_name(ev, "md"),
+                            "text/markdown",
+                            export::to_markdown(ev),
+                        )
+                    };
+                    if let Err(e) = super::download::save(&name, mime, &text) {
+                        action_error.set(Some(e));
+                    }
+                }
+                Ok(None) => {
+                    action_error.set(Some("This debate is not saved in this browser.".into()))
+                }
+                Err(e) => action_error.set(Some(e)),
+            }
+        });
+    };
+
     let can_resume = move || {
         !d.running.get()
             && !matches!(d.outcome.get(), Some((Outcome::Completed, _)))
@@ -253,6 +369,19 @@ pub fn DebateScreen() -> impl IntoView {
                     <Show when=can_resume>
                         <button id="resume" class="secondary" on:click=resume>"Resume"</button>
                     </Show>
+                </div>
+                <div class="costs-line">
+                    <span id="costs">{costs}</span>
+                    <Show when=move || d.running.get()>
+                        <form class="cap" on:submit=set_cap>
+                            <input id="cap-input" type="number" min="0" step="0.01" aria-label="Spending cap in dollars" placeholder="Cap $"
+                                prop:value=move || cap_draft.get() on:input=move |ev| cap_draft.set(event_target_value(&ev))/>
+                            <button type="submit" class="secondary">"Set cap"</button>
+                        </form>
+                    </Show>
+                    <span class="spacer"></span>
+                    <button id="export-md" class="link" on:click=move |_| export(false)>"Export Markdown"</button>
+                    <button id="export-json" class="link" on:click=move |_| export(true)>"Export JSON"</button>
                 </div>
                 {move || d.outcome.get().and_then(|(o, m)| (o != Outcome::Completed).then_some(m).flatten()).map(|m| view! { <p class="note">{m}</p> })}
                 {move || action_error.get().map(|e| view! { <p class="error" role="alert">{e}</p> })}

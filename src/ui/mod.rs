@@ -10,6 +10,8 @@ mod connection_form;
 #[cfg(target_arch = "wasm32")]
 mod debate;
 #[cfg(target_arch = "wasm32")]
+mod download;
+#[cfg(target_arch = "wasm32")]
 mod history;
 #[cfg(target_arch = "wasm32")]
 pub mod markdown;

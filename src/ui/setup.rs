@@ -7,7 +7,10 @@ use super::app::{navigate, session};
 use super::connection_form::ConnectionForm;
 use super::state::{AppState, Route};
 use crate::engine::config::{ClassicOptions, ClassicStyle, Participant, MAX_TOPIC_CHARS};
-use crate::engine::formats::classic;
+use crate::engine::cost;
+use crate::engine::formats::{self, classic};
+use crate::engine::DebateConfig;
+use crate::session::prices::PriceTable;
 use crate::session::Connection;
 
 const SUGGESTIONS: [&str; 6] = [
@@ -66,6 +69,8 @@ pub fn SetupScreen() -> impl IntoView {
     let connection = RwSignal::new("local".to_string());
     let model = RwSignal::new(crate::session::connections::LOCAL_MODEL_NAME.to_string());
     let error = RwSignal::new(None::<String>);
+    let prices = RwSignal::new(crate::store::settings::load_prices());
+    let cap = RwSignal::new(String::new());
     let test_result = RwSignal::new(None::<Result<String, String>>);
     let testing = RwSignal::new(false);
     let adding = RwSignal::new(false);
@@ -95,31 +100,22 @@ pub fn SetupScreen() -> impl IntoView {
         });
     };
 
-    let start = move |ev: leptos::ev::SubmitEvent| {
-        ev.prevent_default();
-        let Some(s) = session() else {
-            error.set(Some(
-                "Agora is still starting; try again in a moment.".into(),
-            ));
-            return;
-        };
-        let conns = s.connections();
+    // The debate the form describes; read reactively by the estimate, once by Start.
+    let build = move || -> DebateConfig {
+        let conns = connections(state);
         let options = ClassicOptions {
-            rounds: rounds.get_untracked(),
-            style: style.get_untracked(),
+            rounds: rounds.get(),
+            style: style.get(),
             ..Default::default()
         };
         let participant = |seat_id: &str| -> Participant {
             let choice = seats.iter().find(|c| c.id == seat_id).copied();
-            if choice.is_some_and(|c| c.human.get_untracked()) {
+            if choice.is_some_and(|c| c.human.get()) {
                 return Participant::Human;
             }
             let (conn_id, model_name) = match choice {
-                Some(c) if !c.connection.get_untracked().is_empty() => {
-                    let m = c.model.get_untracked();
-                    (c.connection.get_untracked(), m)
-                }
-                _ => (connection.get_untracked(), model.get_untracked()),
+                Some(c) if !c.connection.get().is_empty() => (c.connection.get(), c.model.get()),
+                _ => (connection.get(), model.get()),
             };
             let conn = conns.iter().find(|c| c.id == conn_id);
             let model_name = if model_name.trim().is_empty() {
@@ -130,17 +126,37 @@ pub fn SetupScreen() -> impl IntoView {
             Participant::Model {
                 connection: conn_id.clone(),
                 connection_label: conn.map(|c| c.label.clone()).unwrap_or(conn_id),
+                price: prices.with(|t| t.price(conn, &model_name)),
                 model: model_name.trim().to_string(),
                 context_tokens: conn.map(|c| c.context_tokens).unwrap_or(4096),
             }
         };
-        let config = classic::new_config(
-            &topic.get_untracked(),
-            &stance_a.get_untracked(),
-            &stance_b.get_untracked(),
+        let mut config = classic::new_config(
+            &topic.get(),
+            &stance_a.get(),
+            &stance_b.get(),
             options,
             participant,
         );
+        config.spending_cap = cap.with(|c| cost::parse_decimal(c));
+        config
+    };
+
+    let start = move |ev: leptos::ev::SubmitEvent| {
+        ev.prevent_default();
+        let Some(s) = session() else {
+            error.set(Some(
+                "Agora is still starting; try again in a moment.".into(),
+            ));
+            return;
+        };
+        if cap.with(|c| !c.trim().is_empty() && cost::parse_decimal(c).is_none()) {
+            error.set(Some(
+                "The spending cap must be a number of dollars, like 0.50.".into(),
+            ));
+            return;
+        }
+        let config = build();
         let id = s.new_id();
         state.debate.reset(Some(id.clone()));
         state.debate.running.set(true);
@@ -276,6 +292,47 @@ pub fn SetupScreen() -> impl IntoView {
     }
     .into_any();
 
+    // The priced models in use, each once, with the connection that prices it.
+    let costs = view! {
+        <details class="costs">
+            <summary>"Prices and spending cap"</summary>
+            <p class="hint">"US dollars per million tokens: input, then output. Built-in prices are providers' list prices as of 2025 and local servers are free; change any that differ."</p>
+            {move || {
+                let cfg = build();
+                let mut seen: Vec<String> = Vec::new();
+                cfg.seats.iter().filter_map(|s| match &s.participant {
+                    Participant::Model { model, connection, .. } if !seen.contains(model) => {
+                        seen.push(model.clone());
+                        let conn = connections(state).into_iter().find(|c| &c.id == connection);
+                        Some(view! { <PriceRow model=model.clone() conn=conn prices=prices/> })
+                    }
+                    _ => None,
+                }).collect_view()
+            }}
+            <label class="field">
+                <span class="label">"Spending cap for this debate ($, optional)"</span>
+                <input id="spending-cap" type="number" min="0" step="0.01" placeholder="No cap"
+                    prop:value=move || cap.get() on:input=move |ev| cap.set(event_target_value(&ev))/>
+            </label>
+        </details>
+    }
+    .into_any();
+
+    let plan_line = move || {
+        let cfg = build();
+        let e = cost::estimate(&cfg, &formats::plan(&cfg));
+        let money = if e.unpriced.is_empty() {
+            format!(
+                " · estimated cost {}–{}",
+                cost::dollars(e.low),
+                cost::dollars(e.high)
+            )
+        } else {
+            " · add prices to see the estimated cost".to_string()
+        };
+        format!("{} model calls planned{money}", e.calls)
+    };
+
     view! {
         {hero}
         <form class="card setup" on:submit=start>
@@ -284,9 +341,10 @@ pub fn SetupScreen() -> impl IntoView {
             {options}
             {connection_block}
             {seat_rows}
+            {costs}
             {move || error.get().map(|e| view! { <p class="error" role="alert">{e}</p> })}
             <div class="row end">
-                <span class="hint">{move || format!("{} model calls planned", 6 + 5 * rounds.get())}</span>
+                <span class="hint" id="plan">{plan_line}</span>
                 <button type="submit" id="start" class="primary" disabled=move || !state.ready.get()>"Start debate"</button>
             </div>
         </form>
@@ -319,6 +377,48 @@ fn ConnectionOptions() -> impl IntoView {
     }
 }
 
+/// One model's price per million tokens, in and out; edits are saved for next time.
+#[component]
+fn PriceRow(
+    model: String,
+    conn: Option<Connection>,
+    prices: RwSignal<PriceTable>,
+) -> impl IntoView {
+    let current = prices.with_untracked(|t| t.price(conn.as_ref(), &model));
+    let field = move |which: usize| {
+        current.map_or(String::new(), |p| cost::short([p.input, p.output][which]))
+    };
+    let m = model.clone();
+    let set = move |which: usize, v: String| {
+        let Some(x) = cost::parse_decimal(&v) else {
+            return;
+        };
+        if x < 0.0 {
+            return;
+        }
+        prices.update(|t| {
+            let mut p = t.price(conn.as_ref(), &m).unwrap_or_default();
+            if which == 0 {
+                p.input = x
+            } else {
+                p.output = x
+            }
+            t.set(&m, p);
+        });
+        prices.with_untracked(crate::store::settings::save_prices);
+    };
+    let set2 = set.clone();
+    view! {
+        <div class="price-row">
+            <strong>{model.clone()}</strong>
+            <input type="number" min="0" step="0.01" aria-label=format!("{model} input price") placeholder="in $/M"
+                value=field(0) on:change=move |ev| set(0, event_target_value(&ev))/>
+            <input type="number" min="0" step="0.01" aria-label=format!("{model} output price") placeholder="out $/M"
+                value=field(1) on:change=move |ev| set2(1, event_target_value(&ev))/>
+        </div>
+    }
+}
+
 #[component]
 fn SeatRow(seat: SeatChoice) -> impl IntoView {
     let state = expect_context::<AppState>();
@@ -347,6 +447,6 @@ fn SeatRow(seat: SeatChoice) -> impl IntoView {
 fn capitalise(s: &str) -> String {
     let mut c = s.chars();
     c.next()
-        .map(|f| f.to_uppercase().collect::<String>() + c.as_str())
+        .map(|f| f.to_ascii_uppercase().to_string() + c.as_str())
         .unwrap_or_default()
 }

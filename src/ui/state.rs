@@ -4,6 +4,7 @@
 
 use leptos::prelude::*;
 
+use crate::engine::cost::{dollars, Ledger};
 use crate::engine::event::{Event, EventKind, FinishReason, Input, Outcome, Usage};
 use crate::engine::DebateConfig;
 use crate::store::{DebateSummary, StoredDebate};
@@ -43,6 +44,8 @@ pub struct TurnView {
     pub status: RwSignal<TurnStatus>,
     pub error: RwSignal<Option<String>>,
     pub usage: RwSignal<Option<Usage>>,
+    /// What the turn cost, when its seat has a price.
+    pub cost: RwSignal<Option<f64>>,
 }
 
 #[derive(Clone)]
@@ -56,6 +59,8 @@ pub enum BlockKind {
         model: String,
         label: String,
         view: TurnView,
+        /// The request as sent, key redacted (empty for human turns).
+        request: String,
     },
     Note {
         text: String,
@@ -99,6 +104,10 @@ pub struct DebateView {
     pub outcome: RwSignal<Option<(Outcome, Option<String>)>>,
     pub loading: RwSignal<bool>,
     pub load_error: RwSignal<Option<String>>,
+    /// Spent so far, per seat and in all.
+    pub ledger: RwSignal<Ledger>,
+    /// The spending cap in force.
+    pub cap: RwSignal<Option<f64>>,
     turns: StoredValue<crate::engine::small_map::SmallMap<String, TurnView>>,
 }
 
@@ -114,6 +123,8 @@ impl DebateView {
             outcome: RwSignal::new(None),
             loading: RwSignal::new(false),
             load_error: RwSignal::new(None),
+            ledger: RwSignal::new(Ledger::default()),
+            cap: RwSignal::new(None),
             turns: StoredValue::new(crate::engine::small_map::SmallMap::new()),
         }
     }
@@ -127,6 +138,8 @@ impl DebateView {
         self.paused.set(false);
         self.outcome.set(None);
         self.load_error.set(None);
+        self.ledger.set(Ledger::default());
+        self.cap.set(None);
         self.turns.update_value(|t| t.clear());
     }
 
@@ -168,6 +181,8 @@ impl DebateView {
             } => {
                 self.config.set(Some(config.clone()));
                 self.progress.update(|p| p.planned = *planned_calls);
+                self.ledger.set(Ledger::new(config));
+                self.cap.set(config.spending_cap);
             }
             EventKind::PhaseStarted { title, .. } => {
                 self.progress.update(|p| p.phase = title.clone());
@@ -183,6 +198,7 @@ impl DebateView {
                 seat,
                 label,
                 human,
+                request,
                 ..
             } => {
                 let (speaker, model) = self
@@ -203,6 +219,7 @@ impl DebateView {
                     }),
                     error: RwSignal::new(None),
                     usage: RwSignal::new(None),
+                    cost: RwSignal::new(None),
                 };
                 self.turns.update_value(|t| {
                     t.insert(call.to_string(), view);
@@ -215,21 +232,28 @@ impl DebateView {
                         model,
                         label: label.clone(),
                         view,
+                        request: request.clone(),
                     },
                 );
             }
             EventKind::TurnFinished {
                 call,
+                seat,
                 text,
                 reasoning,
                 usage,
                 finish,
                 ..
             } => {
+                let cost = self.config.with_untracked(|c| {
+                    let c = c.as_ref()?;
+                    self.ledger.try_update(|l| l.add(c, seat, usage)).flatten()
+                });
                 if let Some(v) = self.turn(&call.to_string()) {
                     v.text.set(text.clone());
                     v.reasoning.set(reasoning.clone());
                     v.usage.set(Some(*usage));
+                    v.cost.set(cost);
                     v.status.set(match finish {
                         FinishReason::Stop => TurnStatus::Done,
                         FinishReason::Length => TurnStatus::Truncated,
@@ -274,6 +298,13 @@ impl DebateView {
                 let text = match input {
                     Input::Question { text } => format!("Audience question: {text}"),
                     Input::Evidence { text } => format!("Evidence submitted: {text}"),
+                    Input::SpendingCap { usd } => {
+                        self.cap.set(*usd);
+                        match usd {
+                            Some(x) => format!("Spending cap set to {}.", dollars(*x)),
+                            None => "Spending cap removed.".into(),
+                        }
+                    }
                     Input::HumanTurn { .. } => return,
                 };
                 self.push(

@@ -1,8 +1,10 @@
-// The API key is the user's: after a debate it is in no IndexedDB store and no console
-// line, with or without "Remember"; without it, it is nowhere in web storage; with it, it
-// is in exactly one localStorage entry of its own and survives a reload.
+// The API key is the user's: after a debate it is in no IndexedDB store, no export format,
+// no request shown under a turn and no console line, with or without "Remember"; without
+// it, it is nowhere in web storage; with it, it is in exactly one localStorage entry of its
+// own and survives a reload.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
+import { readFile } from 'node:fs/promises';
 import { world, openApp, dumpIndexedDb } from './harness.mjs';
 
 const w = world('e2e-classic.json');
@@ -37,6 +39,16 @@ for (const remember of [false, true]) {
     assert.ok((await w.standin.log()).every(r => r.authorized), 'the key was sent to the provider');
 
     assert.ok(!(await dumpIndexedDb(page)).includes(key), 'the key reached IndexedDB');
+    for (const button of ['#export-md', '#export-json']) {
+      const [d] = await Promise.all([page.waitForEvent('download'), page.click(button)]);
+      const text = await readFile(await d.path(), 'utf8');
+      assert.ok(text.includes('Keys, remembered'), `${button} exported the debate`);
+      assert.ok(!text.includes(key), `the key reached the ${button} file`);
+    }
+    // The request shown under each turn names the key's header but not the key.
+    const requests = await page.$$eval('details.request pre', ps => ps.map(p => p.textContent));
+    assert.equal(requests.length, 11);
+    assert.ok(requests.every(r => r.includes('Authorization: Bearer [key]') && !r.includes(key)));
     assert.ok(!consoleLines.join('\n').includes(key), 'the key reached the console');
     const holding = (await webStorage(page)).filter(e => e.v.includes(key) || e.k.includes(key));
     if (remember) {

@@ -1,0 +1,158 @@
+//! The exact HTTP request a call becomes, built once: the transport sends it and the
+//! transcript shows it (with the key redacted) under "Request".
+
+use super::dialect::{Dialect, Effort};
+use super::redact::redact;
+use crate::engine::model::ChatRequest;
+
+/// Where and how to reach one provider endpoint.
+pub struct HttpTarget {
+    pub dialect: Dialect,
+    /// Extra headers the provider asks for (OpenRouter's attribution).
+    pub extra_headers: Vec<(String, String)>,
+    pub label: String,
+    pub base_url: String,
+    pub api_key: String,
+    pub stall_ms: u64,
+    pub send_call_header: bool,
+    pub effort: Option<Effort>,
+}
+
+pub struct WireRequest {
+    pub url: String,
+    pub headers: Vec<(String, String)>,
+    pub body: serde_json::Value,
+}
+
+impl HttpTarget {
+    pub fn wire(&self, req: &ChatRequest) -> WireRequest {
+        let mut headers: Vec<(String, String)> = self
+            .dialect
+            .headers(&self.api_key)
+            .into_iter()
+            .map(|(n, v)| (n.to_string(), v))
+            .collect();
+        headers.extend(self.extra_headers.iter().cloned());
+        if self.send_call_header {
+            headers.push((
+                "X-Agora-Call".into(),
+                format!("{};{};{}", req.seat, req.purpose.id(), req.call),
+            ));
+        }
+        WireRequest {
+            url: self.dialect.url(&self.base_url, &req.model),
+            headers,
+            body: self.dialect.body(req, self.effort),
+        }
+    }
+
+    /// The request as text for people: method, URL, headers and the body, with the key
+    /// replaced wherever it appears.
+    pub fn describe(&self, req: &ChatRequest) -> String {
+        let w = self.wire(req);
+        let mut out = format!("POST {}\n", w.url);
+        for (name, value) in &w.headers {
+            out.push_str(&format!("{name}: {value}\n"));
+        }
+        out.push('\n');
+        out.push_str(&serde_json::to_string_pretty(&w.body).unwrap_or_default());
+        redact(&out, &self.api_key)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::engine::event::Purpose;
+    use crate::engine::model::ChatMessage;
+
+    fn target(dialect: Dialect, key: &str) -> HttpTarget {
+        HttpTarget {
+            dialect,
+            extra_headers: vec![("X-Title".into(), "Agora".into())],
+            label: "Test".into(),
+            base_url: "https://api.example.com/v1/".into(),
+            api_key: key.into(),
+            stall_ms: 1000,
+            send_call_header: false,
+            effort: None,
+        }
+    }
+
+    fn req() -> ChatRequest {
+        ChatRequest {
+            connection: "c".into(),
+            model: "gpt-4o-mini".into(),
+            seat: "position-a".into(),
+            purpose: Purpose::Argument,
+            call: "opening/position-a".into(),
+            messages: vec![ChatMessage::system("Argue."), ChatMessage::user("Cars?")],
+            temperature: Some(0.8),
+            max_tokens: 300,
+            json: false,
+            schema: None,
+        }
+    }
+
+    #[test]
+    fn the_shown_request_is_the_sent_one_without_the_key() {
+        for (dialect, key) in [
+            (Dialect::OpenAi, "sk-proj-SECRET123456"),
+            (Dialect::Anthropic, "sk-ant-SECRET123456"),
+            (Dialect::Gemini, "AIzaSECRET123456"),
+        ] {
+            let t = target(dialect, key);
+            let text = t.describe(&req());
+            assert!(!text.contains("SECRET"), "{text}");
+            assert!(
+                text.starts_with("POST https://api.example.com/v1/"),
+                "{text}"
+            );
+            assert!(text.contains("X-Title: Agora"));
+            assert!(
+                text.contains("[key]"),
+                "{dialect:?}: the key header is shown, redacted"
+            );
+            // The body shown is the body sent.
+            let body = text.split_once("\n\n").unwrap().1;
+            let sent: serde_json::Value = serde_json::from_str(body).unwrap();
+            assert_eq!(sent, t.wire(&req()).body);
+        }
+    }
+
+    #[test]
+    fn reasoning_effort_reaches_each_provider_in_its_own_words() {
+        let mut t = target(Dialect::OpenAi, "k");
+        t.effort = Some(Effort::High);
+        let mut r = req();
+        r.model = "o3-mini".into();
+        assert_eq!(t.wire(&r).body["reasoning_effort"], "high");
+
+        t.dialect = Dialect::Anthropic;
+        let b = t.wire(&req()).body;
+        assert_eq!(b["thinking"]["budget_tokens"], 16384);
+        assert_eq!(
+            b["max_tokens"],
+            300 + 16384,
+            "the answer keeps its own budget"
+        );
+        assert!(b.get("temperature").is_none());
+
+        t.dialect = Dialect::Gemini;
+        t.effort = Some(Effort::Low);
+        let b = t.wire(&req()).body;
+        assert_eq!(
+            b["generationConfig"]["thinkingConfig"]["thinkingBudget"],
+            1024
+        );
+        assert_eq!(
+            b["generationConfig"]["thinkingConfig"]["includeThoughts"],
+            true
+        );
+
+        t.effort = None;
+        assert!(t.wire(&req()).body["generationConfig"]
+            .get("thinkingConfig")
+            .is_none());
+    }
+}

@@ -1,0 +1,90 @@
+// Usage and cost as a user meets them: the model list in the connection form, prices and
+// the estimate before Start, cost per turn, per seat and per debate while it runs, a
+// spending cap that pauses and a raised cap that goes on, the exact request under a turn
+// (key redacted), and the Markdown and JSON exports with the cost in them.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { readFile } from 'node:fs/promises';
+import { world, openApp } from './harness.mjs';
+
+const w = world('e2e-classic.json');
+const KEY = 'sk-cost-test-7c1e55';
+
+async function download(page, button) {
+  const [d] = await Promise.all([page.waitForEvent('download'), page.click(button)]);
+  return { name: d.suggestedFilename(), text: await readFile(await d.path(), 'utf8') };
+}
+
+test('prices, estimate, live cost, spending cap, request view and exports', async () => {
+  // Every call reports 1,000 tokens in and 200 out.
+  await w.standin.setScript({ default: { chunk_delay_ms: 5, usage: { input_tokens: 1000, output_tokens: 200 } } });
+  const { page } = await openApp(w.browser, w.site.url);
+
+  // The connection form lists the provider's models.
+  await page.getByRole('button', { name: /Add a connection/ }).click();
+  await page.selectOption('#conn-provider', 'Other OpenAI-compatible');
+  await page.fill('#conn-name', 'Stand-in');
+  await page.fill('#conn-url', `${w.standin.base}/v1`);
+  await page.fill('#conn-model', '');
+  await page.fill('#conn-key', KEY);
+  await page.click('#conn-list-models');
+  await page.getByText('1 model listed').waitFor();
+  assert.deepEqual(await page.$$eval('#conn-models option', os => os.map(o => o.value)), ['standin']);
+  await page.fill('#conn-model', 'standin');
+  await page.fill('#conn-concurrency', '2');
+  await page.check('#conn-call-header');
+  await page.click('#conn-save');
+
+  await page.fill('#topic', 'Is a spending cap a good idea?');
+  await page.fill('#rounds', '1');
+  // The stand-in runs on this machine, and a local server is free until priced.
+  assert.equal(await page.textContent('#plan'), '11 model calls planned · estimated cost $0.00–$0.00');
+  await page.click('details.costs summary');
+  await page.fill('[aria-label="standin input price"]', '3');
+  await page.dispatchEvent('[aria-label="standin input price"]', 'change');
+  await page.fill('[aria-label="standin output price"]', '15');
+  await page.dispatchEvent('[aria-label="standin output price"]', 'change');
+  assert.match(await page.textContent('#plan'), /11 model calls planned · estimated cost \$0\.\d{4}–\$0\.\d{4}/);
+  await page.fill('#spending-cap', '0.02');
+  await page.click('#start');
+
+  // $0.006 a call: the cap of $0.02 is passed after the fourth call, and the fifth waits.
+  await page.getByText('The spending cap of $0.0200 is reached ($0.0240 spent)').waitFor({ timeout: 30_000 });
+  await page.waitForTimeout(1500);
+  assert.equal((await w.standin.log()).length, 4, 'no call goes out while the cap holds');
+  assert.match(await page.textContent('#costs'), /^Cost \$0\.0240 of a \$0\.0200 cap: Moderator \$0\.0060 · Position A \$0\.0120 · Position B \$0\.0060$/);
+  await page.fill('#cap-input', '1');
+  await page.click('form.cap button');
+  await page.waitForSelector('.badge.done', { timeout: 60_000 });
+  assert.equal((await w.standin.log()).length, 11);
+  assert.match(await page.textContent('#costs'), /^Cost \$0\.0660 of a \$1\.00 cap/);
+  const meta = await page.$$eval('.turn .usage', us => us.map(u => u.textContent));
+  assert.equal(meta.length, 11);
+  assert.ok(meta.every(m => m === '1000 tokens in, 200 out · $0.0060'), meta.join('\n'));
+
+  // The exact request under a turn, with the key replaced.
+  await page.click('.turn >> nth=0 >> details.request summary');
+  const request = await page.textContent('.turn >> nth=0 >> details.request pre');
+  assert.ok(request.startsWith(`POST ${w.standin.base}/v1/chat/completions`), request);
+  assert.match(request, /Authorization: Bearer \[key\]/);
+  assert.match(request, /"stream_options"/);
+  assert.ok(!request.includes(KEY));
+
+  // Exports: the transcript with its cost, and the whole log with a cost summary.
+  const md = await download(page, '#export-md');
+  assert.equal(md.name, 'is-a-spending-cap-a-good-idea.md');
+  assert.match(md.text, /^# Is a spending cap a good idea\?/);
+  assert.match(md.text, /\| \*\*Total\*\* \| \*\*\$0\.0660\*\* \|/);
+  assert.match(md.text, /> Spending cap set to \$1\.00\./);
+  const json = await download(page, '#export-json');
+  const doc = JSON.parse(json.text);
+  assert.ok(Math.abs(doc.cost.total - 0.066) < 1e-9);
+  assert.equal(doc.events.filter(e => e.kind.TurnFinished).length, 11);
+  for (const f of [md, json]) assert.ok(!f.text.includes(KEY), `${f.name} holds the key`);
+
+  // After a reload the cost is the same: it comes from the log and the prices it started with.
+  const costs = await page.textContent('#costs');
+  await page.reload();
+  await page.waitForSelector('.badge.done');
+  assert.equal(await page.textContent('#costs'), costs);
+});
