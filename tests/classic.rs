@@ -434,7 +434,7 @@ fn reaching_the_spending_cap_pauses_and_raising_it_goes_on() {
                 loop {
                     clock.sleep(100).await;
                     let paused = rec.events.borrow().iter().any(|e| {
-                        matches!(&e.kind, EventKind::Paused { reason } if reason.contains("spending cap"))
+                        matches!(&e.kind, EventKind::Paused { reason, .. } if reason.contains("spending cap"))
                     });
                     if paused {
                         // It stays paused: no call goes out while it waits.
@@ -455,7 +455,7 @@ fn reaching_the_spending_cap_pauses_and_raising_it_goes_on() {
     let reason = events
         .iter()
         .find_map(|e| match &e.kind {
-            EventKind::Paused { reason } => Some(reason.clone()),
+            EventKind::Paused { reason, .. } => Some(reason.clone()),
             _ => None,
         })
         .unwrap();

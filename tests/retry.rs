@@ -103,6 +103,7 @@ fn run(faults: serde_json::Value, stop_at_ms: Option<u64>) -> Run {
     );
     let ctx = rig.start();
     let (c, stop) = (rig.clock.clone(), rig.stop.clone());
+    let (c2, stop2, log) = (rig.clock.clone(), rig.stop.clone(), rig.log.clone());
     let outcome = run_virtual_with(&rig.clock, move |spawner| {
         if let Some(at) = stop_at_ms {
             spawner
@@ -112,6 +113,33 @@ fn run(faults: serde_json::Value, stop_at_ms: Option<u64>) -> Run {
                 })
                 .unwrap();
         }
+        // A debate held at a failed call waits for the user: here the user stops it.
+        spawner
+            .spawn_local(async move {
+                loop {
+                    c2.sleep(100).await;
+                    let events = log.0.borrow();
+                    if events
+                        .iter()
+                        .any(|e| matches!(e.kind, EventKind::Finished { .. }))
+                    {
+                        break;
+                    }
+                    if events.iter().any(|e| {
+                        matches!(
+                            e.kind,
+                            EventKind::Paused {
+                                needs_resume: true,
+                                ..
+                            }
+                        )
+                    }) {
+                        stop2.cancel();
+                        break;
+                    }
+                }
+            })
+            .unwrap();
         async move { formats::drive(&ctx).await }
     });
     Run {
@@ -119,6 +147,20 @@ fn run(faults: serde_json::Value, stop_at_ms: Option<u64>) -> Run {
         events: rig.events(),
         model: rig.model,
     }
+}
+
+/// Why the debate was held at a failed call.
+fn held_message(events: &[Event]) -> String {
+    events
+        .iter()
+        .find_map(|e| match &e.kind {
+            EventKind::Paused {
+                reason,
+                needs_resume: true,
+            } => Some(reason.clone()),
+            _ => None,
+        })
+        .expect("the debate was held at the failed call")
 }
 
 /// The message the debate ended with.
@@ -247,16 +289,16 @@ fn a_silent_stream_is_abandoned_and_retried() {
 }
 
 #[test]
-fn a_wrong_key_is_not_retried_and_ends_with_a_message_naming_the_turn() {
+fn a_wrong_key_is_not_retried_and_holds_the_debate_with_a_message_naming_the_turn() {
     let r = run(
         serde_json::json!([status(401, serde_json::json!({}), 0)]),
         None,
     );
-    assert_eq!(r.outcome, Outcome::Failed);
+    assert_eq!(r.outcome, Outcome::Stopped, "held until the user acts");
     assert_eq!(kinds(&r.events), ["started", "failed"]);
-    let msg = finished_message(&r.events);
+    let msg = held_message(&r.events);
     assert!(
-        msg.starts_with("Moderator's turn failed") && msg.contains("401"),
+        msg.starts_with("Moderator's turn failed") && msg.contains("401") && msg.contains("Resume"),
         "{msg}"
     );
 }
@@ -267,9 +309,9 @@ fn retries_stop_after_the_cap_with_a_message() {
         .map(|i| status(502, serde_json::json!({}), i))
         .collect();
     let r = run(serde_json::Value::Array(faults), None);
-    assert_eq!(r.outcome, Outcome::Failed);
+    assert_eq!(r.outcome, Outcome::Stopped);
     assert_eq!(r.model.requests.borrow().len(), 4);
-    let msg = finished_message(&r.events);
+    let msg = held_message(&r.events);
     assert!(msg.contains("gave up after 4 attempts"), "{msg}");
 }
 
@@ -279,8 +321,8 @@ fn a_retry_after_longer_than_a_minute_is_not_waited_out() {
         serde_json::json!([status(429, serde_json::json!({"retry-after": "3600"}), 0)]),
         None,
     );
-    assert_eq!(r.outcome, Outcome::Failed);
-    let msg = finished_message(&r.events);
+    assert_eq!(r.outcome, Outcome::Stopped);
+    let msg = held_message(&r.events);
     assert!(msg.contains("asks to wait 3600 s"), "{msg}");
 }
 
@@ -301,7 +343,7 @@ fn resuming_after_a_failure_continues_from_the_failed_call() {
         .map(|i| status(502, serde_json::json!({}), i))
         .collect();
     let first = run(serde_json::Value::Array(faults), None);
-    assert_eq!(first.outcome, Outcome::Failed);
+    assert_eq!(first.outcome, Outcome::Stopped);
     // The provider is healthy again: resume over the stored log.
     let rig = Rig::new(
         serde_json::json!({"default": {"chunk_delay_ms": 10}}),
@@ -314,6 +356,51 @@ fn resuming_after_a_failure_continues_from_the_failed_call() {
     );
     assert_eq!(rig.model.requests.borrow()[0].call, "opening/moderator");
     assert_eq!(rig.model.requests.borrow().len(), 11);
+}
+
+#[test]
+fn a_held_debate_goes_on_in_place_when_the_user_resumes() {
+    // The provider fails four times (the retry cap), then is healthy again.
+    let faults: Vec<_> = (0..4)
+        .map(|i| status(502, serde_json::json!({}), i))
+        .collect();
+    let rig = Rig::new(
+        serde_json::json!({"answers": faults, "default": {"chunk_delay_ms": 10}}),
+        T0,
+    );
+    let ctx = rig.start();
+    let (clock, inputs, log) = (rig.clock.clone(), rig.inputs.clone(), rig.log.clone());
+    let outcome = run_virtual_with(&rig.clock, move |spawner| {
+        spawner
+            .spawn_local(async move {
+                while !inputs.is_halted() {
+                    clock.sleep(100).await;
+                }
+                // Held: nothing goes out until the user resumes, however long that takes.
+                let n = log.0.borrow().len();
+                clock.sleep(600_000).await;
+                assert_eq!(log.0.borrow().len(), n);
+                inputs.release();
+            })
+            .unwrap();
+        async move { formats::drive(&ctx).await }
+    });
+    assert_eq!(outcome, Outcome::Completed);
+    assert_eq!(rig.model.requests.borrow().len(), 4 + 11);
+    let events = rig.events();
+    let held = events
+        .iter()
+        .position(|e| {
+            matches!(
+                e.kind,
+                EventKind::Paused {
+                    needs_resume: true,
+                    ..
+                }
+            )
+        })
+        .unwrap();
+    assert!(matches!(events[held + 1].kind, EventKind::Resumed));
 }
 
 #[test]
@@ -341,7 +428,7 @@ fn offline_waits_for_the_connection_and_then_goes_on_by_itself() {
     let paused = events
         .iter()
         .find_map(|e| {
-            if let EventKind::Paused { reason } = &e.kind {
+            if let EventKind::Paused { reason, .. } = &e.kind {
                 Some(reason.clone())
             } else {
                 None

@@ -231,7 +231,12 @@ fn the_key_never_reaches_storage_or_the_ui() {
             r#"{"answers": [{"path": "round/1/summary", "fault": {"status": 401, "body": "bad key sk-test-SECRET-0123456789"}}], "default": {"chunk_delay_ms": 100}}"#,
         );
         async move {
-            s.start(classic_config(1)).unwrap();
+            let id = s.start(classic_config(1)).unwrap();
+            // The 401 holds the debate at the failed call; the user then stops it.
+            while !format!("{:?}", heard.borrow()).contains("needs_resume: true") {
+                clock.sleep(50).await;
+            }
+            s.stop(&id);
             until_ended(&clock, &heard).await;
         }
     });

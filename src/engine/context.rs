@@ -148,6 +148,8 @@ pub struct Inputs {
     /// The browser is offline: a pause of its own, lifted by the `online` event, so that it
     /// never undoes (or is undone by) the user's own pause.
     offline: Cell<bool>,
+    /// Held at a failed call until the user resumes.
+    halted: Cell<bool>,
     wakers: RefCell<Vec<Waker>>,
 }
 
@@ -177,6 +179,16 @@ impl Inputs {
     pub fn set_offline(&self, offline: bool) {
         self.offline.set(offline);
         self.wake();
+    }
+
+    /// The user's Resume for a debate held at a failed call: that call is tried again.
+    pub fn release(&self) {
+        self.halted.set(false);
+        self.wake();
+    }
+
+    pub fn is_halted(&self) -> bool {
+        self.halted.get()
     }
 
     pub fn is_paused(&self) -> bool {
@@ -444,6 +456,7 @@ impl DebateCtx {
         if self.inputs.is_paused() {
             self.push(EventKind::Paused {
                 reason: self.inputs.pause_reason().into(),
+                needs_resume: false,
             });
             let inputs = self.inputs.clone();
             let wait = inputs.wait_for(|i| (!i.is_paused()).then_some(()));
@@ -497,6 +510,7 @@ impl DebateCtx {
                     dollars(cap),
                     dollars(spent)
                 ),
+                needs_resume: false,
             });
             let wait = self
                 .inputs
@@ -506,6 +520,34 @@ impl DebateCtx {
                     self.push(EventKind::Resumed);
                 }
                 Either::Right(_) => return Err(DebateError::Stopped),
+            }
+        }
+    }
+
+    async fn halt(&self, seat: &str, message: &str) -> Result<(), DebateError> {
+        let name = self
+            .state
+            .borrow()
+            .config
+            .seat(seat)
+            .map_or_else(|| seat.to_string(), |s| s.name.clone());
+        self.push(EventKind::Paused {
+            reason: format!(
+                "{name}'s turn failed: {message} The debate is paused at this turn: fix the cause, then press Resume to try it again."
+            ),
+            needs_resume: true,
+        });
+        self.inputs.halted.set(true);
+        let inputs = self.inputs.clone();
+        let wait = inputs.wait_for(|i| (!i.halted.get()).then_some(()));
+        match select(Box::pin(wait), self.stop.cancelled()).await {
+            Either::Left(_) => {
+                self.push(EventKind::Resumed);
+                Ok(())
+            }
+            Either::Right(_) => {
+                self.inputs.halted.set(false);
+                Err(DebateError::Stopped)
             }
         }
     }
@@ -599,10 +641,11 @@ impl DebateCtx {
                                 ms / 1000
                             );
                         }
-                        return Err(DebateError::Model {
-                            seat: spec.seat.clone(),
-                            error: e,
-                        });
+                        // Retrying cannot fix it now: hold the debate at this call, with
+                        // everything said so far, until the user fixes the cause and resumes.
+                        self.halt(&spec.seat, &e.message).await?;
+                        attempt = 1;
+                        continue;
                     };
                     attempt += 1;
                     self.push(EventKind::RetryScheduled {

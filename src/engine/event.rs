@@ -185,6 +185,10 @@ pub enum EventKind {
     },
     Paused {
         reason: String,
+        /// A call failed in a way retrying cannot fix: the debate waits at that call until
+        /// the user, having fixed the cause, presses Resume.
+        #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+        needs_resume: bool,
     },
     Resumed,
     Error {

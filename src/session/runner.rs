@@ -200,13 +200,18 @@ impl Session {
         Ok(())
     }
 
-    /// Continues a stored debate that was stopped, failed or interrupted by a closed tab.
+    /// Continues a debate held at a failed call (in place), or a stored debate that was
+    /// stopped, failed or interrupted by a closed tab (replaying its log).
     pub fn resume(self: &Rc<Self>, id: &str) -> LocalBoxFuture<'static, Result<(), String>> {
         let this = self.clone();
         let id = id.to_string();
         Box::pin(async move {
-            if this.is_running(&id) {
-                return Err("This debate is already running.".into());
+            if let Some(r) = this.running.borrow().get(&id) {
+                if !r.inputs.is_halted() {
+                    return Err("This debate is already running.".into());
+                }
+                r.inputs.release();
+                return Ok(());
             }
             let stored = this
                 .env

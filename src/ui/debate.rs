@@ -220,7 +220,7 @@ pub fn DebateScreen() -> impl IntoView {
     };
 
     let status = move || match (d.running.get(), d.outcome.get()) {
-        (true, _) if d.paused.get() => ("stopped", "Paused".to_string()),
+        (true, _) if d.paused.get() || d.held.get() => ("stopped", "Paused".to_string()),
         (true, _) => ("running", "Running".to_string()),
         (false, Some((Outcome::Completed, _))) => ("done", "Finished".to_string()),
         (false, Some((Outcome::Stopped, _))) => ("stopped", "Stopped".to_string()),
@@ -332,9 +332,10 @@ pub fn DebateScreen() -> impl IntoView {
     };
 
     let can_resume = move || {
-        !d.running.get()
-            && !matches!(d.outcome.get(), Some((Outcome::Completed, _)))
-            && d.config.with(|c| c.is_some())
+        (d.running.get() && d.held.get())
+            || (!d.running.get()
+                && !matches!(d.outcome.get(), Some((Outcome::Completed, _)))
+                && d.config.with(|c| c.is_some()))
     };
 
     view! {

@@ -101,6 +101,8 @@ pub struct DebateView {
     pub running: RwSignal<bool>,
     /// Paused by the user: the debate waits at the next call boundary.
     pub paused: RwSignal<bool>,
+    /// Held at a failed call until the user presses Resume.
+    pub held: RwSignal<bool>,
     pub outcome: RwSignal<Option<(Outcome, Option<String>)>>,
     pub loading: RwSignal<bool>,
     pub load_error: RwSignal<Option<String>>,
@@ -120,6 +122,7 @@ impl DebateView {
             progress: RwSignal::new(Progress::default()),
             running: RwSignal::new(false),
             paused: RwSignal::new(false),
+            held: RwSignal::new(false),
             outcome: RwSignal::new(None),
             loading: RwSignal::new(false),
             load_error: RwSignal::new(None),
@@ -136,6 +139,7 @@ impl DebateView {
         self.progress.set(Progress::default());
         self.running.set(false);
         self.paused.set(false);
+        self.held.set(false);
         self.outcome.set(None);
         self.load_error.set(None);
         self.ledger.set(Ledger::default());
@@ -312,15 +316,22 @@ impl DebateView {
                     BlockKind::Note { text, error: false },
                 );
             }
-            EventKind::Paused { reason } => self.push(
-                format!("n{}", e.seq),
-                BlockKind::Note {
-                    text: reason.clone(),
-                    error: false,
-                },
-            ),
+            EventKind::Paused {
+                reason,
+                needs_resume,
+            } => {
+                self.held.set(*needs_resume);
+                self.push(
+                    format!("n{}", e.seq),
+                    BlockKind::Note {
+                        text: reason.clone(),
+                        error: *needs_resume,
+                    },
+                )
+            }
             EventKind::Resumed => {
                 self.outcome.set(None);
+                self.held.set(false);
             }
             EventKind::Error { message } => self.push(
                 format!("n{}", e.seq),
@@ -333,6 +344,7 @@ impl DebateView {
                 self.outcome.set(Some((*outcome, message.clone())));
                 self.running.set(false);
                 self.paused.set(false);
+                self.held.set(false);
             }
         }
     }

@@ -15,7 +15,7 @@ test('a classic debate on the local model finishes with every turn non-empty', {
   await page.getByRole('button', { name: 'Should voting be compulsory in democracies?' }).click();
   await page.fill('#rounds', '1');
   await page.click('#start');
-  await page.waitForSelector('.badge.done, .badge.failed', { timeout: 840_000 });
+  await page.waitForSelector('.badge.done, .badge.failed, .note.error', { timeout: 840_000 });
   const turns = await transcript(page);
   assert.ok(await page.locator('.badge.done').isVisible(), `the debate failed: ${JSON.stringify(turns.at(-1))} ${consoleLines.join('\n')}`);
   assert.equal(turns.length, 11);
