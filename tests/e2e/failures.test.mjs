@@ -13,6 +13,14 @@ const atRoundSummary = fault => ({
   default: { chunk_delay_ms: 2 },
 });
 
+/** The transcript on screen is the same after a reload (it comes from IndexedDB then). */
+async function sameAfterReload(page, ready = '.badge.done') {
+  const turns = await transcript(page);
+  await page.reload();
+  await page.waitForSelector(ready);
+  assert.deepEqual(await transcript(page), turns);
+}
+
 async function start(page, topic) {
   await addConnection(page, { name: 'Stand-in', url: `${w.standin.base}/v1`, model: 'standin-model', key: 'sk-old', callHeader: true });
   await page.fill('#topic', topic);
@@ -62,6 +70,7 @@ for (const status of [500, 502, 503, 529]) {
     await page.waitForSelector('.badge.done', { timeout: 30_000 });
     const log = await w.standin.log();
     assert.equal(log.filter(r => r.path === 'round/1/summary').length, 2);
+    await sameAfterReload(page);
   });
 }
 
@@ -78,6 +87,8 @@ test('503 on every attempt: after the cap the debate pauses, and Resume goes on 
   assert.equal(await page.textContent('.progress .badge'), 'Paused');
   const done = (await transcript(page)).filter(t => t.status === 'done').length;
   assert.equal(done, 7, 'everything said before the outage is kept');
+  // The held debate's transcript is stored as it stands.
+  await sameAfterReload(page, '#resume');
   await page.click('#resume');
   await page.waitForSelector('.badge.done', { timeout: 30_000 });
   assert.equal((await w.standin.log()).filter(r => r.path === 'round/1/summary').length, 5);
@@ -93,6 +104,7 @@ test('a stream cut mid-turn is retried; the cut attempt stays visible and is not
   assert.equal(failed[0].text, 'Half a summary tha');
   const later = (await w.standin.log()).filter(r => r.path.startsWith('closing') || r.path === 'summary');
   assert.ok(later.length === 3 && later.every(r => !JSON.stringify(r.messages).includes('Half a summary tha')));
+  await sameAfterReload(page);
 });
 
 test('401: the debate pauses with a message, keeps its transcript, and resumes once the key is fixed', async () => {
@@ -150,4 +162,5 @@ test('404: the debate pauses with a message naming the model, and Resume tries t
   await page.waitForSelector('.badge.done', { timeout: 30_000 });
   assert.equal((await w.standin.log()).filter(r => r.path === 'round/1/summary').length, 2);
   assert.equal((await transcript(page)).filter(t => t.status === 'done').length, 11);
+  await sameAfterReload(page);
 });
