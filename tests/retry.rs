@@ -163,20 +163,6 @@ fn held_message(events: &[Event]) -> String {
         .expect("the debate was held at the failed call")
 }
 
-/// The message the debate ended with.
-fn finished_message(events: &[Event]) -> String {
-    events
-        .iter()
-        .find_map(|e| {
-            if let EventKind::Finished { message, .. } = &e.kind {
-                message.clone()
-            } else {
-                None
-            }
-        })
-        .expect("the debate finished with a message")
-}
-
 fn kinds(events: &[Event]) -> Vec<String> {
     events
         .iter()

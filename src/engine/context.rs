@@ -496,12 +496,15 @@ impl DebateCtx {
                 });
                 self.take_input(input);
             }
-            let (cap, spent) = {
+            // Only a live model call under a cap needs the sum of what was spent.
+            let over = {
                 let st = self.state.borrow();
-                let spent = Ledger::from_events(&st.config, &st.events).total;
-                (st.cap, spent)
+                st.cap.filter(|_| model_call && !replayed).and_then(|cap| {
+                    let spent = Ledger::from_events(&st.config, &st.events).total;
+                    (spent >= cap).then_some((cap, spent))
+                })
             };
-            let Some(cap) = cap.filter(|cap| model_call && !replayed && spent >= *cap) else {
+            let Some((cap, spent)) = over else {
                 return Ok(());
             };
             self.push(EventKind::Paused {

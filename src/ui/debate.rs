@@ -276,8 +276,8 @@ pub fn DebateScreen() -> impl IntoView {
         let text = cap_draft.get_untracked();
         let usd = match text.trim() {
             "" => None,
-            t => match cost::parse_decimal(t).ok_or(()) {
-                Ok(x) if x > 0.0 => Some(x),
+            t => match cost::parse_decimal(t) {
+                Some(x) if x > 0.0 => Some(x),
                 _ => {
                     action_error.set(Some(
                         "The cap is a number of dollars above 0, like 0.50 (empty for no cap)."
