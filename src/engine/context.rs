@@ -454,20 +454,32 @@ impl DebateCtx {
     /// recording the pause and the resumption.
     async fn wait_while_paused(&self) -> Result<(), DebateError> {
         if self.inputs.is_paused() {
-            self.push(EventKind::Paused {
-                reason: self.inputs.pause_reason().into(),
-                needs_resume: false,
-            });
-            let inputs = self.inputs.clone();
-            let wait = inputs.wait_for(|i| (!i.is_paused()).then_some(()));
-            match select(Box::pin(wait), self.stop.cancelled()).await {
-                Either::Left(_) => {
-                    self.push(EventKind::Resumed);
-                }
-                Either::Right(_) => return Err(DebateError::Stopped),
-            }
+            let reason = self.inputs.pause_reason().into();
+            self.hold(reason, false, |i| !i.is_paused()).await?;
         }
         Ok(())
+    }
+
+    /// Records a pause, waits until `done` holds (or Stop), and records the resumption.
+    async fn hold(
+        &self,
+        reason: String,
+        needs_resume: bool,
+        done: impl Fn(&Inputs) -> bool,
+    ) -> Result<(), DebateError> {
+        self.push(EventKind::Paused {
+            reason,
+            needs_resume,
+        });
+        let inputs = self.inputs.clone();
+        let wait = inputs.wait_for(|i| done(i).then_some(()));
+        match select(Box::pin(wait), self.stop.cancelled()).await {
+            Either::Left(_) => {
+                self.push(EventKind::Resumed);
+                Ok(())
+            }
+            Either::Right(_) => Err(DebateError::Stopped),
+        }
     }
 
     /// The call boundary: pause is honoured, pending inputs are consumed and recorded (or,
@@ -507,23 +519,14 @@ impl DebateCtx {
             let Some((cap, spent)) = over else {
                 return Ok(());
             };
-            self.push(EventKind::Paused {
-                reason: format!(
-                    "The spending cap of {} is reached ({} spent). Raise the cap to go on.",
-                    dollars(cap),
-                    dollars(spent)
-                ),
-                needs_resume: false,
-            });
-            let wait = self
-                .inputs
-                .wait_for(|i| (!i.pending.borrow().is_empty()).then_some(()));
-            match select(Box::pin(wait), self.stop.cancelled()).await {
-                Either::Left(_) => {
-                    self.push(EventKind::Resumed);
-                }
-                Either::Right(_) => return Err(DebateError::Stopped),
-            }
+            let reason = format!(
+                "The spending cap of {} is reached ({} spent). Raise the cap to go on.",
+                dollars(cap),
+                dollars(spent)
+            );
+            // Any input may be the raised cap: the loop takes it and checks again.
+            self.hold(reason, false, |i| !i.pending.borrow().is_empty())
+                .await?;
         }
     }
 
@@ -534,25 +537,13 @@ impl DebateCtx {
             .config
             .seat(seat)
             .map_or_else(|| seat.to_string(), |s| s.name.clone());
-        self.push(EventKind::Paused {
-            reason: format!(
-                "{name}'s turn failed: {message} The debate is paused at this turn: fix the cause, then press Resume to try it again."
-            ),
-            needs_resume: true,
-        });
+        let reason = format!(
+            "{name}'s turn failed: {message} The debate is paused at this turn: fix the cause, then press Resume to try it again."
+        );
         self.inputs.halted.set(true);
-        let inputs = self.inputs.clone();
-        let wait = inputs.wait_for(|i| (!i.halted.get()).then_some(()));
-        match select(Box::pin(wait), self.stop.cancelled()).await {
-            Either::Left(_) => {
-                self.push(EventKind::Resumed);
-                Ok(())
-            }
-            Either::Right(_) => {
-                self.inputs.halted.set(false);
-                Err(DebateError::Stopped)
-            }
-        }
+        let held = self.hold(reason, true, |i| !i.halted.get()).await;
+        self.inputs.halted.set(false); // also when stopped while held
+        held
     }
 
     fn take_input(&self, input: Input) {
