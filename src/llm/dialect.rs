@@ -101,7 +101,7 @@ impl Dialect {
     /// Authentication and protocol headers. The key goes in a header, never in the URL, so
     /// it cannot end up in a log of URLs.
     pub fn headers(self, key: &str) -> Vec<(&'static str, String)> {
-        let mut h = vec![("Content-Type", "application/json".to_string())];
+        let mut h = Vec::new();
         match self {
             Dialect::OpenAi if !key.is_empty() => {
                 h.push(("Authorization", format!("Bearer {key}")))

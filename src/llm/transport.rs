@@ -228,17 +228,8 @@ impl ChatModel for HttpTransport {
     fn list_models(&self) -> LocalBoxFuture<'_, Result<Vec<String>, ModelError>> {
         Box::pin(async move {
             let t = &self.target;
-            // The chat headers minus Content-Type: a GET has no body.
-            let headers: Vec<(String, String)> = t
-                .dialect
-                .headers(&t.api_key)
-                .into_iter()
-                .skip(1)
-                .map(|(n, v)| (n.to_string(), v))
-                .chain(t.extra_headers.iter().cloned())
-                .collect();
             let url = t.dialect.models_url(&t.base_url);
-            let response = fetch("GET", &url, &headers, None, None)
+            let response = fetch("GET", &url, &t.provider_headers(), None, None)
                 .await
                 .map_err(|e| network_error(&t.base_url, &redact(&e, &t.api_key)))?;
             let body = text(&response).await;

@@ -25,14 +25,20 @@ pub struct WireRequest {
 }
 
 impl HttpTarget {
-    pub fn wire(&self, req: &ChatRequest) -> WireRequest {
-        let mut headers: Vec<(String, String)> = self
-            .dialect
+    /// What every request to this provider carries: authentication, protocol and
+    /// attribution headers (the chat call adds its body's type; a model list has none).
+    pub fn provider_headers(&self) -> Vec<(String, String)> {
+        self.dialect
             .headers(&self.api_key)
             .into_iter()
             .map(|(n, v)| (n.to_string(), v))
-            .collect();
-        headers.extend(self.extra_headers.iter().cloned());
+            .chain(self.extra_headers.iter().cloned())
+            .collect()
+    }
+
+    pub fn wire(&self, req: &ChatRequest) -> WireRequest {
+        let mut headers = vec![("Content-Type".to_string(), "application/json".to_string())];
+        headers.extend(self.provider_headers());
         if self.send_call_header {
             headers.push((
                 "X-Agora-Call".into(),
