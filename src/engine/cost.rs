@@ -65,6 +65,15 @@ impl Ledger {
         Some(c)
     }
 
+    /// A seat's cost as shown: dollars, or "no price set" (unknown, not free).
+    pub fn shown(&self, seat: &str, usd: f64) -> String {
+        if self.unpriced.iter().any(|s| s == seat) {
+            "no price set".into()
+        } else {
+            dollars(usd)
+        }
+    }
+
     pub fn from_events(config: &DebateConfig, events: &[Event]) -> Self {
         let mut l = Ledger::new(config);
         for e in events {

@@ -168,11 +168,7 @@ pub fn to_markdown(events: &[Event]) -> String {
     }
     md.push_str("## Cost\n\n| Seat | Cost (USD) |\n|---|---|\n");
     for (id, usd) in &ledger.seats {
-        let v = if ledger.unpriced.contains(id) {
-            "no price set".to_string()
-        } else {
-            dollars(*usd)
-        };
+        let v = ledger.shown(id, *usd);
         md.push_str(&format!("| {} | {v} |\n", seat_name(config, id)));
     }
     let est = if ledger.estimated {

@@ -252,11 +252,7 @@ pub fn DebateScreen() -> impl IntoView {
                     .iter()
                     .map(|(id, usd)| {
                         let name = c.seat(id).map_or(id.as_str(), |s| s.name.as_str());
-                        if l.unpriced.contains(id) {
-                            format!("{name} no price set")
-                        } else {
-                            format!("{name} {}", dollars(*usd))
-                        }
+                        format!("{name} {}", l.shown(id, *usd))
                     })
                     .collect::<Vec<_>>()
                     .join(" · ")
