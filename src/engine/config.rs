@@ -11,7 +11,8 @@ pub enum FormatId {
     Duelogic,
     Forecast,
     Crux,
-    /// Test-only format that exercises every engine feature.
+    /// Test-only format that exercises every engine feature; not in the app.
+    #[cfg(test)]
     Probe,
 }
 
@@ -22,6 +23,7 @@ impl FormatId {
             FormatId::Duelogic => "Duelogic",
             FormatId::Forecast => "Forecast",
             FormatId::Crux => "Crux",
+            #[cfg(test)]
             FormatId::Probe => "Probe",
         }
     }
@@ -115,6 +117,7 @@ impl ClassicStyle {
 }
 
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(default)]
 pub struct ClassicOptions {
     pub rounds: u32,
     pub style: ClassicStyle,
@@ -138,15 +141,152 @@ impl Default for ClassicOptions {
     }
 }
 
+/// How strictly the Arbiter holds duelogic chairs to their framework (seed 000).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, Default)]
+#[serde(rename_all = "snake_case")]
+pub enum Accountability {
+    Relaxed,
+    #[default]
+    Moderate,
+    Strict,
+}
+
+/// Duelogic's options (seeds 000 and 002).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(default)]
+pub struct DuelogicOptions {
+    pub rounds: u32,
+    pub accountability: Accountability,
+    pub interruptions: bool,
+    /// Chairs may interrupt each other (not only the Arbiter).
+    pub chair_interruptions: bool,
+    /// 1 (only major issues) to 5 (frequent): sets the urgency threshold 0.9 … 0.5.
+    pub aggressiveness: u8,
+    /// Debate-time seconds before the same chair may interrupt again.
+    pub cooldown_s: u32,
+    pub show_name: String,
+    pub episode: u32,
+}
+
+impl Default for DuelogicOptions {
+    fn default() -> Self {
+        DuelogicOptions {
+            rounds: 3,
+            accountability: Accountability::Moderate,
+            interruptions: true,
+            chair_interruptions: true,
+            aggressiveness: 3,
+            cooldown_s: 60,
+            show_name: "Duelogic".into(),
+            episode: 1,
+        }
+    }
+}
+
+/// One outcome a forecast assigns a probability to.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct ForecastOutcome {
+    pub id: String,
+    pub label: String,
+    #[serde(default)]
+    pub description: String,
+}
+
+/// The forecast panel's options (seed 001's defaults).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(default)]
+pub struct ForecastOptions {
+    pub outcomes: Vec<ForecastOutcome>,
+    pub rounds: u32,
+    /// Share of the judge's distribution in the final one, in per mille (600 = 0.6).
+    pub judge_weight_permille: u32,
+    pub argument_input_tokens: u32,
+    pub argument_output_tokens: u32,
+}
+
+impl Default for ForecastOptions {
+    fn default() -> Self {
+        ForecastOptions {
+            outcomes: Vec::new(),
+            rounds: 3,
+            judge_weight_permille: 600,
+            argument_input_tokens: 600,
+            argument_output_tokens: 500,
+        }
+    }
+}
+
+/// Crux's options (seed 004).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(default)]
+pub struct CruxOptions {
+    pub aspects: u32,
+    /// Longest crux-room exchange, in turns.
+    pub max_exchanges: u32,
+}
+
+impl Default for CruxOptions {
+    fn default() -> Self {
+        CruxOptions {
+            aspects: 3,
+            max_exchanges: 14,
+        }
+    }
+}
+
+/// The chosen format and its own options: one variant per format, so a configuration
+/// cannot carry one format's name with another's options.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum FormatOptions {
+    Classic(ClassicOptions),
+    Duelogic(DuelogicOptions),
+    Forecast(ForecastOptions),
+    Crux(CruxOptions),
+    #[cfg(test)]
+    Probe,
+}
+
+impl FormatOptions {
+    /// One line for people: "Classic debate, formal style, 2 round(s)".
+    pub fn describe(&self) -> String {
+        match self {
+            FormatOptions::Classic(o) => format!(
+                "Classic debate, {} style, {} round(s)",
+                o.style.id(),
+                o.rounds
+            ),
+            FormatOptions::Duelogic(o) => format!("Duelogic debate, {} round(s)", o.rounds),
+            FormatOptions::Forecast(o) => format!(
+                "Forecast panel, {} outcome(s), {} round(s)",
+                o.outcomes.len(),
+                o.rounds
+            ),
+            FormatOptions::Crux(o) => format!("Crux debate, {} aspect(s)", o.aspects),
+            #[cfg(test)]
+            FormatOptions::Probe => "Probe".into(),
+        }
+    }
+
+    pub fn format(&self) -> FormatId {
+        match self {
+            FormatOptions::Classic(_) => FormatId::Classic,
+            FormatOptions::Duelogic(_) => FormatId::Duelogic,
+            FormatOptions::Forecast(_) => FormatId::Forecast,
+            FormatOptions::Crux(_) => FormatId::Crux,
+            #[cfg(test)]
+            FormatOptions::Probe => FormatId::Probe,
+        }
+    }
+}
+
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct DebateConfig {
-    pub format: FormatId,
     pub topic: String,
     pub seats: Vec<SeatConfig>,
     /// Seat id that runs analysis calls (evaluations, scores, extractions, checks).
     pub analyst: String,
-    #[serde(default)]
-    pub classic: ClassicOptions,
+    pub options: FormatOptions,
     /// Dollars this debate may spend; reaching it pauses the debate until it is raised.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub spending_cap: Option<f64>,
@@ -157,6 +297,18 @@ pub struct DebateConfig {
 pub const MAX_TOPIC_CHARS: usize = 2_000;
 
 impl DebateConfig {
+    pub fn format(&self) -> FormatId {
+        self.options.format()
+    }
+
+    /// Classic's options, when this is a classic debate.
+    pub fn classic(&self) -> Option<&ClassicOptions> {
+        match &self.options {
+            FormatOptions::Classic(o) => Some(o),
+            _ => None,
+        }
+    }
+
     pub fn seat(&self, id: &str) -> Option<&SeatConfig> {
         self.seats.iter().find(|s| s.id == id)
     }
@@ -192,8 +344,10 @@ impl DebateConfig {
         if self.spending_cap.is_some_and(|c| c.is_nan() || c <= 0.0) {
             return Err("The spending cap must be more than $0 (or left empty for none).".into());
         }
-        if self.format == FormatId::Classic && !(1..=10).contains(&self.classic.rounds) {
-            return Err("A classic debate has between 1 and 10 rounds.".into());
+        if let Some(o) = self.classic() {
+            if !(1..=10).contains(&o.rounds) {
+                return Err("A classic debate has between 1 and 10 rounds.".into());
+            }
         }
         Ok(())
     }

@@ -143,7 +143,8 @@ pub struct CallOutput {
 #[derive(Default)]
 pub struct Inputs {
     pending: RefCell<VecDeque<Input>>,
-    human: RefCell<SmallMap<String, VecDeque<String>>>,
+    /// People's turns by the call that waits for them.
+    human: RefCell<SmallMap<CallKey, String>>,
     paused: Cell<bool>,
     /// The browser is offline: a pause of its own, lifted by the `online` event, so that it
     /// never undoes (or is undone by) the user's own pause.
@@ -160,11 +161,8 @@ impl Inputs {
 
     pub fn push(&self, input: Input) {
         match input {
-            Input::HumanTurn { seat, text } => {
-                self.human
-                    .borrow_mut()
-                    .entry_or_insert_with(seat, VecDeque::new)
-                    .push_back(text);
+            Input::HumanTurn { call, text } => {
+                self.human.borrow_mut().insert(call, text);
             }
             other => self.pending.borrow_mut().push_back(other),
         }
@@ -679,11 +677,11 @@ impl DebateCtx {
             human: false,
             request: self.model.describe(request),
         });
-        let cancel = self.stop.child();
-        if let Some(c) = &spec.cancel {
+        let (cancel, _stop_link) = self.stop.child();
+        let _cut_link = spec.cancel.as_ref().map(|c| {
             let inner = cancel.clone();
-            c.on_cancel(move || inner.cancel());
-        }
+            c.on_cancel(move || inner.cancel())
+        });
         let observer = self.observer.clone();
         let watcher = spec.on_delta.clone();
         let (dkey, dseat) = (key.clone(), spec.seat.clone());
@@ -742,10 +740,10 @@ impl DebateCtx {
     }
 
     async fn human_turn(&self, key: CallKey, seat: String) -> Result<CallOutput, DebateError> {
-        let s = seat.clone();
+        let k = key.clone();
         let wait = self
             .inputs
-            .wait_for(move |i| i.human.borrow_mut().get_mut(&s).and_then(|q| q.pop_front()));
+            .wait_for(move |i| i.human.borrow_mut().remove(&k));
         let text = match select(Box::pin(wait), self.stop.cancelled()).await {
             Either::Left((t, _)) => t,
             Either::Right(_) => {

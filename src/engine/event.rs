@@ -6,7 +6,9 @@ use serde::{Deserialize, Serialize};
 use super::config::DebateConfig;
 
 /// Version of the stored event schema; bump it and add a step to `migrate` on any change.
-pub const SCHEMA_VERSION: u32 = 1;
+/// 2: format options as one typed `options` value, human turns addressed to a call, format
+/// findings, queued and skipped calls, recorded decisions.
+pub const SCHEMA_VERSION: u32 = 2;
 
 /// Identifies one model call: the path the format gives it plus how many times that path
 /// was called before in this debate.
@@ -59,19 +61,6 @@ impl Purpose {
             Purpose::Check => "check",
         }
     }
-
-    pub fn from_id(s: &str) -> Option<Self> {
-        [
-            Purpose::Moderation,
-            Purpose::Argument,
-            Purpose::Summary,
-            Purpose::Evaluation,
-            Purpose::Extraction,
-            Purpose::Check,
-        ]
-        .into_iter()
-        .find(|p| p.id() == s)
-    }
 }
 
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
@@ -92,6 +81,8 @@ pub enum FinishReason {
     Length,
     /// Cut on purpose by the format (an interruption), keeping the partial text.
     Cut,
+    /// Cut by Agora's own bound on the call (its output size or its wall-clock time).
+    Limit,
 }
 
 /// Something the user (or a test) feeds in between calls. Consumed at a call boundary and
@@ -105,8 +96,10 @@ pub enum Input {
     Evidence {
         text: String,
     },
+    /// A person's turn, for the call that waits for it (two rooms side by side can each
+    /// wait for a person at once).
     HumanTurn {
-        seat: String,
+        call: CallKey,
         text: String,
     },
     /// The debate's spending cap from here on (`None`: no cap). Raising it past what has
@@ -140,6 +133,14 @@ pub enum EventKind {
         title: String,
         #[serde(default)]
         round: Option<u32>,
+    },
+    /// A call waits for its connection's limit on calls at once (or for the spending cap
+    /// to leave room); `TurnStarted` follows when it goes out.
+    TurnQueued {
+        call: CallKey,
+        seat: String,
+        purpose: Purpose,
+        label: String,
     },
     TurnStarted {
         call: CallKey,
@@ -178,6 +179,24 @@ pub enum EventKind {
         wait_ms: u64,
         reason: String,
     },
+    /// A call the format let go of: a check that would have queued behind the stream it
+    /// checks, or a tolerated failure. A replay skips it the same way.
+    CallSkipped {
+        call: CallKey,
+        seat: String,
+        reason: String,
+        /// True when the call failed (and the format tolerates that); false when it was
+        /// never made.
+        #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+        failed: bool,
+    },
+    /// A choice the format made from randomness, the clock or a stream's content, so a
+    /// replay makes the same one.
+    DecisionRecorded {
+        key: String,
+        value: serde_json::Value,
+    },
+    FindingRecorded(super::finding::Finding),
     InputReceived {
         /// The call boundary where it was consumed.
         before: CallKey,
@@ -209,14 +228,17 @@ pub struct Event {
     pub kind: EventKind,
 }
 
-/// Brings stored events of any earlier schema to the current one. Version 1 is the first
-/// release, so there is nothing to convert yet; an unknown newer version is refused with a
-/// message rather than misread.
+/// Brings stored events of any earlier schema to the current one, one version step at a
+/// time; an unknown newer version is refused with a message rather than misread.
 pub fn migrate(schema: u32, events: Vec<serde_json::Value>) -> Result<Vec<Event>, String> {
     if schema > SCHEMA_VERSION {
         return Err(format!(
             "This debate was saved by a newer Agora (schema {schema}; this one reads up to {SCHEMA_VERSION})."
         ));
+    }
+    let mut events = events;
+    if schema < 2 {
+        events.iter_mut().for_each(v1_to_v2);
     }
     events
         .into_iter()
@@ -225,6 +247,30 @@ pub fn migrate(schema: u32, events: Vec<serde_json::Value>) -> Result<Vec<Event>
             serde_json::from_value(v).map_err(|e| format!("event {i} is unreadable: {e}"))
         })
         .collect()
+}
+
+/// Schema 1 kept classic's options in `config.classic` beside `config.format`; schema 2
+/// holds the format and its options as one value. (Schema 1 never stored a human turn as an
+/// input, so nothing else changes.)
+fn v1_to_v2(event: &mut serde_json::Value) {
+    let Some(config) = event
+        .get_mut("kind")
+        .and_then(|k| k.get_mut("DebateStarted"))
+        .and_then(|d| d.get_mut("config"))
+        .and_then(|c| c.as_object_mut())
+    else {
+        return;
+    };
+    let format = config
+        .remove("format")
+        .and_then(|f| f.as_str().map(str::to_string))
+        .unwrap_or_else(|| "classic".into());
+    let classic = config.remove("classic");
+    let options = match (format.as_str(), classic) {
+        ("classic", Some(o)) => serde_json::json!({ "classic": o }),
+        (other, _) => serde_json::json!({ other: {} }),
+    };
+    config.insert("options".into(), options);
 }
 
 /// The first event's configuration, if the log has one.

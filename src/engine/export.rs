@@ -4,14 +4,7 @@
 
 use super::config::{DebateConfig, Participant};
 use super::cost::{dollars, Ledger};
-use super::event::{Event, EventKind, FinishReason, Input, SCHEMA_VERSION};
-
-fn config_of(events: &[Event]) -> Option<&DebateConfig> {
-    events.iter().find_map(|e| match &e.kind {
-        EventKind::DebateStarted { config, .. } => Some(config),
-        _ => None,
-    })
-}
+use super::event::{config_of, Event, EventKind, FinishReason, Input, SCHEMA_VERSION};
 
 fn seat_name(config: &DebateConfig, seat: &str) -> String {
     config
@@ -97,10 +90,8 @@ pub fn to_markdown(events: &[Event]) -> String {
     };
     let mut md = format!("# {}\n\n", config.topic.trim());
     md.push_str(&format!(
-        "*{} debate, {} style, {} round(s). Exported from Agora.*\n\n",
-        config.format.label(),
-        config.classic.style.id(),
-        config.classic.rounds
+        "*{}. Exported from Agora.*\n\n",
+        config.options.describe()
     ));
     for s in &config.seats {
         let stance = s
@@ -141,6 +132,9 @@ pub fn to_markdown(events: &[Event]) -> String {
                 match finish {
                     FinishReason::Length => md.push_str("*Cut off by the token limit.*\n\n"),
                     FinishReason::Cut => md.push_str("*Interrupted.*\n\n"),
+                    FinishReason::Limit => {
+                        md.push_str("*Cut at Agora's size or time limit for one answer.*\n\n")
+                    }
                     FinishReason::Stop => {}
                 }
                 md.push_str(&usage_line(config, seat, &mut ledger, &e.kind));
@@ -163,6 +157,15 @@ pub fn to_markdown(events: &[Event]) -> String {
                 Input::HumanTurn { .. } => {}
             },
             EventKind::Error { message } => md.push_str(&format!("> {message}\n\n")),
+            EventKind::FindingRecorded(f) => md.push_str(&format!(
+                "> **{}**: {}\n\n",
+                f.body.label(),
+                f.body.summary()
+            )),
+            EventKind::CallSkipped { seat, reason, .. } => md.push_str(&format!(
+                "> {}'s call was skipped: {reason}\n\n",
+                seat_name(config, seat)
+            )),
             _ => {}
         }
     }

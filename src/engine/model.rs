@@ -83,6 +83,8 @@ pub enum ErrorKind {
     Cancelled,
     /// Any other 4xx, or a body we could not understand.
     BadRequest,
+    /// The connection had no free place and the call asked not to wait for one.
+    Busy,
 }
 
 /// A provider failure, worded for the user. It never contains the API key.
@@ -128,7 +130,22 @@ impl std::fmt::Display for ModelError {
     }
 }
 
+/// A place among a connection's calls at once; dropping it frees the place.
+pub type Admission = Box<dyn std::any::Any>;
+
 pub trait ChatModel {
+    /// Waits for room on the call's connection (its limit on calls at once), so the engine
+    /// can show a call as queued until it really starts. With `wait == false` it answers
+    /// at once, with `ErrorKind::Busy` when there is no room. Models without limits admit
+    /// every call.
+    fn admit<'a>(
+        &'a self,
+        _req: &'a ChatRequest,
+        _wait: bool,
+    ) -> LocalBoxFuture<'a, Result<Admission, ModelError>> {
+        Box::pin(async { Ok(Box::new(()) as Admission) })
+    }
+
     /// Streams one completion. `on_delta` receives each text fragment as it arrives; when
     /// `cancel` fires the call ends at once with `ErrorKind::Cancelled` carrying the partial text.
     fn complete<'a>(

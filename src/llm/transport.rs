@@ -99,7 +99,7 @@ impl HttpTransport {
             ModelError::new(ErrorKind::Network, "this browser cannot abort requests")
         })?;
         let signal = controller.signal();
-        cancel.on_cancel(move || controller.abort());
+        let _abort = cancel.on_cancel(move || controller.abort());
 
         let body = wire.body.to_string();
         let sent = fetch("POST", &wire.url, &wire.headers, Some(&body), Some(&signal));

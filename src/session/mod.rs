@@ -5,7 +5,6 @@
 #[cfg(target_arch = "wasm32")]
 pub mod browser;
 pub mod connections;
-pub mod limiter;
 pub mod prices;
 pub mod router;
 pub mod runner;

@@ -6,8 +6,8 @@ use std::rc::Rc;
 use futures::future::{select, Either, LocalBoxFuture};
 
 use super::connections::Connection;
-use super::limiter::Limiter;
 use crate::engine::cancel::CancelToken;
+use crate::engine::limiter::Limiter;
 use crate::engine::model::{ChatModel, ChatRequest, ChatResponse, ErrorKind, ModelError};
 use crate::engine::small_map::SmallMap;
 use crate::llm::redact::redact;

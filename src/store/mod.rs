@@ -36,7 +36,7 @@ impl DebateSummary {
         match &e.kind {
             EventKind::DebateStarted { config, .. } => {
                 self.topic = config.topic.clone();
-                self.format = config.format.label().to_string();
+                self.format = config.format().label().to_string();
                 self.created_ms = e.at_ms;
                 self.schema = SCHEMA_VERSION;
             }

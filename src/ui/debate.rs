@@ -13,6 +13,10 @@ use crate::engine::export;
 
 fn status_line(s: TurnStatus) -> Option<(&'static str, &'static str)> {
     match s {
+        TurnStatus::Queued => Some((
+            "waiting",
+            "Queued: waiting for a free place on its connection",
+        )),
         TurnStatus::Streaming => Some(("streaming", "Speaking…")),
         TurnStatus::AwaitingHuman => Some(("waiting", "Waiting for your turn")),
         TurnStatus::Done => None,
@@ -27,7 +31,7 @@ fn status_line(s: TurnStatus) -> Option<(&'static str, &'static str)> {
 }
 
 #[component]
-fn HumanTurn(seat: String, view: TurnView) -> impl IntoView {
+fn HumanTurn(call: crate::engine::CallKey, view: TurnView) -> impl IntoView {
     let state = expect_context::<AppState>();
     let draft = RwSignal::new(String::new());
     let send = move |_| {
@@ -39,7 +43,7 @@ fn HumanTurn(seat: String, view: TurnView) -> impl IntoView {
             if s.input(
                 &id,
                 Input::HumanTurn {
-                    seat: seat.clone(),
+                    call: call.clone(),
                     text: text.trim().to_string(),
                 },
             )
@@ -101,16 +105,24 @@ fn block_view(block: Block) -> AnyView {
         }
         .into_any(),
         BlockKind::Phase { title } => view! { <h2 class="phase">{title}</h2> }.into_any(),
+        BlockKind::Finding(f) => view! {
+            <aside class="finding" data-kind=f.body.label()>
+                <strong>{f.body.label()}</strong>
+                " "
+                <span>{f.body.summary()}</span>
+            </aside>
+        }
+        .into_any(),
         BlockKind::Note { text, error } => {
             view! { <p class="note" class:error=error>{text}</p> }.into_any()
         }
         BlockKind::Turn {
+            call,
             seat,
             speaker,
             model,
             label,
             view,
-            request,
         } => {
             let seat_class = format!("turn seat-{seat}");
             let meta = move || {
@@ -127,15 +139,17 @@ fn block_view(block: Block) -> AnyView {
                     )
                 })
             };
-            let request = (!request.is_empty()).then(|| {
-                view! {
-                    <details class="request">
-                        <summary>"Request"</summary>
-                        <pre>{request}</pre>
-                    </details>
-                }
-            });
-            let human_seat = seat.clone();
+            let request = move || {
+                let request = view.request.get();
+                (!request.is_empty()).then(|| {
+                    view! {
+                        <details class="request">
+                            <summary>"Request"</summary>
+                            <pre>{request}</pre>
+                        </details>
+                    }
+                })
+            };
             view! {
                 <article class=seat_class data-status=move || view.status.get().id()>
                     <header class="turn-head">
@@ -150,7 +164,7 @@ fn block_view(block: Block) -> AnyView {
                         </details>
                     </Show>
                     <Markdown text=view.text/>
-                    <HumanTurn seat=human_seat view=view/>
+                    <HumanTurn call=call view=view/>
                     {move || status_line(view.status.get()).map(|(class, text)| view! {
                         <p class=format!("turn-status {class}")>
                             {text}
@@ -343,7 +357,7 @@ pub fn DebateScreen() -> impl IntoView {
         }>
             <section class="debate">
                 <header class="debate-head">
-                    <p class="kicker">{move || d.config.with(|c| c.as_ref().map(|c| format!("{} debate · {} · {} round(s)", c.format.label(), c.classic.style.id(), c.classic.rounds)))}</p>
+                    <p class="kicker">{move || d.config.with(|c| c.as_ref().map(|c| c.options.describe()))}</p>
                     <h1 class="topic">{move || d.config.with(|c| c.as_ref().map(|c| c.topic.clone()))}</h1>
                     <ul class="seat-list">
                         {move || d.config.with(|c| c.as_ref().map(|c| c.seats.iter().map(|s| {

@@ -6,11 +6,13 @@ use leptos::prelude::*;
 
 use crate::engine::cost::{dollars, Ledger};
 use crate::engine::event::{Event, EventKind, FinishReason, Input, Outcome, Usage};
-use crate::engine::DebateConfig;
+use crate::engine::{CallKey, DebateConfig};
 use crate::store::{DebateSummary, StoredDebate};
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum TurnStatus {
+    /// Waiting for its connection's limit on calls at once (or the spending cap).
+    Queued,
     Streaming,
     AwaitingHuman,
     Done,
@@ -25,6 +27,7 @@ impl TurnStatus {
     /// The name used in the page's `data-status` attribute (and by the end-to-end tests).
     pub fn id(self) -> &'static str {
         match self {
+            TurnStatus::Queued => "queued",
             TurnStatus::Streaming => "streaming",
             TurnStatus::AwaitingHuman => "awaiting-human",
             TurnStatus::Done => "done",
@@ -46,6 +49,8 @@ pub struct TurnView {
     pub usage: RwSignal<Option<Usage>>,
     /// What the turn cost, when its seat has a price.
     pub cost: RwSignal<Option<f64>>,
+    /// The request as sent, key redacted (empty for human turns and queued calls).
+    pub request: RwSignal<String>,
 }
 
 #[derive(Clone)]
@@ -54,14 +59,15 @@ pub enum BlockKind {
         title: String,
     },
     Turn {
+        call: crate::engine::CallKey,
         seat: String,
         speaker: String,
         model: String,
         label: String,
         view: TurnView,
-        /// The request as sent, key redacted (empty for human turns).
-        request: String,
     },
+    /// What the format found: an evaluation, a score, a crux card…
+    Finding(crate::engine::finding::Finding),
     Note {
         text: String,
         error: bool,
@@ -197,6 +203,11 @@ impl DebateView {
                     },
                 );
             }
+            EventKind::TurnQueued {
+                call, seat, label, ..
+            } => {
+                self.turn_block(e.seq, call, seat, label, TurnStatus::Queued);
+            }
             EventKind::TurnStarted {
                 call,
                 seat,
@@ -205,41 +216,37 @@ impl DebateView {
                 request,
                 ..
             } => {
-                let (speaker, model) = self
-                    .config
-                    .with_untracked(|c| {
-                        c.as_ref()
-                            .and_then(|c| c.seat(seat))
-                            .map(|s| (s.name.clone(), s.participant.describe()))
-                    })
-                    .unwrap_or_else(|| (seat.clone(), String::new()));
-                let view = TurnView {
-                    text: RwSignal::new(String::new()),
-                    reasoning: RwSignal::new(String::new()),
-                    status: RwSignal::new(if *human {
-                        TurnStatus::AwaitingHuman
-                    } else {
-                        TurnStatus::Streaming
-                    }),
-                    error: RwSignal::new(None),
-                    usage: RwSignal::new(None),
-                    cost: RwSignal::new(None),
+                let status = if *human {
+                    TurnStatus::AwaitingHuman
+                } else {
+                    TurnStatus::Streaming
                 };
-                self.turns.update_value(|t| {
-                    t.insert(call.to_string(), view);
-                });
+                // A queued call already has its block; a retry reuses it too.
+                let view = self
+                    .turn(&call.to_string())
+                    .filter(|v| v.status.get_untracked() == TurnStatus::Queued);
+                match view {
+                    Some(v) => v.status.set(status),
+                    None => self.turn_block(e.seq, call, seat, label, status),
+                }
+                if let Some(v) = self.turn(&call.to_string()) {
+                    v.request.set(request.clone());
+                }
+            }
+            EventKind::FindingRecorded(f) => {
+                self.push(format!("f{}", e.seq), BlockKind::Finding(f.clone()));
+            }
+            EventKind::CallSkipped { seat, reason, .. } => {
+                let name = self.seat_name(seat);
                 self.push(
-                    format!("t{}", e.seq),
-                    BlockKind::Turn {
-                        seat: seat.clone(),
-                        speaker,
-                        model,
-                        label: label.clone(),
-                        view,
-                        request: request.clone(),
+                    format!("n{}", e.seq),
+                    BlockKind::Note {
+                        text: format!("{name}: {reason}"),
+                        error: false,
                     },
                 );
             }
+            EventKind::DecisionRecorded { .. } => {}
             EventKind::TurnFinished {
                 call,
                 seat,
@@ -262,6 +269,7 @@ impl DebateView {
                         FinishReason::Stop => TurnStatus::Done,
                         FinishReason::Length => TurnStatus::Truncated,
                         FinishReason::Cut => TurnStatus::Cut,
+                        FinishReason::Limit => TurnStatus::Truncated,
                     });
                 }
                 self.progress.update(|p| {
@@ -347,6 +355,50 @@ impl DebateView {
                 self.held.set(false);
             }
         }
+    }
+
+    fn seat_name(&self, seat: &str) -> String {
+        self.config
+            .with_untracked(|c| {
+                c.as_ref()
+                    .and_then(|c| c.seat(seat))
+                    .map(|s| s.name.clone())
+            })
+            .unwrap_or_else(|| seat.to_string())
+    }
+
+    fn turn_block(&self, seq: u32, call: &CallKey, seat: &str, label: &str, status: TurnStatus) {
+        let (speaker, model) = self
+            .config
+            .with_untracked(|c| {
+                c.as_ref()
+                    .and_then(|c| c.seat(seat))
+                    .map(|s| (s.name.clone(), s.participant.describe()))
+            })
+            .unwrap_or_else(|| (seat.to_string(), String::new()));
+        let view = TurnView {
+            text: RwSignal::new(String::new()),
+            reasoning: RwSignal::new(String::new()),
+            status: RwSignal::new(status),
+            error: RwSignal::new(None),
+            usage: RwSignal::new(None),
+            cost: RwSignal::new(None),
+            request: RwSignal::new(String::new()),
+        };
+        self.turns.update_value(|t| {
+            t.insert(call.to_string(), view);
+        });
+        self.push(
+            format!("t{seq}"),
+            BlockKind::Turn {
+                call: call.clone(),
+                seat: seat.to_string(),
+                speaker,
+                model,
+                label: label.to_string(),
+                view,
+            },
+        );
     }
 
     pub fn delta(&self, call: &str, delta: &str) {

@@ -3,7 +3,7 @@
 //! moderator summary, closing statements, and the moderator's final summary. The call order
 //! is listed in `prompts/README.md`.
 
-use super::super::config::{DebateConfig, SeatConfig};
+use super::super::config::{ClassicOptions, DebateConfig, FormatOptions, SeatConfig};
 use super::super::context::{CallSpec, DebateCtx, DebateError};
 use super::super::cost::PlannedCall;
 use super::super::event::Purpose;
@@ -18,7 +18,8 @@ pub const POSITION_B: &str = "position-b";
 /// Moderator opening + 2 openings, 4 speeches and a summary per round, 2 closings, final
 /// summary: the order `run` makes them in.
 pub fn plan(config: &DebateConfig) -> Vec<PlannedCall> {
-    let o = &config.classic;
+    let default = ClassicOptions::default();
+    let o = config.classic().unwrap_or(&default);
     let call = |seat, max_tokens| PlannedCall { seat, max_tokens };
     let mut p = vec![
         call(MODERATOR, o.summary_tokens),
@@ -40,6 +41,7 @@ pub fn plan(config: &DebateConfig) -> Vec<PlannedCall> {
 struct Classic<'a> {
     ctx: &'a DebateCtx,
     config: DebateConfig,
+    o: ClassicOptions,
     said: Vec<Said>,
     summaries: Vec<(String, String)>,
     /// Index into `said` of the first turn no summary covers.
@@ -68,8 +70,8 @@ impl<'a> Classic<'a> {
 
     fn system_prompt(&self, seat: &str) -> Result<String, DebateError> {
         let c = &self.config;
-        let style = p::style(c.classic.style);
-        let rounds = c.classic.rounds.to_string();
+        let style = p::style(self.o.style);
+        let rounds = self.o.rounds.to_string();
         let (a, b) = (self.stance(POSITION_A), self.stance(POSITION_B));
         Ok(if seat == MODERATOR {
             render(
@@ -136,7 +138,7 @@ impl<'a> Classic<'a> {
     ) -> Result<String, DebateError> {
         let system = self.system_prompt(seat)?;
         let w = words(max_tokens);
-        let rounds = self.config.classic.rounds.to_string();
+        let rounds = self.o.rounds.to_string();
         let mut vars: Vec<(&str, &str)> = vec![("max_words", &w), ("rounds", &rounds)];
         vars.extend_from_slice(extra);
         let user = self.user_prompt(seat, template, &system, max_tokens, &vars)?;
@@ -165,7 +167,7 @@ impl<'a> Classic<'a> {
     }
 
     async fn run(&mut self) -> Result<(), DebateError> {
-        let o = self.config.classic.clone();
+        let o = self.o.clone();
         for id in [MODERATOR, POSITION_A, POSITION_B] {
             self.seat(id)?;
         }
@@ -320,9 +322,15 @@ impl<'a> Classic<'a> {
 }
 
 pub async fn run(ctx: &DebateCtx) -> Result<(), DebateError> {
+    let config = ctx.config();
+    let o = config
+        .classic()
+        .cloned()
+        .ok_or_else(|| DebateError::Config("This is not a classic debate.".into()))?;
     let mut c = Classic {
         ctx,
-        config: ctx.config(),
+        config,
+        o,
         said: Vec::new(),
         summaries: Vec::new(),
         unsummarised_from: 0,
@@ -339,7 +347,6 @@ pub fn new_config(
     options: super::super::config::ClassicOptions,
     participant: impl Fn(&str) -> super::super::config::Participant,
 ) -> DebateConfig {
-    use super::super::config::FormatId;
     let stance = |s: &str, fallback: &str| {
         if s.trim().is_empty() {
             fallback.to_string()
@@ -348,7 +355,6 @@ pub fn new_config(
         }
     };
     DebateConfig {
-        format: FormatId::Classic,
         topic: topic.trim().to_string(),
         seats: vec![
             SeatConfig {
@@ -371,7 +377,7 @@ pub fn new_config(
             },
         ],
         analyst: MODERATOR.into(),
-        classic: options,
+        options: FormatOptions::Classic(options),
         spending_cap: None,
     }
 }

@@ -9,7 +9,7 @@ use super::context::{DebateCtx, DebateError};
 
 /// The calls a debate plans to make, for the progress line and the cost estimate.
 pub fn plan(config: &DebateConfig) -> Vec<super::cost::PlannedCall> {
-    match config.format {
+    match config.format() {
         FormatId::Classic => classic::plan(config),
         _ => Vec::new(),
     }
@@ -22,7 +22,7 @@ pub fn planned_calls(config: &DebateConfig) -> u32 {
 /// Runs the configured format to its end (or to the first error).
 pub async fn run(ctx: &DebateCtx) -> Result<(), DebateError> {
     let config = ctx.config();
-    match config.format {
+    match config.format() {
         FormatId::Classic => classic::run(ctx).await,
         other => Err(DebateError::Config(format!(
             "The {} format is not available yet.",

@@ -103,7 +103,7 @@ pub async fn run(ctx: &DebateCtx) -> Result<ProbeResult, DebateError> {
 mod tests {
     use super::*;
     use crate::engine::clock::{run_virtual_with, Clock, VirtualClock};
-    use crate::engine::config::{DebateConfig, FormatId, Participant, SeatConfig};
+    use crate::engine::config::{DebateConfig, Participant, SeatConfig};
     use crate::engine::context::{Inputs, Observer, Wiring};
     use crate::engine::event::{Event, EventKind, Input};
     use crate::engine::script::{Script, ScriptedModel};
@@ -131,7 +131,6 @@ mod tests {
 
     fn config() -> DebateConfig {
         DebateConfig {
-            format: FormatId::Probe,
             topic: "probe".into(),
             seats: vec![
                 seat("a", false),
@@ -140,7 +139,7 @@ mod tests {
                 seat("h", true),
             ],
             analyst: "judge".into(),
-            classic: Default::default(),
+            options: crate::engine::config::FormatOptions::Probe,
             spending_cap: None,
         }
     }
@@ -207,7 +206,7 @@ mod tests {
                             *a2.borrow_mut() = Some(c2.now_ms());
                             c2.sleep(5_000).await;
                             i2.push(Input::HumanTurn {
-                                seat: "h".into(),
+                                call: crate::engine::CallKey::new("human/h", 0),
                                 text: "A person speaks.".into(),
                             });
                             break;

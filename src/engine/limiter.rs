@@ -1,4 +1,5 @@
 //! A per-connection cap on calls in flight: calls beyond it wait their turn, in order.
+//! Pure (no browser types), so the engine's tests run formats under the same limits.
 //! A small local server handles one request at a time; without this, parallel calls would
 //! cut each other off.
 
@@ -33,6 +34,16 @@ impl Limiter {
             ticket,
             done: false,
         }
+    }
+
+    /// A permit now, or `None` when every one is taken or others are already waiting (a
+    /// check that must not queue behind the stream it checks).
+    pub fn try_acquire(self: &Rc<Self>) -> Option<Permit> {
+        if self.free.get() == 0 || !self.queue.borrow().is_empty() {
+            return None;
+        }
+        self.free.set(self.free.get() - 1);
+        Some(Permit(self.clone()))
     }
 
     fn release(&self) {
