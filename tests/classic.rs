@@ -75,6 +75,7 @@ impl Setup {
     fn wiring(&self) -> Wiring {
         Wiring {
             retry: Default::default(),
+            limits: Default::default(),
             model: self.model.clone(),
             clock: Rc::new(self.clock.clone()),
             observer: self.rec.clone(),

@@ -59,6 +59,7 @@ impl Rig {
     fn wiring(&self) -> Wiring {
         Wiring {
             retry: RetryPolicy::default(),
+            limits: Default::default(),
             model: self.model.clone(),
             clock: Rc::new(self.clock.clone()),
             observer: self.log.clone(),

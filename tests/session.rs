@@ -110,6 +110,7 @@ fn session(w: &World, spawner: futures::executor::LocalSpawner, script: &str) ->
             counter.get() * 7919
         }),
         retry: Default::default(),
+        limits: Default::default(),
     };
     let mut conn =
         Connection::openai_compatible("cloud", "Cloud", "https://api.example.com/v1", "gpt-x", KEY);
@@ -286,11 +287,22 @@ fn a_connection_runs_no_more_calls_at_once_than_its_cap() {
         for conn in ["local", "wide"] {
             let start = c.now_ms();
             let reqs: Vec<_> = (0..3).map(|i| req(conn, i)).collect();
-            let calls = reqs.iter().map(|r| router.complete(r, &|_| {}, &cancel));
+            let router = &router;
+            let cancel = &cancel;
+            let calls = reqs.iter().map(|r| async move {
+                let _place = router.admit(r, true).await.unwrap();
+                router.complete(r, &|_| {}, cancel).await
+            });
             let results = futures::future::join_all(calls).await;
             assert!(results.iter().all(|r| r.as_ref().unwrap().text == "a b c"));
             out.push(c.now_ms() - start);
         }
+        // A check that must not wait is refused at once while the one place is taken.
+        let held = router.admit(&req("local", 9), true).await.unwrap();
+        let busy = router.admit(&req("local", 10), false).await.err().unwrap();
+        assert_eq!(busy.kind, agora::engine::model::ErrorKind::Busy);
+        drop(held);
+        assert!(router.admit(&req("local", 11), false).await.is_ok());
         out
     });
     // Each call streams for 200 ms: one at a time takes 600 ms, three at once 200 ms.

@@ -85,6 +85,8 @@ pub enum ErrorKind {
     BadRequest,
     /// The connection had no free place and the call asked not to wait for one.
     Busy,
+    /// Agora's own wall-clock limit for one call passed with no answer.
+    TimedOut,
 }
 
 /// A provider failure, worded for the user. It never contains the API key.

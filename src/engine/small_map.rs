@@ -72,6 +72,10 @@ impl<K: PartialEq, V> SmallMap<K, V> {
         &mut self.0[i].1
     }
 
+    pub fn keys(&self) -> impl Iterator<Item = &K> {
+        self.0.iter().map(|(k, _)| k)
+    }
+
     pub fn values(&self) -> impl Iterator<Item = &V> {
         self.0.iter().map(|(_, v)| v)
     }

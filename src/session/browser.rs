@@ -87,5 +87,6 @@ pub fn env(store: Rc<dyn Store>) -> SessionEnv {
         providers: providers(),
         random: Rc::new(|| (js_sys::Math::random() * 9_007_199_254_740_991.0) as u64),
         retry: Default::default(),
+        limits: Default::default(),
     }
 }

@@ -1,14 +1,17 @@
-//! Routes each call to its seat's connection, through that connection's concurrency cap.
+//! Routes each call to its seat's connection, and admits calls through that connection's
+//! cap on calls at once.
 
 use std::cell::RefCell;
 use std::rc::Rc;
 
-use futures::future::{select, Either, LocalBoxFuture};
+use futures::future::LocalBoxFuture;
 
 use super::connections::Connection;
 use crate::engine::cancel::CancelToken;
 use crate::engine::limiter::Limiter;
-use crate::engine::model::{ChatModel, ChatRequest, ChatResponse, ErrorKind, ModelError};
+use crate::engine::model::{
+    Admission, ChatModel, ChatRequest, ChatResponse, ErrorKind, ModelError,
+};
 use crate::engine::small_map::SmallMap;
 use crate::llm::redact::redact;
 
@@ -74,7 +77,44 @@ impl Router {
     }
 }
 
+fn not_set_up(id: &str) -> ModelError {
+    ModelError::new(
+        ErrorKind::NotFound,
+        format!(
+            "The connection `{id}` is not set up in this tab. Add it (and its key) under Connections, then resume."
+        ),
+    )
+}
+
 impl ChatModel for Router {
+    /// A place among the connection's calls at once (the engine shows the call as queued
+    /// while it waits).
+    fn admit<'a>(
+        &'a self,
+        req: &'a ChatRequest,
+        wait: bool,
+    ) -> LocalBoxFuture<'a, Result<Admission, ModelError>> {
+        Box::pin(async move {
+            let conn = self
+                .connection(&req.connection)
+                .ok_or_else(|| not_set_up(&req.connection))?;
+            let limiter = self.limiter(&conn);
+            if wait {
+                return Ok(Box::new(limiter.acquire().await) as Admission);
+            }
+            match limiter.try_acquire() {
+                Some(p) => Ok(Box::new(p) as Admission),
+                None => Err(ModelError::new(
+                    ErrorKind::Busy,
+                    format!(
+                        "{} is busy with the speech this check is about (it takes {} call(s) at once), so the check was skipped rather than run after the speech.",
+                        conn.label, conn.concurrency
+                    ),
+                )),
+            }
+        })
+    }
+
     fn complete<'a>(
         &'a self,
         req: &'a ChatRequest,
@@ -82,23 +122,11 @@ impl ChatModel for Router {
         cancel: &'a CancelToken,
     ) -> LocalBoxFuture<'a, Result<ChatResponse, ModelError>> {
         Box::pin(async move {
-            let Some(conn) = self.connection(&req.connection) else {
-                return Err(ModelError::new(
-                    ErrorKind::NotFound,
-                    format!(
-                        "The connection `{}` is not set up in this tab. Add it (and its key) under Connections, then resume.",
-                        req.connection
-                    ),
-                ));
-            };
-            let limiter = self.limiter(&conn);
-            let permit = match select(limiter.acquire(), cancel.cancelled()).await {
-                Either::Left((p, _)) => p,
-                Either::Right(_) => return Err(ModelError::cancelled(String::new())),
-            };
+            let conn = self
+                .connection(&req.connection)
+                .ok_or_else(|| not_set_up(&req.connection))?;
             let model = self.model(&conn);
             let result = model.complete(req, on_delta, cancel).await;
-            drop(permit);
             // Whatever a provider echoes back, the key does not travel further.
             result.map_err(|mut e| {
                 e.message = redact(&e.message, &conn.api_key);

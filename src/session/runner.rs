@@ -43,6 +43,8 @@ pub struct SessionEnv {
     pub random: Rc<dyn Fn() -> u64>,
     /// How failed calls are retried (tests shorten the waits).
     pub retry: crate::engine::retry::RetryPolicy,
+    /// Bounds on every call (tests shorten them).
+    pub limits: crate::engine::context::CallLimits,
 }
 
 struct Running {
@@ -249,6 +251,7 @@ impl Session {
         running.inputs.set_offline(self.offline.get());
         let wiring = Wiring {
             retry: self.env.retry,
+            limits: self.env.limits,
             model: self.router.clone(),
             clock: self.env.clock.clone(),
             observer: recorder,

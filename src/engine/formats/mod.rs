@@ -49,13 +49,13 @@ pub async fn drive(ctx: &DebateCtx) -> super::event::Outcome {
         }
         Err(e) => {
             let message = match &e {
-                DebateError::Model { seat, error } => {
+                DebateError::Failed(f) => {
                     let name = ctx
                         .config()
-                        .seat(seat)
+                        .seat(&f.seat)
                         .map(|s| s.name.clone())
-                        .unwrap_or_else(|| seat.clone());
-                    format!("{name}'s turn failed: {error}")
+                        .unwrap_or_else(|| f.seat.clone());
+                    format!("{name}'s turn failed: {}", f.message)
                 }
                 other => other.to_string(),
             };

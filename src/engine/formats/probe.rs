@@ -81,7 +81,7 @@ pub async fn run(ctx: &DebateCtx) -> Result<ProbeResult, DebateError> {
         )
         .await?;
 
-    let pick = (ctx.random() * 100.0) as u32;
+    let pick = (ctx.random("pick") * 100.0) as u32;
     let last = ctx
         .call(
             CallSpec::new(format!("final/{pick}"), "b", Purpose::Argument, "Final")
@@ -181,6 +181,7 @@ mod tests {
         let inputs = Inputs::new();
         let wiring = Wiring {
             retry: Default::default(),
+            limits: Default::default(),
             model: model.clone(),
             clock: Rc::new(clock.clone()),
             observer: log.clone(),

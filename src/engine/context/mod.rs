@@ -1,0 +1,731 @@
+//! The context a format runs in. Every model call goes through `DebateCtx::call` (or
+//! `try_call`, or `check`) with a call key the format assigns; the context records it in
+//! the event log, streams its tokens to the observer, and on a resume returns the recorded
+//! result of any call already in the log (without new events) so the first unrecorded call
+//! is the first to go live. What a format finds is recorded with `record`, and every choice
+//! it makes from randomness, the clock or a stream's content with `decide`.
+//!
+//! Its parts: `spec` (the call builder), `inputs` (inputs and pausing), `replay` (the
+//! replay index), `spending` (the spending cap), `retries`, `stream` (one attempt's
+//! streaming loop and its bounds) and `watch` (following and cutting a stream).
+
+mod inputs;
+mod replay;
+mod retries;
+mod spec;
+mod spending;
+mod stream;
+mod watch;
+
+use std::cell::RefCell;
+use std::rc::Rc;
+
+use futures::future::{select, Either};
+use serde::de::DeserializeOwned;
+use serde::Serialize;
+
+pub use inputs::Inputs;
+pub use spec::{CallFailure, CallOutput, CallSpec, DeltaFn};
+pub use stream::{output_bound, CallLimits};
+pub use watch::{sentence_end_from, Watch};
+
+use super::cancel::CancelToken;
+use super::clock::Clock;
+use super::config::{DebateConfig, Participant};
+use super::cost::dollars;
+use super::event::{
+    CallKey, Event, EventKind, FinishReason, Input, Outcome, Usage, SCHEMA_VERSION,
+};
+use super::finding::Finding;
+use super::json_extract;
+use super::model::{Admission, ChatMessage, ChatModel, ChatRequest, ModelError};
+use super::rng::{self, fnv1a};
+use super::small_map::SmallMap;
+use replay::{finding_key, phase_key, Replay};
+use spending::{worst_case, Budget, Room};
+
+/// Receives everything the debate produces: finished events (to persist and render) and
+/// live token deltas (to render only).
+pub trait Observer {
+    fn on_event(&self, event: &Event);
+    fn on_delta(&self, call: &CallKey, seat: &str, delta: &str);
+}
+
+/// An observer that ignores everything.
+pub struct NullObserver;
+impl Observer for NullObserver {
+    fn on_event(&self, _: &Event) {}
+    fn on_delta(&self, _: &CallKey, _: &str, _: &str) {}
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub enum DebateError {
+    /// The user pressed Stop.
+    Stopped,
+    /// A call the format marked as tolerated failed, and the format could not go on
+    /// without it after all.
+    Failed(CallFailure),
+    /// The configuration does not fit the format.
+    Config(String),
+}
+
+impl std::fmt::Display for DebateError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            DebateError::Stopped => f.write_str("Stopped."),
+            DebateError::Failed(c) => write!(f, "{}: {}", c.seat, c.message),
+            DebateError::Config(m) => f.write_str(m),
+        }
+    }
+}
+
+struct State {
+    config: DebateConfig,
+    seed: u64,
+    events: Vec<Event>,
+    replay: Replay,
+    occurrences: SmallMap<String, u32>,
+    notes: Vec<Input>,
+    warnings: Vec<String>,
+    /// Holds (pauses) in force, so parallel calls record one `Paused` and one `Resumed`.
+    holds: u32,
+    hold_reason: String,
+}
+
+#[derive(Clone)]
+pub struct DebateCtx {
+    state: Rc<RefCell<State>>,
+    budget: Rc<Budget>,
+    model: Rc<dyn ChatModel>,
+    clock: Rc<dyn Clock>,
+    observer: Rc<dyn Observer>,
+    inputs: Rc<Inputs>,
+    stop: CancelToken,
+    retry: super::retry::RetryPolicy,
+    limits: CallLimits,
+}
+
+pub struct Wiring {
+    pub retry: super::retry::RetryPolicy,
+    pub limits: CallLimits,
+    pub model: Rc<dyn ChatModel>,
+    pub clock: Rc<dyn Clock>,
+    pub observer: Rc<dyn Observer>,
+    pub inputs: Rc<Inputs>,
+    pub stop: CancelToken,
+}
+
+/// A live call's share of the spending cap, given back when the call ends (which may let
+/// a waiting call start).
+struct Reservation {
+    budget: Rc<Budget>,
+    inputs: Rc<Inputs>,
+    id: u64,
+}
+
+impl Drop for Reservation {
+    fn drop(&mut self) {
+        self.budget.release(self.id);
+        self.inputs.wake();
+    }
+}
+
+/// Ends a call's watch however the call ends, so a task following it never waits forever.
+struct WatchEnd(Option<Watch>);
+
+impl Drop for WatchEnd {
+    fn drop(&mut self) {
+        if let Some(w) = &self.0 {
+            if !w.is_done() {
+                w.finish(None);
+            }
+        }
+    }
+}
+
+impl DebateCtx {
+    /// A new debate: records `DebateStarted`.
+    pub fn start(config: DebateConfig, seed: u64, planned_calls: u32, w: Wiring) -> Self {
+        let ctx = Self::with_log(config.clone(), seed, Vec::new(), w);
+        ctx.push(EventKind::DebateStarted {
+            schema: SCHEMA_VERSION,
+            config,
+            seed,
+            planned_calls,
+        });
+        ctx
+    }
+
+    /// Continues a stored debate: its finished calls replay, the rest go live.
+    pub fn resume(events: Vec<Event>, w: Wiring) -> Result<Self, String> {
+        let (config, seed) = events
+            .iter()
+            .find_map(|e| match &e.kind {
+                EventKind::DebateStarted { config, seed, .. } => Some((config.clone(), *seed)),
+                _ => None,
+            })
+            .ok_or("the stored debate has no start event")?;
+        let ctx = Self::with_log(config, seed, events, w);
+        ctx.push(EventKind::Resumed);
+        Ok(ctx)
+    }
+
+    fn with_log(config: DebateConfig, seed: u64, events: Vec<Event>, w: Wiring) -> Self {
+        let replay = Replay::index(&events);
+        let budget = Rc::new(Budget::new(config.spending_cap));
+        DebateCtx {
+            state: Rc::new(RefCell::new(State {
+                config,
+                seed,
+                events,
+                replay,
+                occurrences: SmallMap::new(),
+                notes: Vec::new(),
+                warnings: Vec::new(),
+                holds: 0,
+                hold_reason: String::new(),
+            })),
+            budget,
+            model: w.model,
+            clock: w.clock,
+            observer: w.observer,
+            inputs: w.inputs,
+            stop: w.stop,
+            retry: w.retry,
+            limits: w.limits,
+        }
+    }
+
+    pub fn config(&self) -> DebateConfig {
+        self.state.borrow().config.clone()
+    }
+
+    pub fn analyst(&self) -> String {
+        self.state.borrow().config.analyst.clone()
+    }
+
+    pub fn events(&self) -> Vec<Event> {
+        self.state.borrow().events.clone()
+    }
+
+    pub fn clock(&self) -> Rc<dyn Clock> {
+        self.clock.clone()
+    }
+
+    fn seed(&self) -> u64 {
+        self.state.borrow().seed
+    }
+
+    /// Replay warnings: a recorded call whose request changed since, or recorded calls,
+    /// decisions and inputs a finished replay never asked for.
+    pub fn warnings(&self) -> Vec<String> {
+        self.state.borrow().warnings.clone()
+    }
+
+    /// Questions and evidence the audience has sent so far, in order.
+    pub fn notes(&self) -> Vec<Input> {
+        self.state.borrow().notes.clone()
+    }
+
+    fn push(&self, kind: EventKind) -> Event {
+        let event = {
+            let mut st = self.state.borrow_mut();
+            let e = Event {
+                seq: st.events.len() as u32,
+                at_ms: self.clock.now_ms(),
+                kind,
+            };
+            st.events.push(e.clone());
+            e
+        };
+        self.observer.on_event(&event);
+        event
+    }
+
+    /// Records a phase header once, however often the format is replayed.
+    pub fn phase(&self, key: &str, title: &str, round: Option<u32>) {
+        let fresh = self.state.borrow_mut().replay.first_time(phase_key(key));
+        if fresh {
+            self.push(EventKind::PhaseStarted {
+                key: key.into(),
+                title: title.into(),
+                round,
+            });
+        }
+    }
+
+    /// Records what the format found (an evaluation, a score, a crux card…) once, however
+    /// often the format is replayed. `finding.key` must be unique within the debate.
+    pub fn record(&self, finding: Finding) {
+        let fresh = self
+            .state
+            .borrow_mut()
+            .replay
+            .first_time(finding_key(&finding.key));
+        if fresh {
+            self.push(EventKind::FindingRecorded(finding));
+        }
+    }
+
+    /// A choice made from randomness, the clock or a stream's content: made by `choose`
+    /// the first time and recorded; a replay gets the recorded value back. `key` must be
+    /// unique within the debate.
+    pub fn decide<T: Serialize + DeserializeOwned>(
+        &self,
+        key: &str,
+        choose: impl FnOnce() -> T,
+    ) -> T {
+        let recorded = self.state.borrow_mut().replay.decisions.remove(key);
+        if let Some(v) = recorded {
+            match serde_json::from_value(v) {
+                Ok(t) => return t,
+                Err(e) => self.state.borrow_mut().warnings.push(format!(
+                    "decision {key}: the recorded value no longer fits ({e}); made again"
+                )),
+            }
+        }
+        let value = choose();
+        self.push(EventKind::DecisionRecorded {
+            key: key.into(),
+            value: serde_json::to_value(&value).unwrap_or(serde_json::Value::Null),
+        });
+        value
+    }
+
+    /// A uniform number in [0, 1) for the choice named `key`, from the debate's seed,
+    /// recorded as a decision.
+    pub fn random(&self, key: &str) -> f64 {
+        let seed = self.seed();
+        self.decide(&format!("random/{key}"), || rng::uniform(seed, key))
+    }
+
+    /// The debate's time now (virtual in tests), recorded as a decision under `key`, for
+    /// choices that depend on it (a cooldown).
+    pub fn now_ms(&self, key: &str) -> u64 {
+        let clock = self.clock.clone();
+        self.decide(&format!("clock/{key}"), || clock.now_ms())
+    }
+
+    pub fn finish(&self, outcome: Outcome, message: Option<String>) {
+        if outcome == Outcome::Completed {
+            let unused = self.state.borrow().replay.unused();
+            if !unused.is_empty() {
+                self.state.borrow_mut().warnings.push(format!(
+                    "This replay did not use {} recorded item(s): {}. The debate took another path than the one recorded.",
+                    unused.len(),
+                    unused.join(", ")
+                ));
+            }
+        }
+        self.push(EventKind::Finished { outcome, message });
+    }
+
+    pub fn record_error(&self, message: String) {
+        self.push(EventKind::Error { message });
+    }
+
+    fn next_key(&self, path: &str) -> CallKey {
+        let mut st = self.state.borrow_mut();
+        let n = st.occurrences.entry_or_insert_with(path.to_string(), || 0);
+        let key = CallKey::new(path, *n);
+        *n += 1;
+        key
+    }
+
+    fn seat_name(&self, seat: &str) -> String {
+        self.state
+            .borrow()
+            .config
+            .seat(seat)
+            .map_or_else(|| seat.to_string(), |s| s.name.clone())
+    }
+
+    /// Waits while the debate is paused (by the user, or because the browser is offline),
+    /// recording the pause and the resumption.
+    async fn wait_while_paused(&self) -> Result<(), DebateError> {
+        if self.inputs.is_paused() {
+            let reason = self.inputs.pause_reason().into();
+            self.hold(reason, false, |i| !i.is_paused()).await?;
+        }
+        Ok(())
+    }
+
+    /// Records a pause, waits until `done` holds (or Stop), and records the resumption.
+    /// Calls held together for the same reason share one `Paused` and one `Resumed`.
+    async fn hold(
+        &self,
+        reason: String,
+        needs_resume: bool,
+        done: impl Fn(&Inputs) -> bool,
+    ) -> Result<(), DebateError> {
+        let fresh = {
+            let mut st = self.state.borrow_mut();
+            let fresh = st.holds == 0 || st.hold_reason != reason;
+            st.holds += 1;
+            st.hold_reason = reason.clone();
+            fresh
+        };
+        if fresh {
+            self.push(EventKind::Paused {
+                reason,
+                needs_resume,
+            });
+        }
+        let wait = self.inputs.wait_for(|i| done(i).then_some(()));
+        let outcome = select(Box::pin(wait), self.stop.cancelled()).await;
+        let last = {
+            let mut st = self.state.borrow_mut();
+            st.holds -= 1;
+            st.holds == 0
+        };
+        match outcome {
+            Either::Left(_) => {
+                if last {
+                    self.push(EventKind::Resumed);
+                }
+                Ok(())
+            }
+            Either::Right(_) => Err(DebateError::Stopped),
+        }
+    }
+
+    async fn halt(&self, seat: &str, message: &str) -> Result<(), DebateError> {
+        let name = self.seat_name(seat);
+        let reason = format!(
+            "{name}'s turn failed: {message} The debate is paused at this turn: fix the cause, then press Resume to try it again."
+        );
+        self.inputs.halted.set(true);
+        let held = self.hold(reason, true, |i| !i.halted.get()).await;
+        self.inputs.halted.set(false); // also when stopped while held
+        held
+    }
+
+    fn take_input(&self, input: Input) {
+        match input {
+            Input::SpendingCap { usd } => self.budget.cap.set(usd),
+            other => self.state.borrow_mut().notes.push(other),
+        }
+    }
+
+    /// Waits until `f` resolves or Stop is pressed.
+    async fn or_stop<T>(&self, f: impl std::future::Future<Output = T>) -> Result<T, DebateError> {
+        match select(Box::pin(f), self.stop.cancelled()).await {
+            Either::Left((t, _)) => Ok(t),
+            Either::Right(_) => Err(DebateError::Stopped),
+        }
+    }
+
+    fn queue(&self, key: &CallKey, spec: &CallSpec, queued: &mut bool) {
+        if !*queued {
+            *queued = true;
+            self.push(EventKind::TurnQueued {
+                call: key.clone(),
+                seat: spec.seat.clone(),
+                purpose: spec.purpose,
+                label: spec.label.clone(),
+            });
+        }
+    }
+
+    /// The call boundary: pause is honoured, pending inputs are consumed and recorded (or,
+    /// on a replay, the recorded ones are taken again), and a live call waits for room
+    /// under the spending cap, which it then reserves.
+    async fn boundary(
+        &self,
+        key: &CallKey,
+        spec: &CallSpec,
+        live: Option<f64>,
+        queued: &mut bool,
+    ) -> Result<Option<Reservation>, DebateError> {
+        self.wait_while_paused().await?;
+        if self.stop.is_cancelled() {
+            return Err(DebateError::Stopped);
+        }
+        let recorded = self.state.borrow_mut().replay.inputs.remove(key);
+        for input in recorded.into_iter().flatten() {
+            self.take_input(input);
+        }
+        loop {
+            let fresh: Vec<Input> = self.inputs.pending.borrow_mut().drain(..).collect();
+            for input in fresh {
+                self.push(EventKind::InputReceived {
+                    before: key.clone(),
+                    input: input.clone(),
+                });
+                self.take_input(input);
+            }
+            let Some(worst) = live else {
+                return Ok(None);
+            };
+            let seen = self.inputs.generation();
+            let room = {
+                let st = self.state.borrow();
+                self.budget.try_start(&st.config, &st.events, worst)
+            };
+            match room {
+                Room::Go(id) => {
+                    if self.budget.paused_at_cap.replace(false) {
+                        self.push(EventKind::Resumed);
+                    }
+                    return Ok(id.map(|id| Reservation {
+                        budget: self.budget.clone(),
+                        inputs: self.inputs.clone(),
+                        id,
+                    }));
+                }
+                Room::WaitForOthers => self.queue(key, spec, queued),
+                Room::Spent { cap, spent } => {
+                    if !self.budget.paused_at_cap.replace(true) {
+                        self.push(EventKind::Paused {
+                            reason: format!(
+                                "The spending cap of {} is reached ({} spent). Raise the cap to go on.",
+                                dollars(cap),
+                                dollars(spent)
+                            ),
+                            needs_resume: false,
+                        });
+                    }
+                }
+            }
+            self.or_stop(self.inputs.changed_since(seen)).await?;
+            self.wait_while_paused().await?;
+        }
+    }
+
+    /// A place on the call's connection: at once, or after waiting in line (shown as
+    /// queued). With `wait == false` a full connection answers `Busy` at once.
+    async fn admit(
+        &self,
+        key: &CallKey,
+        spec: &CallSpec,
+        request: &ChatRequest,
+        wait: bool,
+        queued: &mut bool,
+    ) -> Result<Result<Admission, ModelError>, DebateError> {
+        let mut admit = self.model.admit(request, wait);
+        if let std::task::Poll::Ready(r) = futures::poll!(&mut admit) {
+            return Ok(r);
+        }
+        self.queue(key, spec, queued);
+        self.or_stop(admit).await
+    }
+
+    /// Makes one model call (or takes a person's turn for a human seat). A failure that
+    /// retrying cannot fix holds the debate at this call until the user resumes.
+    pub async fn call(&self, spec: CallSpec) -> Result<CallOutput, DebateError> {
+        self.try_call(spec).await?.map_err(DebateError::Failed)
+    }
+
+    /// Like `call`, but where the spec says `tolerate_failure`, a failed call comes back as
+    /// `Err(CallFailure)` (recorded as failed) and the debate goes on.
+    pub async fn try_call(
+        &self,
+        spec: CallSpec,
+    ) -> Result<Result<CallOutput, CallFailure>, DebateError> {
+        self.run_call(spec, true).await
+    }
+
+    /// A check that runs beside a stream (an interruption check on another seat): it never
+    /// queues. When its connection has no free place, or it fails, it is recorded as skipped
+    /// and comes back `None`, and the debate goes on. Checks are skipped rather than queued
+    /// because a queued check would only run after the speech it checks has ended.
+    pub async fn check(&self, spec: CallSpec) -> Result<Option<CallOutput>, DebateError> {
+        Ok(self.run_call(spec.tolerate_failure(), false).await?.ok())
+    }
+
+    async fn run_call(
+        &self,
+        mut spec: CallSpec,
+        wait: bool,
+    ) -> Result<Result<CallOutput, CallFailure>, DebateError> {
+        let key = self.next_key(&spec.path);
+        let _watch_end = WatchEnd(spec.watch.clone());
+        let participant = {
+            let st = self.state.borrow();
+            let seat = st.config.seat(&spec.seat).ok_or_else(|| {
+                DebateError::Config(format!("no seat `{}` in this debate", spec.seat))
+            })?;
+            seat.participant.clone()
+        };
+        let (connection, model) = match &participant {
+            Participant::Model {
+                connection, model, ..
+            } => (connection.clone(), model.clone()),
+            Participant::Human => (String::new(), String::new()),
+        };
+        let request = ChatRequest {
+            connection,
+            model,
+            seat: spec.seat.clone(),
+            purpose: spec.purpose,
+            call: key.to_string(),
+            messages: std::mem::take(&mut spec.messages),
+            temperature: spec.temperature,
+            max_tokens: spec.max_tokens,
+            json: spec.json,
+            schema: spec.schema.clone(),
+        };
+        let hash = request_hash(&request);
+        let human = matches!(participant, Participant::Human);
+
+        let skipped = self.state.borrow_mut().replay.skipped.remove(&key);
+        let recorded = self.state.borrow_mut().replay.calls.remove(&key);
+        let live = (skipped.is_none() && recorded.is_none() && !human).then(|| {
+            let st = self.state.borrow();
+            worst_case(&st.config, &request)
+        });
+        let mut queued = false;
+        let reservation = self.boundary(&key, &spec, live, &mut queued).await?;
+
+        if let Some(s) = skipped {
+            return Ok(Err(CallFailure {
+                key,
+                seat: spec.seat,
+                message: s.reason,
+            }));
+        }
+        if let Some(r) = recorded {
+            if r.request_hash.as_deref().is_some_and(|h| h != hash) {
+                self.state.borrow_mut().warnings.push(format!(
+                    "{key}: the prompt changed since it was recorded; the recorded answer is kept"
+                ));
+            }
+            if let Some(w) = &spec.watch {
+                w.finish(Some(&r.text));
+            }
+            return Ok(Ok(CallOutput {
+                key,
+                text: r.text,
+                usage: r.usage,
+                finish: r.finish,
+                replayed: true,
+            }));
+        }
+        if human {
+            self.push(EventKind::TurnStarted {
+                call: key.clone(),
+                seat: spec.seat.clone(),
+                purpose: spec.purpose,
+                label: spec.label.clone(),
+                request_hash: hash,
+                human,
+                request: String::new(),
+            });
+            return self.human_turn(key, spec.seat).await.map(Ok);
+        }
+        let out = self
+            .with_retries(&key, &spec, &request, &hash, wait, &mut queued)
+            .await;
+        drop(reservation);
+        if let (Some(w), Ok(Ok(o))) = (&spec.watch, &out) {
+            w.finish(Some(&o.text));
+        }
+        out
+    }
+
+    async fn human_turn(&self, key: CallKey, seat: String) -> Result<CallOutput, DebateError> {
+        let k = key.clone();
+        let wait = self
+            .inputs
+            .wait_for(move |i| i.human.borrow_mut().remove(&k));
+        let text = match self.or_stop(wait).await {
+            Ok(t) => t,
+            Err(e) => {
+                self.push(EventKind::TurnFailed {
+                    call: key,
+                    seat,
+                    partial: String::new(),
+                    error: "Stopped.".into(),
+                });
+                return Err(e);
+            }
+        };
+        let usage = Usage::default();
+        self.push(EventKind::TurnFinished {
+            call: key.clone(),
+            seat,
+            text: text.clone(),
+            reasoning: String::new(),
+            usage,
+            finish: FinishReason::Stop,
+        });
+        Ok(CallOutput {
+            key,
+            text,
+            usage,
+            finish: FinishReason::Stop,
+            replayed: false,
+        })
+    }
+
+    /// An analysis call that must return JSON of a given shape: the JSON is extracted from
+    /// whatever the model wrapped it in and validated; on failure one repair request is made.
+    /// `Ok(None)` means the model never produced valid JSON: the result is unscored, never a
+    /// made-up default.
+    pub async fn call_json<T>(
+        &self,
+        spec: CallSpec,
+        validate: impl Fn(&serde_json::Value) -> Result<T, String>,
+    ) -> Result<Option<T>, DebateError> {
+        let path = spec.path.clone();
+        let (seat, purpose, label, max_tokens, tolerate) = (
+            spec.seat.clone(),
+            spec.purpose,
+            spec.label.clone(),
+            spec.max_tokens,
+            spec.tolerate_failure,
+        );
+        let mut messages = spec.messages.clone();
+        let schema = spec.schema.clone();
+        let Ok(first) = self.try_call(spec.json()).await? else {
+            return Ok(None);
+        };
+        let problem = match json_extract::extract(&first.text) {
+            Ok(v) => match validate(&v) {
+                Ok(t) => return Ok(Some(t)),
+                Err(e) => e,
+            },
+            Err(e) => e,
+        };
+        messages.push(ChatMessage {
+            role: super::model::Role::Assistant,
+            content: first.text,
+        });
+        messages.push(ChatMessage::user(super::prompt::render(
+            super::prompt::JSON_REPAIR,
+            &[("problem", problem.as_str())],
+        )));
+        let mut repair = CallSpec::new(
+            format!("{path}/repair"),
+            seat,
+            purpose,
+            format!("{label} (repair)"),
+        )
+        .messages(messages)
+        .max_tokens(max_tokens)
+        .temperature(0.0);
+        repair.tolerate_failure = tolerate;
+        let repair = match schema {
+            Some(s) => repair.json_schema(s),
+            None => repair.json(),
+        };
+        let Ok(second) = self.try_call(repair).await? else {
+            return Ok(None);
+        };
+        Ok(json_extract::extract(&second.text)
+            .ok()
+            .and_then(|v| validate(&v).ok()))
+    }
+}
+
+fn request_hash(r: &ChatRequest) -> String {
+    let mut body = serde_json::json!({
+        "model": r.model, "messages": r.messages, "temperature": r.temperature,
+        "max_tokens": r.max_tokens, "json": r.json,
+    });
+    // Only when present, so debates recorded before schemas existed still match.
+    if let Some(s) = &r.schema {
+        body["schema"] = s.clone();
+    }
+    format!("{:016x}", fnv1a(body.to_string().as_bytes()))
+}
