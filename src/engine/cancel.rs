@@ -13,12 +13,14 @@ use std::task::{Context, Poll, Waker};
 #[derive(Clone, Default)]
 pub struct CancelToken(Rc<Inner>);
 
+type Listener = (u64, Box<dyn FnOnce()>);
+
 #[derive(Default)]
 struct Inner {
     cancelled: Cell<bool>,
     wakers: RefCell<Vec<Waker>>,
     next_id: Cell<u64>,
-    listeners: RefCell<Vec<(u64, Box<dyn FnOnce()>)>>,
+    listeners: RefCell<Vec<Listener>>,
 }
 
 /// Keeps a listener registered; dropping it removes the listener (if it has not run).

@@ -108,25 +108,7 @@ impl Future for VirtualSleep {
 /// blocked on a timer. Panics if the tasks wait on something that is not a timer (a
 /// deadlock in the test), which is a test failure worth seeing.
 pub fn run_virtual<T: 'static>(clock: &VirtualClock, fut: impl Future<Output = T> + 'static) -> T {
-    use futures::executor::LocalPool;
-    use futures::task::LocalSpawnExt;
-    let mut pool = LocalPool::new();
-    let out = Rc::new(RefCell::new(None));
-    let o = out.clone();
-    pool.spawner()
-        .spawn_local(async move {
-            *o.borrow_mut() = Some(fut.await);
-        })
-        .expect("spawn on a fresh pool");
-    loop {
-        pool.run_until_stalled();
-        if let Some(v) = out.borrow_mut().take() {
-            return v;
-        }
-        if !clock.advance() {
-            panic!("deadlock: every task waits and no timer is pending");
-        }
-    }
+    run_virtual_with(clock, |_| fut)
 }
 
 /// Like `run_virtual`, but also hands the test a spawner so it can run side tasks (a user who

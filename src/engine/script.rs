@@ -1,7 +1,7 @@
 //! The JSON script format for a scripted model: answers matched by seat, purpose and
 //! occurrence, each as chunks with delays, usage figures and faults. One format drives the
-//! native test model (here), the OpenAI-compatible stand-in of the end-to-end tests
-//! (`src/bin/standin.rs`) and the scripted provider users get for their own tests.
+//! native test model (here) and the OpenAI-compatible stand-in of the end-to-end and
+//! browser tests (`src/bin/standin.rs`).
 
 use std::cell::RefCell;
 use std::collections::HashMap;

@@ -15,14 +15,14 @@ use crate::engine::model::{
 use crate::engine::small_map::SmallMap;
 use crate::llm::redact::redact;
 
-/// Makes the model object for a connection (a provider transport, or a scripted model).
+/// Makes the model object for a connection (a provider transport; a scripted model in tests).
 pub type ProviderFactory = Rc<dyn Fn(&Connection) -> Rc<dyn ChatModel>>;
 
 pub struct Router {
     connections: Rc<RefCell<Vec<Connection>>>,
     limiters: RefCell<SmallMap<String, (u32, Rc<Limiter>)>>,
     providers: ProviderFactory,
-    /// Scripted connections keep their model (and its place in the script) across calls.
+    /// Each connection's model object, rebuilt only when the connection or its key changes.
     cache: RefCell<SmallMap<String, (Connection, Rc<dyn ChatModel>)>>,
 }
 

@@ -99,7 +99,7 @@ pub trait Store {
     fn delete<'a>(&'a self, id: &'a str) -> LocalBoxFuture<'a, StoreResult<()>>;
 }
 
-/// Sorts history newest first (by last activity, then by id for a stable order).
+/// Sorts history newest first (by creation time, then by id for a stable order).
 pub fn newest_first(list: &mut [DebateSummary]) {
     list.sort_by(|a, b| {
         b.created_ms

@@ -27,7 +27,7 @@ use serde::Serialize;
 pub use inputs::Inputs;
 pub use spec::{CallFailure, CallOutput, CallSpec, DeltaFn};
 pub use stream::{output_bound, CallLimits};
-pub use watch::{sentence_end_from, Watch};
+pub use watch::{sentence_end_from, sentence_ends, Watch};
 
 use super::cancel::CancelToken;
 use super::clock::Clock;
@@ -729,3 +729,6 @@ fn request_hash(r: &ChatRequest) -> String {
     }
     format!("{:016x}", fnv1a(body.to_string().as_bytes()))
 }
+
+#[cfg(test)]
+mod tests;

@@ -141,8 +141,8 @@ impl DebateCtx {
                     Err(ModelError::new(
                         ErrorKind::TimedOut,
                         format!(
-                            "no answer within {} minutes (Agora's limit for one call)",
-                            self.limits.wall_ms / 60_000
+                            "no answer within {} (Agora's limit for one call)",
+                            duration_words(self.limits.wall_ms)
                         ),
                     ))
                 } else {
@@ -208,6 +208,16 @@ impl DebateCtx {
             finish,
             replayed: false,
         })
+    }
+}
+
+/// "1 minute", "15 minutes", "90 seconds".
+fn duration_words(ms: u64) -> String {
+    let s = ms / 1000;
+    match s {
+        60 => "1 minute".into(),
+        s if s % 60 == 0 => format!("{} minutes", s / 60),
+        s => format!("{s} seconds"),
     }
 }
 

@@ -156,29 +156,21 @@ fn closes(c: char) -> bool {
     matches!(c, '"' | '\'' | '”' | '’' | ')' | ']' | '»' | '」' | '』')
 }
 
-/// The byte offset just after the first sentence end that is not before `from` (punctuation
-/// just before `from` counts, so a cut asked right after "point." ends there). A full stop
-/// must be followed by white space to count (the space may not have arrived yet, so "3.5"
-/// or "e.g" is never cut); CJK full stops end a sentence by themselves.
-pub fn sentence_end_from(text: &str, from: usize) -> Option<usize> {
-    let mut start = from.min(text.len());
-    // Step back over trailing closers and sentence punctuation, so it counts.
-    while let Some(c) = text[..start].chars().next_back() {
-        if ends_sentence(c) || closes(c) {
-            start -= c.len_utf8();
-        } else {
-            break;
-        }
-    }
-    let mut chars = text[start..].char_indices().peekable();
+/// The byte offsets just after each sentence end in `text`, in order. A full stop (or ! ?
+/// …) with any closers after it must be followed by white space to count: the space may
+/// not have arrived yet, and "3.5" or "e.g" are no ends. CJK full stops end a sentence by
+/// themselves.
+pub fn sentence_ends(text: &str) -> Vec<usize> {
+    let mut out = Vec::new();
+    let mut chars = text.char_indices().peekable();
     while let Some((i, c)) = chars.next() {
         if !ends_sentence(c) {
             continue;
         }
-        let mut end = start + i + c.len_utf8();
+        let mut end = i + c.len_utf8();
         while let Some(&(j, n)) = chars.peek() {
             if ends_sentence(n) || closes(n) {
-                end = start + j + n.len_utf8();
+                end = j + n.len_utf8();
                 chars.next();
             } else {
                 break;
@@ -186,13 +178,26 @@ pub fn sentence_end_from(text: &str, from: usize) -> Option<usize> {
         }
         let cjk = matches!(c, '。' | '！' | '？');
         match chars.peek() {
-            Some(&(_, n)) if n.is_whitespace() => return Some(end),
-            Some(_) if cjk => return Some(end),
-            None if cjk => return Some(end),
+            Some(&(_, n)) if n.is_whitespace() || cjk => out.push(end),
+            None if cjk => out.push(end),
             _ => {}
         }
     }
-    None
+    out
+}
+
+/// The first sentence end not before `from`; punctuation just before `from` counts, so a
+/// cut asked right after "point." (its space not yet arrived) ends there.
+pub fn sentence_end_from(text: &str, from: usize) -> Option<usize> {
+    let mut start = from.min(text.len());
+    while let Some(c) = text[..start].chars().next_back() {
+        if ends_sentence(c) || closes(c) {
+            start -= c.len_utf8();
+        } else {
+            break;
+        }
+    }
+    sentence_ends(text).into_iter().find(|&e| e > start)
 }
 
 #[cfg(test)]
@@ -209,6 +214,7 @@ mod tests {
         assert_eq!(sentence_end_from("First. Second", 6), Some(6));
         assert_eq!(sentence_end_from("这是第一句。这是", 3), Some(18));
         assert_eq!(sentence_end_from("Really?! Yes", 0), Some(8));
+        assert_eq!(sentence_ends("One. Two! Three"), vec![4, 9]);
     }
 
     #[test]

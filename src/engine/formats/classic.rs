@@ -49,7 +49,8 @@ struct Classic<'a> {
 }
 
 fn words(tokens: u32) -> String {
-    // About 0.7 words per token, leaving room so answers end on a sentence.
+    // 0.65 words per token (13/20): a little under English's ~0.75, so answers end on a
+    // sentence before their token limit cuts them.
     // Integer arithmetic: float formatting would cost the bundle kilobytes.
     ((tokens * 13 + 10) / 20).to_string()
 }

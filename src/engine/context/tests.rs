@@ -1,0 +1,189 @@
+//! Bounds on every call, and randomness that retries cannot disturb, on the scripted model
+//! under the virtual clock.
+
+use std::cell::RefCell;
+use std::rc::Rc;
+
+use super::*;
+use crate::engine::clock::{run_virtual_with, VirtualClock};
+use crate::engine::config::{FormatOptions, SeatConfig};
+use crate::engine::event::Purpose;
+use crate::engine::script::{Script, ScriptedModel};
+use futures::task::LocalSpawnExt;
+
+struct Log(RefCell<Vec<Event>>);
+impl Observer for Log {
+    fn on_event(&self, e: &Event) {
+        self.0.borrow_mut().push(e.clone());
+    }
+    fn on_delta(&self, _: &CallKey, _: &str, _: &str) {}
+}
+
+fn config() -> DebateConfig {
+    DebateConfig {
+        topic: "bounds".into(),
+        seats: vec![SeatConfig {
+            id: "a".into(),
+            name: "A".into(),
+            stance: None,
+            participant: Participant::Model {
+                connection: "c".into(),
+                connection_label: "C".into(),
+                model: "m".into(),
+                context_tokens: 4096,
+                price: None,
+            },
+        }],
+        analyst: "a".into(),
+        options: FormatOptions::Probe,
+        spending_cap: None,
+    }
+}
+
+struct Outcome {
+    result: Result<Result<CallOutput, CallFailure>, DebateError>,
+    random: f64,
+    events: Vec<Event>,
+    requests: usize,
+}
+
+/// One call on seat `a` (then a random draw), with `wall_ms` as the call limit. A Stop comes
+/// after ten virtual hours, so a debate held at a failed call ends.
+fn one_call(
+    script: serde_json::Value,
+    wall_ms: u64,
+    spec: impl FnOnce(CallSpec) -> CallSpec,
+) -> Outcome {
+    let clock = VirtualClock::new(0);
+    let script: Script = serde_json::from_value(script).unwrap();
+    let model = Rc::new(ScriptedModel::new(script, clock.clone()));
+    let log = Rc::new(Log(RefCell::new(Vec::new())));
+    let stop = CancelToken::new();
+    let ctx = DebateCtx::start(
+        config(),
+        9,
+        1,
+        Wiring {
+            retry: Default::default(),
+            limits: CallLimits { wall_ms },
+            model: model.clone(),
+            clock: Rc::new(clock.clone()),
+            observer: log.clone(),
+            inputs: Inputs::new(),
+            stop: stop.clone(),
+        },
+    );
+    let spec = spec(CallSpec::new("call/a", "a", Purpose::Argument, "Turn").max_tokens(100));
+    let c2 = clock.clone();
+    let (result, random) = run_virtual_with(&clock, move |spawner| {
+        spawner
+            .spawn_local(async move {
+                c2.sleep(36_000_000).await;
+                stop.cancel();
+            })
+            .unwrap();
+        async move {
+            let r = ctx.try_call(spec).await;
+            (r, ctx.random("after"))
+        }
+    });
+    let events = log.0.borrow().clone();
+    let requests = model.requests.borrow().len();
+    Outcome {
+        result,
+        random,
+        events,
+        requests,
+    }
+}
+
+#[test]
+fn an_answer_past_its_size_bound_is_cut_there_and_marked() {
+    // 5 MB for a call limited to 100 tokens.
+    let huge = "word ".repeat(1_000_000);
+    let out = one_call(
+        serde_json::json!({"answers": [{"chunks": [huge.clone(), huge]}]}),
+        60_000,
+        |s| s,
+    );
+    let o = out.result.unwrap().unwrap();
+    assert_eq!(o.finish, FinishReason::Limit);
+    assert_eq!(o.text.len(), output_bound(100));
+    assert!(o.text.starts_with("word word"));
+}
+
+#[test]
+fn an_answer_still_streaming_at_the_wall_clock_limit_keeps_its_text_and_is_marked() {
+    let out = one_call(
+        serde_json::json!({"answers": [{"chunks": ["one ", "two ", "three ", "four ", "five"],
+            "chunk_delay_ms": 10_000}]}),
+        25_000,
+        |s| s,
+    );
+    let o = out.result.unwrap().unwrap();
+    assert_eq!(
+        (o.text.as_str(), o.finish),
+        ("one two three ", FinishReason::Limit)
+    );
+    let finished_at = out
+        .events
+        .iter()
+        .find(|e| matches!(e.kind, EventKind::TurnFinished { .. }))
+        .unwrap()
+        .at_ms;
+    assert_eq!(finished_at, 25_000);
+}
+
+#[test]
+fn a_silent_call_past_the_wall_clock_limit_holds_the_debate_with_a_message() {
+    let out = one_call(
+        serde_json::json!({"answers": [{"text": "late", "first_delay_ms": 7_200_000}]}),
+        60_000,
+        |s| s,
+    );
+    // Not retried (waiting again would not help); held until the user acts (here: Stop).
+    assert_eq!(out.result, Err(DebateError::Stopped));
+    assert_eq!(out.requests, 1);
+    assert!(out.events.iter().any(|e| matches!(&e.kind,
+        EventKind::Paused { reason, needs_resume: true } if reason.contains("no answer within 1 minute ("))));
+}
+
+#[test]
+fn a_tolerated_silent_call_is_recorded_as_failed_and_the_debate_goes_on() {
+    let out = one_call(
+        serde_json::json!({"answers": [{"text": "late", "first_delay_ms": 7_200_000}]}),
+        60_000,
+        |s| s.tolerate_failure(),
+    );
+    let failure = out.result.unwrap().unwrap_err();
+    assert!(
+        failure.message.contains("no answer within"),
+        "{}",
+        failure.message
+    );
+    assert!(out
+        .events
+        .iter()
+        .any(|e| matches!(&e.kind, EventKind::CallSkipped { failed: true, .. })));
+}
+
+#[test]
+fn retries_do_not_change_the_debates_random_choices() {
+    let plain = one_call(
+        serde_json::json!({"answers": [{"text": "ok"}]}),
+        60_000,
+        |s| s,
+    );
+    let retried = one_call(
+        serde_json::json!({"answers": [
+            {"occurrence": 0, "fault": {"status": 503}},
+            {"occurrence": 1, "fault": {"status": 500}},
+            {"text": "ok"}
+        ]}),
+        60_000,
+        |s| s,
+    );
+    assert_eq!(retried.requests, 3);
+    assert_eq!(retried.result.unwrap().unwrap().text, "ok");
+    assert_eq!(plain.random, retried.random);
+}
