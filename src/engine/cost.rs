@@ -85,10 +85,23 @@ impl Ledger {
     }
 }
 
-/// "$0.0123": four decimals below a dollar, where most debates are, two above.
+/// "$0.0123": four decimals below a dollar, where most debates are, two from a dollar up
+/// (after rounding: $0.99996 is "$1.00"). A cost too small for four decimals but not zero
+/// says so ("< $0.0001") rather than showing $0.0000.
 pub fn dollars(x: f64) -> String {
-    let places = if x >= 1.0 || x == 0.0 { 2 } else { 4 };
-    format!("${}", decimal(x, places))
+    let x = x.max(0.0);
+    if x == 0.0 {
+        return "$0.00".into();
+    }
+    if x < 0.000_05 {
+        return "< $0.0001".into();
+    }
+    let ten_thousandths = (x * 10_000.0).round();
+    if ten_thousandths >= 10_000.0 {
+        format!("${}", decimal(x, 2))
+    } else {
+        format!("${}", decimal(x, 4))
+    }
 }
 
 /// A non-negative amount with a fixed number of decimals, by integer arithmetic: float
@@ -130,6 +143,18 @@ pub fn parse_decimal(s: &str) -> Option<f64> {
         frac.parse::<u64>().ok()?
     };
     Some(whole as f64 + part as f64 / 10f64.powi(frac.len() as i32))
+}
+
+/// A price per million tokens as the user typed it, or a message saying why it is refused.
+pub fn parse_price(s: &str) -> Result<f64, String> {
+    match parse_decimal(s) {
+        Some(x) if x <= 100_000.0 => Ok(x),
+        Some(_) => Err(format!("{} dollars per million tokens is more than any model costs; check the number.", s.trim())),
+        None => Err(format!(
+            "\"{}\" is not a price: type dollars per million tokens as a plain number, like 0.15 or 2.5.",
+            s.trim()
+        )),
+    }
 }
 
 /// A price as typed: "0.15", "2.5", "10" (no trailing zeros).
@@ -192,5 +217,32 @@ pub fn estimate(config: &DebateConfig, plan: &[PlannedCall]) -> Estimate {
         low: range[0],
         high: range[1],
         unpriced,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn dollar_amounts_round_correctly_and_never_hide_a_cost() {
+        assert_eq!(dollars(0.99996), "$1.00");
+        assert_eq!(dollars(0.99994), "$0.9999");
+        assert_eq!(dollars(0.012345), "$0.0123");
+        assert_eq!(dollars(12.345), "$12.35");
+        assert_eq!(dollars(0.0), "$0.00");
+        assert_eq!(dollars(0.000_000_3), "< $0.0001");
+        assert_eq!(dollars(0.000_05), "$0.0001");
+    }
+
+    #[test]
+    fn a_price_that_cannot_be_read_is_refused_with_a_reason() {
+        assert_eq!(parse_price(" 2.50 "), Ok(2.5));
+        assert_eq!(parse_price(".25"), Ok(0.25));
+        for bad in ["", "abc", "1,5", "-1", "1e3", "$2"] {
+            let e = parse_price(bad).unwrap_err();
+            assert!(e.contains("not a price"), "{bad}: {e}");
+        }
+        assert!(parse_price("5000000").unwrap_err().contains("more than any model"));
     }
 }
