@@ -563,7 +563,11 @@ fn exports_carry_the_whole_debate_and_its_cost() {
 #[test]
 fn money_is_written_the_way_people_read_it() {
     assert_eq!(dollars(0.0), "$0.00");
-    assert_eq!(dollars(0.00004), "< $0.0001", "a tiny cost is not shown as nothing");
+    assert_eq!(
+        dollars(0.00004),
+        "< $0.0001",
+        "a tiny cost is not shown as nothing"
+    );
     assert_eq!(dollars(0.01234), "$0.0123");
     assert_eq!(dollars(0.99996), "$1.00");
     assert_eq!(dollars(12.345), "$12.35");

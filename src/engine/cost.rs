@@ -163,11 +163,13 @@ pub fn short(x: f64) -> String {
     s.trim_end_matches('0').trim_end_matches('.').to_string()
 }
 
-/// One call a format plans: who makes it and its output limit.
-#[derive(Clone, Copy, Debug, PartialEq)]
+/// One call a format plans: who makes it, its output limit, and its stage (calls of one
+/// stage may run at once).
+#[derive(Clone, Debug, PartialEq)]
 pub struct PlannedCall {
-    pub seat: &'static str,
+    pub seat: String,
     pub max_tokens: u32,
+    pub stage: u32,
 }
 
 /// What a debate may cost before it starts.
@@ -187,14 +189,14 @@ const PROMPT_TOKENS: u32 = 450;
 /// that carry the instructions plus everything said so far, up to the seat's context window.
 pub fn estimate(config: &DebateConfig, plan: &[PlannedCall]) -> Estimate {
     let topic = super::tokens::estimate(&config.topic);
-    let mut unpriced = Vec::new();
+    let mut unpriced: Vec<String> = Vec::new();
     let mut range = [0.0, 0.0];
     for (i, share) in [0.5, 1.0].into_iter().enumerate() {
         let mut said = 0u32;
         for call in plan {
             let out = (call.max_tokens as f64 * share) as u32;
             let window = config
-                .seat(call.seat)
+                .seat(&call.seat)
                 .map_or(u32::MAX, |s| s.participant.context_tokens());
             let input = (PROMPT_TOKENS + topic + said).min(window.saturating_sub(call.max_tokens));
             said += out;
@@ -203,10 +205,10 @@ pub fn estimate(config: &DebateConfig, plan: &[PlannedCall]) -> Estimate {
                 output_tokens: out,
                 estimated: true,
             };
-            match seat_price(config, call.seat) {
+            match seat_price(config, &call.seat) {
                 Some(p) => range[i] += p.cost(&usage),
-                None if !unpriced.iter().any(|s| s == call.seat) => {
-                    unpriced.push(call.seat.to_string())
+                None if !unpriced.iter().any(|s| *s == call.seat) => {
+                    unpriced.push(call.seat.clone())
                 }
                 None => {}
             }
@@ -243,6 +245,8 @@ mod tests {
             let e = parse_price(bad).unwrap_err();
             assert!(e.contains("not a price"), "{bad}: {e}");
         }
-        assert!(parse_price("5000000").unwrap_err().contains("more than any model"));
+        assert!(parse_price("5000000")
+            .unwrap_err()
+            .contains("more than any model"));
     }
 }

@@ -15,7 +15,7 @@ fn is_cjk(c: char) -> bool {
         | 0xAC00..=0xD7FF     // Hangul syllables
         | 0xF900..=0xFAFF     // CJK compatibility ideographs
         | 0xFF00..=0xFFEF     // fullwidth forms
-        | 0x20000..=0x3FFFF)  // Han extensions
+        | 0x20000..=0x3FFFF) // Han extensions
 }
 
 /// An upper-leaning estimate of the tokens in `text`, so budgets err short.

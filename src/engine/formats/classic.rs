@@ -5,7 +5,6 @@
 
 use super::super::config::{ClassicOptions, DebateConfig, FormatOptions, SeatConfig};
 use super::super::context::{CallSpec, DebateCtx, DebateError};
-use super::super::cost::PlannedCall;
 use super::super::event::Purpose;
 use super::super::model::ChatMessage;
 use super::super::prompt::{classic as p, render};
@@ -14,29 +13,6 @@ use super::super::transcript::{self, ContextParts, Said};
 pub const MODERATOR: &str = "moderator";
 pub const POSITION_A: &str = "position-a";
 pub const POSITION_B: &str = "position-b";
-
-/// Moderator opening + 2 openings, 4 speeches and a summary per round, 2 closings, final
-/// summary: the order `run` makes them in.
-pub fn plan(config: &DebateConfig) -> Vec<PlannedCall> {
-    let default = ClassicOptions::default();
-    let o = config.classic().unwrap_or(&default);
-    let call = |seat, max_tokens| PlannedCall { seat, max_tokens };
-    let mut p = vec![
-        call(MODERATOR, o.summary_tokens),
-        call(POSITION_A, o.opening_tokens),
-        call(POSITION_B, o.opening_tokens),
-    ];
-    for _ in 0..o.rounds {
-        for seat in [POSITION_A, POSITION_B, POSITION_B, POSITION_A] {
-            p.push(call(seat, o.argument_tokens));
-        }
-        p.push(call(MODERATOR, o.summary_tokens));
-    }
-    p.push(call(POSITION_A, o.closing_tokens));
-    p.push(call(POSITION_B, o.closing_tokens));
-    p.push(call(MODERATOR, o.summary_tokens));
-    p
-}
 
 struct Classic<'a> {
     ctx: &'a DebateCtx,

@@ -1,19 +1,14 @@
 //! The debate formats. Each is plain async code over a `DebateCtx`.
 
 pub mod classic;
+mod plans;
 #[cfg(test)]
 mod probe;
 
 use super::config::{DebateConfig, FormatId};
 use super::context::{DebateCtx, DebateError};
 
-/// The calls a debate plans to make, for the progress line and the cost estimate.
-pub fn plan(config: &DebateConfig) -> Vec<super::cost::PlannedCall> {
-    match config.format() {
-        FormatId::Classic => classic::plan(config),
-        _ => Vec::new(),
-    }
-}
+pub use plans::{plan, stages};
 
 pub fn planned_calls(config: &DebateConfig) -> u32 {
     plan(config).len() as u32
