@@ -261,6 +261,9 @@ fn v1_to_v2(event: &mut serde_json::Value) {
     else {
         return;
     };
+    if config.contains_key("options") {
+        return; // already schema 2 (a v1 debate resumed since appends v2 events)
+    }
     let format = config
         .remove("format")
         .and_then(|f| f.as_str().map(str::to_string))
@@ -279,4 +282,29 @@ pub fn config_of(events: &[Event]) -> Option<&DebateConfig> {
         EventKind::DebateStarted { config, .. } => Some(config),
         _ => None,
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_schema_1_log_reads_as_schema_2() {
+        let v1 = serde_json::json!({"seq": 0, "at_ms": 5, "kind": {"DebateStarted": {
+            "schema": 1, "seed": 7, "planned_calls": 16,
+            "config": {"format": "classic", "topic": "Cars?", "analyst": "moderator",
+                "seats": [{"id": "moderator", "name": "Moderator", "participant": "human"}],
+                "classic": {"rounds": 3, "style": "casual", "opening_tokens": 300,
+                    "argument_tokens": 250, "closing_tokens": 350, "summary_tokens": 300}}}}});
+        let turn = serde_json::json!({"seq": 1, "at_ms": 6, "kind": {"PhaseStarted": {
+            "key": "opening", "title": "Opening"}}});
+        let events = migrate(1, vec![v1.clone(), turn]).unwrap();
+        let config = config_of(&events).unwrap();
+        assert_eq!(config.format(), super::super::config::FormatId::Classic);
+        assert_eq!(config.classic().unwrap().rounds, 3);
+        // Migrating again (a v1 debate resumed, then loaded) changes nothing.
+        let again = serde_json::to_value(&events[0]).unwrap();
+        assert_eq!(migrate(1, vec![again]).unwrap()[0], events[0]);
+        assert!(migrate(3, vec![v1]).unwrap_err().contains("newer Agora"));
+    }
 }
