@@ -7,7 +7,7 @@ use std::rc::Rc;
 use agora::engine::cancel::CancelToken;
 use agora::engine::clock::{run_virtual, run_virtual_with, Clock, VirtualClock};
 use agora::engine::config::{ClassicOptions, ClassicStyle, Participant};
-use agora::engine::context::{Inputs, Observer, Wiring};
+use agora::engine::context::{Inputs, Wiring};
 use agora::engine::cost::{dollars, estimate, Ledger, Price};
 use agora::engine::event::{Event, EventKind, Input, Outcome};
 use agora::engine::export;
@@ -37,19 +37,7 @@ fn config(rounds: u32, context_tokens: u32) -> DebateConfig {
     )
 }
 
-#[derive(Default)]
-struct Recorder {
-    events: RefCell<Vec<Event>>,
-    deltas: RefCell<Vec<(CallKey, String)>>,
-}
-impl Observer for Recorder {
-    fn on_event(&self, e: &Event) {
-        self.events.borrow_mut().push(e.clone());
-    }
-    fn on_delta(&self, call: &CallKey, _: &str, d: &str) {
-        self.deltas.borrow_mut().push((call.clone(), d.to_string()));
-    }
-}
+use agora::engine::context::EventLog as Recorder;
 
 struct Setup {
     clock: VirtualClock,

@@ -2,30 +2,22 @@
 //! retried, how long it waits, what stays visible, and that nothing said before is lost.
 #![cfg(not(target_arch = "wasm32"))]
 
-use std::cell::RefCell;
 use std::rc::Rc;
 
 use agora::engine::cancel::CancelToken;
 use agora::engine::clock::{run_virtual, run_virtual_with, Clock, VirtualClock};
 use agora::engine::config::{ClassicOptions, Participant};
-use agora::engine::context::{Inputs, Observer, Wiring};
+use agora::engine::context::{Inputs, Wiring};
 use agora::engine::event::{Event, EventKind, Outcome};
 use agora::engine::formats::{self, classic};
 use agora::engine::retry::RetryPolicy;
 use agora::engine::script::{Script, ScriptedModel};
-use agora::engine::{CallKey, DebateCtx};
+use agora::engine::DebateCtx;
 use futures::task::LocalSpawnExt;
 
 const T0: u64 = 1_700_000_000_000;
 
-#[derive(Default)]
-struct Log(RefCell<Vec<Event>>);
-impl Observer for Log {
-    fn on_event(&self, e: &Event) {
-        self.0.borrow_mut().push(e.clone());
-    }
-    fn on_delta(&self, _: &CallKey, _: &str, _: &str) {}
-}
+use agora::engine::context::EventLog as Log;
 
 struct Run {
     outcome: Outcome,
@@ -89,7 +81,7 @@ impl Rig {
     }
 
     fn events(&self) -> Vec<Event> {
-        self.log.0.borrow().clone()
+        self.log.events.borrow().clone()
     }
 }
 
@@ -119,7 +111,7 @@ fn run(faults: serde_json::Value, stop_at_ms: Option<u64>) -> Run {
             .spawn_local(async move {
                 loop {
                     c2.sleep(100).await;
-                    let events = log.0.borrow();
+                    let events = log.events.borrow();
                     if events
                         .iter()
                         .any(|e| matches!(e.kind, EventKind::Finished { .. }))
@@ -364,9 +356,9 @@ fn a_held_debate_goes_on_in_place_when_the_user_resumes() {
                     clock.sleep(100).await;
                 }
                 // Held: nothing goes out until the user resumes, however long that takes.
-                let n = log.0.borrow().len();
+                let n = log.events.borrow().len();
                 clock.sleep(600_000).await;
-                assert_eq!(log.0.borrow().len(), n);
+                assert_eq!(log.events.borrow().len(), n);
                 inputs.release();
             })
             .unwrap();

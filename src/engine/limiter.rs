@@ -46,6 +46,15 @@ impl Limiter {
         Some(Permit(self.clone()))
     }
 
+    /// A place: waiting in line for it, or (`wait == false`) only if one is free now.
+    pub async fn place(self: &Rc<Self>, wait: bool) -> Option<Permit> {
+        if wait {
+            Some(self.acquire().await)
+        } else {
+            self.try_acquire()
+        }
+    }
+
     fn release(&self) {
         self.free.set(self.free.get() + 1);
         if let Some((_, Some(w))) = self.queue.borrow().front() {

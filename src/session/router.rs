@@ -98,11 +98,7 @@ impl ChatModel for Router {
             let conn = self
                 .connection(&req.connection)
                 .ok_or_else(|| not_set_up(&req.connection))?;
-            let limiter = self.limiter(&conn);
-            if wait {
-                return Ok(Box::new(limiter.acquire().await) as Admission);
-            }
-            match limiter.try_acquire() {
+            match self.limiter(&conn).place(wait).await {
                 Some(p) => Ok(Box::new(p) as Admission),
                 None => Err(ModelError::new(
                     ErrorKind::Busy,

@@ -51,6 +51,33 @@ pub trait Observer {
     fn on_delta(&self, call: &CallKey, seat: &str, delta: &str);
 }
 
+/// An observer that keeps everything: the events, and each call's streamed fragments
+/// (for tests, and for callers that want the log in memory).
+#[derive(Default)]
+pub struct EventLog {
+    pub events: RefCell<Vec<Event>>,
+    pub deltas: RefCell<Vec<(CallKey, String)>>,
+}
+
+impl EventLog {
+    /// A log that starts with `events` (a stored debate about to be resumed).
+    pub fn with(events: Vec<Event>) -> Self {
+        EventLog {
+            events: RefCell::new(events),
+            deltas: RefCell::default(),
+        }
+    }
+}
+
+impl Observer for EventLog {
+    fn on_event(&self, e: &Event) {
+        self.events.borrow_mut().push(e.clone());
+    }
+    fn on_delta(&self, call: &CallKey, _: &str, d: &str) {
+        self.deltas.borrow_mut().push((call.clone(), d.to_string()));
+    }
+}
+
 /// An observer that ignores everything.
 pub struct NullObserver;
 impl Observer for NullObserver {

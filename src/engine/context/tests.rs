@@ -1,7 +1,6 @@
 //! Bounds on every call, and randomness that retries cannot disturb, on the scripted model
 //! under the virtual clock.
 
-use std::cell::RefCell;
 use std::rc::Rc;
 
 use super::*;
@@ -10,14 +9,6 @@ use crate::engine::config::{FormatOptions, SeatConfig};
 use crate::engine::event::Purpose;
 use crate::engine::script::{Script, ScriptedModel};
 use futures::task::LocalSpawnExt;
-
-struct Log(RefCell<Vec<Event>>);
-impl Observer for Log {
-    fn on_event(&self, e: &Event) {
-        self.0.borrow_mut().push(e.clone());
-    }
-    fn on_delta(&self, _: &CallKey, _: &str, _: &str) {}
-}
 
 fn config() -> DebateConfig {
     DebateConfig {
@@ -57,7 +48,7 @@ fn one_call(
     let clock = VirtualClock::new(0);
     let script: Script = serde_json::from_value(script).unwrap();
     let model = Rc::new(ScriptedModel::new(script, clock.clone()));
-    let log = Rc::new(Log(RefCell::new(Vec::new())));
+    let log = Rc::new(EventLog::default());
     let stop = CancelToken::new();
     let ctx = DebateCtx::start(
         config(),
@@ -87,7 +78,7 @@ fn one_call(
             (r, ctx.random("after"))
         }
     });
-    let events = log.0.borrow().clone();
+    let events = log.events.borrow().clone();
     let requests = model.requests.borrow().len();
     Outcome {
         result,

@@ -1,7 +1,6 @@
 //! The probe under the virtual clock: each engine feature, then all of them resumed from
 //! every prefix of the log.
 
-use std::cell::RefCell;
 use std::rc::Rc;
 
 use futures::future::LocalBoxFuture;
@@ -11,7 +10,7 @@ use super::*;
 use crate::engine::cancel::CancelToken;
 use crate::engine::clock::{run_virtual_with, Clock, VirtualClock};
 use crate::engine::config::{DebateConfig, FormatOptions, Participant, SeatConfig};
-use crate::engine::context::{Inputs, Observer, Wiring};
+use crate::engine::context::{EventLog, Inputs, Wiring};
 use crate::engine::cost::{Ledger, Price};
 use crate::engine::event::{CallKey, Event, EventKind, Input};
 use crate::engine::limiter::Limiter;
@@ -39,11 +38,9 @@ impl ChatModel for Limited {
     ) -> LocalBoxFuture<'a, Result<Admission, ModelError>> {
         Box::pin(async move {
             let limiter = self.limits.get(req.connection.as_str()).unwrap().clone();
-            if wait {
-                return Ok(Box::new(limiter.acquire().await) as Admission);
-            }
             limiter
-                .try_acquire()
+                .place(wait)
+                .await
                 .map(|p| Box::new(p) as Admission)
                 .ok_or_else(|| ModelError::new(ErrorKind::Busy, "busy"))
         })
@@ -120,14 +117,6 @@ fn script() -> Script {
     .unwrap()
 }
 
-struct Log(RefCell<Vec<Event>>);
-impl Observer for Log {
-    fn on_event(&self, e: &Event) {
-        self.0.borrow_mut().push(e.clone());
-    }
-    fn on_delta(&self, _: &CallKey, _: &str, _: &str) {}
-}
-
 struct Run {
     result: Result<ProbeResult, DebateError>,
     /// The whole log: the prefix resumed from, then what this run added.
@@ -151,7 +140,7 @@ fn run_probe(prior: Option<Vec<Event>>) -> Run {
         limits,
     });
     let prefix = prior.clone().unwrap_or_default();
-    let log = Rc::new(Log(RefCell::new(prefix.clone())));
+    let log = Rc::new(EventLog::with(prefix.clone()));
     let inputs = Inputs::new();
     let stop = CancelToken::new();
     let wiring = Wiring {
@@ -174,12 +163,12 @@ fn run_probe(prior: Option<Vec<Event>>) -> Run {
         spawner
             .spawn_local(async move {
                 // Room 2 may have been answered before the resume.
-                let room2_done = l2.0.borrow()[..fresh_from].iter().any(|e| {
+                let room2_done = l2.events.borrow()[..fresh_from].iter().any(|e| {
                     matches!(&e.kind, EventKind::TurnFinished { call, .. } if call.path == "room/2/h")
                 });
                 let (mut raised, mut answered) = (false, [false, room2_done]);
                 while c2.now_ms() < START + 3_600_000 {
-                    let new: Vec<Event> = l2.0.borrow()[fresh_from..].to_vec();
+                    let new: Vec<Event> = l2.events.borrow()[fresh_from..].to_vec();
                     for e in &new {
                         match &e.kind {
                             EventKind::Paused { reason, .. }
@@ -220,7 +209,7 @@ fn run_probe(prior: Option<Vec<Event>>) -> Run {
         .iter()
         .map(|r| r.call.clone())
         .collect();
-    let log = log.0.borrow().clone();
+    let log = log.events.borrow().clone();
     Run {
         result,
         log,
