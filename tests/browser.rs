@@ -169,14 +169,17 @@ fn request(path: &str) -> ChatRequest {
 async fn fetch_streams_tokens_as_they_arrive() {
     let t = transport(10_000);
     let deltas = RefCell::new(Vec::<String>::new());
+    let stop = CancelToken::new();
     let r = t
         .complete(
             &request("stream"),
             &|d| deltas.borrow_mut().push(d.to_string()),
-            &CancelToken::new(),
+            &stop,
         )
         .await
         .unwrap();
+    // The call's abort listener left the Stop token with the call.
+    assert_eq!(stop.listeners(), 0);
     assert_eq!(r.text, "Cities that ban cars — café 🚲");
     assert_eq!(deltas.borrow().len(), 5, "{:?}", deltas.borrow());
     assert_eq!(
@@ -216,6 +219,62 @@ async fn cancelling_aborts_the_fetch_at_once_and_keeps_the_partial_text() {
         "took {} ms",
         BrowserClock.now_ms() - started
     );
+}
+
+#[wasm_bindgen_test]
+async fn a_stop_inside_one_network_read_drops_the_rest_of_that_read() {
+    // The stand-in writes this whole answer at once, so it arrives in a single read.
+    let t = transport(10_000);
+    let cancel = CancelToken::new();
+    let c = cancel.clone();
+    let deltas = RefCell::new(Vec::<String>::new());
+    let e = t
+        .complete(
+            &request("one-read"),
+            &|d| {
+                deltas.borrow_mut().push(d.to_string());
+                c.cancel();
+            },
+            &cancel,
+        )
+        .await
+        .unwrap_err();
+    assert_eq!(e.kind, ErrorKind::Cancelled);
+    assert_eq!(e.partial, "first ");
+    assert_eq!(*deltas.borrow(), ["first "]);
+}
+
+#[wasm_bindgen_test]
+async fn keep_alive_comments_alone_do_not_hold_off_the_silence_limit() {
+    let mut t = transport(1_000);
+    t.target
+        .extra_headers
+        .push(("X-Standin-Keep-Alive-Ms".into(), "100".into()));
+    let started = BrowserClock.now_ms();
+    let e = t
+        .complete(&request("stall"), &|_| {}, &CancelToken::new())
+        .await
+        .unwrap_err();
+    assert_eq!(e.kind, ErrorKind::Cut);
+    assert!(
+        e.message.contains("sent nothing for 1 seconds"),
+        "{}",
+        e.message
+    );
+    assert_eq!(e.partial, "This answer ");
+    // The stand-in keeps the connection open for 5 s, sending a comment every 100 ms.
+    let took = BrowserClock.now_ms() - started;
+    assert!(took < 3_000, "took {took} ms");
+}
+
+#[wasm_bindgen_test]
+async fn a_slow_answer_that_keeps_coming_outlasts_the_silence_limit() {
+    // Eight chunks 300 ms apart take 2.1 s in all, twice the limit; no gap reaches it.
+    let r = transport(1_000)
+        .complete(&request("slow"), &|_| {}, &CancelToken::new())
+        .await
+        .unwrap();
+    assert_eq!(r.text, "one two three four five six seven eight");
 }
 
 #[wasm_bindgen_test]
