@@ -14,6 +14,7 @@ use agora::engine::CallKey;
 use agora::llm::transport::HttpTransport;
 use agora::llm::wire::HttpTarget;
 use agora::session::browser::BrowserClock;
+use agora::session::{saved, Connection};
 use agora::store::idb::IdbStore;
 use agora::store::{DebateSummary, InFlight, Store};
 use wasm_bindgen_test::*;
@@ -129,6 +130,48 @@ async fn a_debate_saved_by_a_newer_agora_is_refused_with_a_message() {
         .unwrap();
     let err = store.load("future").await.unwrap_err();
     assert!(err.contains("newer Agora"), "{err}");
+}
+
+#[wasm_bindgen_test]
+fn the_users_connections_survive_a_reload_with_only_the_keys_they_asked_to_keep() {
+    let storage = web_sys::window().unwrap().local_storage().unwrap().unwrap();
+    storage.clear().unwrap();
+    let mut kept = Connection::openai_compatible(
+        "c-kept-1",
+        "Kept",
+        "https://kept.example/v1",
+        "gpt-4o-mini",
+        "sk-remember-me",
+    );
+    kept.remember_key = true;
+    let forgotten = Connection::openai_compatible(
+        "c-forgotten-2",
+        "Forgotten",
+        "https://forgotten.example/v1",
+        "gpt-4o-mini",
+        "sk-forget-me",
+    );
+    // Any id works: what makes a connection the user's is its origin, not its name.
+    let imported = Connection::openai_compatible(
+        "imported",
+        "Imported",
+        "https://imported.example/v1",
+        "m",
+        "",
+    );
+    saved::save_connections(&[Connection::local_model(), kept, forgotten, imported]);
+
+    let back = saved::load_connections();
+    let ids: Vec<&str> = back.iter().map(|c| c.id.as_str()).collect();
+    assert_eq!(ids, ["c-kept-1", "c-forgotten-2", "imported"]);
+    assert_eq!(back[0].api_key, "sk-remember-me");
+    assert_eq!(back[1].api_key, "");
+    let everything: String = (0..storage.length().unwrap())
+        .filter_map(|i| storage.key(i).unwrap())
+        .filter_map(|k| storage.get_item(&k).unwrap())
+        .collect();
+    assert!(!everything.contains("sk-forget-me"), "{everything}");
+    storage.clear().unwrap();
 }
 
 fn transport(stall_ms: u64) -> HttpTransport {

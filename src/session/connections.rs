@@ -118,9 +118,22 @@ pub const PRESETS: &[Preset] = &[
     },
 ];
 
+/// Whether Agora builds a connection at every start or the user added it (and so it is
+/// saved in this browser).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum ConnectionOrigin {
+    BuiltIn,
+    /// The default: only the user's own connections are ever stored.
+    #[default]
+    User,
+}
+
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Connection {
     pub id: String,
+    #[serde(default)]
+    pub origin: ConnectionOrigin,
     pub label: String,
     pub kind: ProviderKind,
     /// e.g. `https://api.openai.com/v1`; the path `/chat/completions` is appended.
@@ -184,6 +197,7 @@ impl Connection {
     pub fn local_model() -> Self {
         Connection {
             id: "local".into(),
+            origin: ConnectionOrigin::BuiltIn,
             label: "Local model (no key)".into(),
             kind: ProviderKind::OpenAiCompatible,
             base_url: LOCAL_MODEL_URL.into(),
@@ -208,6 +222,7 @@ impl Connection {
     ) -> Self {
         Connection {
             id: id.into(),
+            origin: ConnectionOrigin::User,
             label: label.into(),
             kind: ProviderKind::OpenAiCompatible,
             base_url: base_url.trim().trim_end_matches('/').into(),
@@ -294,6 +309,14 @@ mod tests {
         let c = Connection::openai_compatible("c-x", "X", "https://x/v1", "o3-mini", "");
         assert_eq!(c.stall_ms, 300_000);
         assert_eq!(Connection::local_model().stall_ms, 60_000);
+    }
+
+    #[test]
+    fn a_connection_saved_before_origins_existed_is_still_the_users_own() {
+        let stored = r#"{"id":"c-groq-1a","label":"Groq","kind":"open_ai_compatible","base_url":"https://api.groq.com/openai/v1","default_model":"llama-3.3-70b-versatile","context_tokens":128000,"concurrency":4,"stall_ms":60000}"#;
+        let c: Connection = serde_json::from_str(stored).unwrap();
+        assert_eq!(c.origin, ConnectionOrigin::User);
+        assert_eq!(Connection::local_model().origin, ConnectionOrigin::BuiltIn);
     }
 
     #[test]

@@ -137,7 +137,7 @@ pub fn ConnectionForm(
         let id = c.id.clone();
         match s.save_connection(c) {
             Ok(()) => {
-                crate::store::settings::save_connections(&s.connections());
+                crate::session::saved::save_connections(&s.connections());
                 error.set(None);
                 key.set(String::new());
                 state.connections_version.update(|v| *v += 1);

@@ -69,7 +69,7 @@ pub fn SetupScreen() -> impl IntoView {
     let connection = RwSignal::new("local".to_string());
     let model = RwSignal::new(crate::session::connections::LOCAL_MODEL_NAME.to_string());
     let error = RwSignal::new(None::<String>);
-    let prices = RwSignal::new(crate::store::settings::load_prices());
+    let prices = RwSignal::new(crate::session::saved::load_prices());
     let cap = RwSignal::new(String::new());
     let test_result = RwSignal::new(None::<Result<String, String>>);
     let testing = RwSignal::new(false);
@@ -405,7 +405,7 @@ fn PriceRow(
             }
             t.set(&m, p);
         });
-        prices.with_untracked(crate::store::settings::save_prices);
+        prices.with_untracked(crate::session::saved::save_prices);
     };
     let set2 = set.clone();
     view! {
