@@ -30,25 +30,61 @@ const FORMATS: [(&str, &str, bool); 4] = [
     ("Crux", "Personas hunt for the real disagreement. Coming soon.", false),
 ];
 
+/// Who fills a seat, as the seat's select offers it.
+#[derive(Clone, Debug, PartialEq)]
+enum SeatFill {
+    /// The debate's connection and model.
+    Same,
+    Connection(String),
+    /// The user types this seat's turns.
+    Person,
+}
+
+impl SeatFill {
+    /// The select's option value: the one place these values are written or read.
+    fn value(&self) -> &str {
+        match self {
+            SeatFill::Same => "__same",
+            SeatFill::Person => "__human",
+            SeatFill::Connection(id) => id,
+        }
+    }
+
+    fn from_value(v: &str) -> Self {
+        match v {
+            "__same" => SeatFill::Same,
+            "__human" => SeatFill::Person,
+            id => SeatFill::Connection(id.to_string()),
+        }
+    }
+}
+
 /// Who sits in one seat: a connection and model, or the user.
 #[derive(Clone, Copy)]
 struct SeatChoice {
     id: &'static str,
     name: &'static str,
-    /// Empty means "the debate's default connection".
-    connection: RwSignal<String>,
+    fill: RwSignal<SeatFill>,
+    /// Derived from `fill` for the debate's configuration: the seat's own connection, empty
+    /// for the debate's, and whether the user takes the seat.
+    connection: Memo<String>,
     model: RwSignal<String>,
-    human: RwSignal<bool>,
+    human: Memo<bool>,
 }
 
 impl SeatChoice {
     fn new(id: &'static str, name: &'static str) -> Self {
+        let fill = RwSignal::new(SeatFill::Same);
         SeatChoice {
             id,
             name,
-            connection: RwSignal::new(String::new()),
+            fill,
+            connection: Memo::new(move |_| match fill.get() {
+                SeatFill::Connection(id) => id,
+                SeatFill::Same | SeatFill::Person => String::new(),
+            }),
             model: RwSignal::new(String::new()),
-            human: RwSignal::new(false),
+            human: Memo::new(move |_| fill.get() == SeatFill::Person),
         }
     }
 }
@@ -426,19 +462,18 @@ fn SeatRow(seat: SeatChoice) -> impl IntoView {
         <div class="seat-row">
             <strong>{seat.name}</strong>
             <select aria-label=format!("{} connection", seat.name) on:change=move |ev| {
-                let v = event_target_value(&ev);
-                seat.human.set(v == "__human");
-                if v != "__human" {
-                    if let Some(c) = connections(state).into_iter().find(|c| c.id == v) { seat.model.set(c.default_model.clone()) }
-                    seat.connection.set(if v == "__same" { String::new() } else { v });
+                let fill = SeatFill::from_value(&event_target_value(&ev));
+                if let SeatFill::Connection(id) = &fill {
+                    if let Some(c) = connections(state).into_iter().find(|c| &c.id == id) { seat.model.set(c.default_model.clone()) }
                 }
+                seat.fill.set(fill);
             }>
-                <option value="__same">"Same as above"</option>
+                <option value=SeatFill::Same.value()>"Same as above"</option>
                 <ConnectionOptions/>
-                <option value="__human">"Me (I type this seat's turns)"</option>
+                <option value=SeatFill::Person.value()>"Me (I type this seat's turns)"</option>
             </select>
             <input aria-label=format!("{} model", seat.name) placeholder="model"
-                disabled=move || seat.human.get() || seat.connection.get().is_empty()
+                disabled=move || !matches!(seat.fill.get(), SeatFill::Connection(_))
                 prop:value=move || seat.model.get() on:input=move |ev| seat.model.set(event_target_value(&ev))/>
         </div>
     }
