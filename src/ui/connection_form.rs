@@ -33,14 +33,16 @@ pub fn ConnectionForm(
     let needs_key = RwSignal::new(true);
     let concurrency = RwSignal::new(base.concurrency);
     let effort = RwSignal::new(base.effort);
-    let silence_s = RwSignal::new(base.stall_ms / 1000);
+    let silence_s = RwSignal::new((base.stall_ms / 1000) as u32);
     // The silence limit follows the model and effort until the user sets one (a saved
     // connection whose limit differs from its default has had one set).
     let silence_set =
         RwSignal::new(base.stall_ms != default_stall_ms(&base.default_model, base.effort));
     let follow_default = move || {
         if !silence_set.get_untracked() {
-            silence_s.set(default_stall_ms(&model.get_untracked(), effort.get_untracked()) / 1000);
+            silence_s.set(
+                (default_stall_ms(&model.get_untracked(), effort.get_untracked()) / 1000) as u32,
+            );
         }
     };
     let models = RwSignal::new(Vec::<String>::new());
@@ -98,7 +100,7 @@ pub fn ConnectionForm(
         c.send_call_header = call_header.get_untracked();
         c.concurrency = concurrency.get_untracked();
         c.effort = effort.get_untracked();
-        c.stall_ms = silence_s.get_untracked().saturating_mul(1000);
+        c.stall_ms = u64::from(silence_s.get_untracked()) * 1000;
         if c.label.is_empty() {
             c.label = "My connection".into();
         }

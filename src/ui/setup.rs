@@ -64,27 +64,35 @@ impl SeatFill {
 struct SeatChoice {
     id: &'static str,
     name: &'static str,
-    fill: RwSignal<SeatFill>,
-    /// Derived from `fill` for the debate's configuration: the seat's own connection, empty
-    /// for the debate's, and whether the user takes the seat.
-    connection: Memo<String>,
+    /// Empty means "the debate's default connection".
+    connection: RwSignal<String>,
     model: RwSignal<String>,
-    human: Memo<bool>,
+    human: RwSignal<bool>,
 }
 
 impl SeatChoice {
     fn new(id: &'static str, name: &'static str) -> Self {
-        let fill = RwSignal::new(SeatFill::Same);
         SeatChoice {
             id,
             name,
-            fill,
-            connection: Memo::new(move |_| match fill.get() {
-                SeatFill::Connection(id) => id,
-                SeatFill::Same | SeatFill::Person => String::new(),
-            }),
+            connection: RwSignal::new(String::new()),
             model: RwSignal::new(String::new()),
-            human: Memo::new(move |_| fill.get() == SeatFill::Person),
+            human: RwSignal::new(false),
+        }
+    }
+
+    /// Seats what the seat's select says.
+    fn fill(&self, fill: SeatFill, connections: &[Connection]) {
+        self.human.set(fill == SeatFill::Person);
+        match fill {
+            SeatFill::Same => self.connection.set(String::new()),
+            SeatFill::Connection(id) => {
+                if let Some(c) = connections.iter().find(|c| c.id == id) {
+                    self.model.set(c.default_model.clone())
+                }
+                self.connection.set(id);
+            }
+            SeatFill::Person => {}
         }
     }
 }
@@ -462,18 +470,14 @@ fn SeatRow(seat: SeatChoice) -> impl IntoView {
         <div class="seat-row">
             <strong>{seat.name}</strong>
             <select aria-label=format!("{} connection", seat.name) on:change=move |ev| {
-                let fill = SeatFill::from_value(&event_target_value(&ev));
-                if let SeatFill::Connection(id) = &fill {
-                    if let Some(c) = connections(state).into_iter().find(|c| &c.id == id) { seat.model.set(c.default_model.clone()) }
-                }
-                seat.fill.set(fill);
+                seat.fill(SeatFill::from_value(&event_target_value(&ev)), &connections(state));
             }>
                 <option value=SeatFill::Same.value()>"Same as above"</option>
                 <ConnectionOptions/>
                 <option value=SeatFill::Person.value()>"Me (I type this seat's turns)"</option>
             </select>
             <input aria-label=format!("{} model", seat.name) placeholder="model"
-                disabled=move || !matches!(seat.fill.get(), SeatFill::Connection(_))
+                disabled=move || seat.human.get() || seat.connection.get().is_empty()
                 prop:value=move || seat.model.get() on:input=move |ev| seat.model.set(event_target_value(&ev))/>
         </div>
     }
