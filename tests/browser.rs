@@ -14,6 +14,7 @@ use agora::engine::CallKey;
 use agora::llm::transport::HttpTransport;
 use agora::llm::wire::HttpTarget;
 use agora::session::browser::BrowserClock;
+use agora::session::{saved, Connection};
 use agora::store::idb::IdbStore;
 use agora::store::{DebateSummary, InFlight, Store};
 use wasm_bindgen_test::*;
@@ -131,6 +132,48 @@ async fn a_debate_saved_by_a_newer_agora_is_refused_with_a_message() {
     assert!(err.contains("newer Agora"), "{err}");
 }
 
+#[wasm_bindgen_test]
+fn the_users_connections_survive_a_reload_with_only_the_keys_they_asked_to_keep() {
+    let storage = web_sys::window().unwrap().local_storage().unwrap().unwrap();
+    storage.clear().unwrap();
+    let mut kept = Connection::openai_compatible(
+        "c-kept-1",
+        "Kept",
+        "https://kept.example/v1",
+        "gpt-4o-mini",
+        "sk-remember-me",
+    );
+    kept.remember_key = true;
+    let forgotten = Connection::openai_compatible(
+        "c-forgotten-2",
+        "Forgotten",
+        "https://forgotten.example/v1",
+        "gpt-4o-mini",
+        "sk-forget-me",
+    );
+    // Any id works: what makes a connection the user's is its origin, not its name.
+    let imported = Connection::openai_compatible(
+        "imported",
+        "Imported",
+        "https://imported.example/v1",
+        "m",
+        "",
+    );
+    saved::save_connections(&[Connection::local_model(), kept, forgotten, imported]);
+
+    let back = saved::load_connections();
+    let ids: Vec<&str> = back.iter().map(|c| c.id.as_str()).collect();
+    assert_eq!(ids, ["c-kept-1", "c-forgotten-2", "imported"]);
+    assert_eq!(back[0].api_key, "sk-remember-me");
+    assert_eq!(back[1].api_key, "");
+    let everything: String = (0..storage.length().unwrap())
+        .filter_map(|i| storage.key(i).unwrap())
+        .filter_map(|k| storage.get_item(&k).unwrap())
+        .collect();
+    assert!(!everything.contains("sk-forget-me"), "{everything}");
+    storage.clear().unwrap();
+}
+
 fn transport(stall_ms: u64) -> HttpTransport {
     HttpTransport {
         target: HttpTarget {
@@ -169,14 +212,17 @@ fn request(path: &str) -> ChatRequest {
 async fn fetch_streams_tokens_as_they_arrive() {
     let t = transport(10_000);
     let deltas = RefCell::new(Vec::<String>::new());
+    let stop = CancelToken::new();
     let r = t
         .complete(
             &request("stream"),
             &|d| deltas.borrow_mut().push(d.to_string()),
-            &CancelToken::new(),
+            &stop,
         )
         .await
         .unwrap();
+    // The call's abort listener left the Stop token with the call.
+    assert_eq!(stop.listeners(), 0);
     assert_eq!(r.text, "Cities that ban cars — café 🚲");
     assert_eq!(deltas.borrow().len(), 5, "{:?}", deltas.borrow());
     assert_eq!(
@@ -216,6 +262,62 @@ async fn cancelling_aborts_the_fetch_at_once_and_keeps_the_partial_text() {
         "took {} ms",
         BrowserClock.now_ms() - started
     );
+}
+
+#[wasm_bindgen_test]
+async fn a_stop_inside_one_network_read_drops_the_rest_of_that_read() {
+    // The stand-in writes this whole answer at once, so it arrives in a single read.
+    let t = transport(10_000);
+    let cancel = CancelToken::new();
+    let c = cancel.clone();
+    let deltas = RefCell::new(Vec::<String>::new());
+    let e = t
+        .complete(
+            &request("one-read"),
+            &|d| {
+                deltas.borrow_mut().push(d.to_string());
+                c.cancel();
+            },
+            &cancel,
+        )
+        .await
+        .unwrap_err();
+    assert_eq!(e.kind, ErrorKind::Cancelled);
+    assert_eq!(e.partial, "first ");
+    assert_eq!(*deltas.borrow(), ["first "]);
+}
+
+#[wasm_bindgen_test]
+async fn keep_alive_comments_alone_do_not_hold_off_the_silence_limit() {
+    let mut t = transport(1_000);
+    t.target
+        .extra_headers
+        .push(("X-Standin-Keep-Alive-Ms".into(), "100".into()));
+    let started = BrowserClock.now_ms();
+    let e = t
+        .complete(&request("stall"), &|_| {}, &CancelToken::new())
+        .await
+        .unwrap_err();
+    assert_eq!(e.kind, ErrorKind::Cut);
+    assert!(
+        e.message.contains("sent nothing for 1 seconds"),
+        "{}",
+        e.message
+    );
+    assert_eq!(e.partial, "This answer ");
+    // The stand-in keeps the connection open for 5 s, sending a comment every 100 ms.
+    let took = BrowserClock.now_ms() - started;
+    assert!(took < 3_000, "took {took} ms");
+}
+
+#[wasm_bindgen_test]
+async fn a_slow_answer_that_keeps_coming_outlasts_the_silence_limit() {
+    // Eight chunks 300 ms apart take 2.1 s in all, twice the limit; no gap reaches it.
+    let r = transport(1_000)
+        .complete(&request("slow"), &|_| {}, &CancelToken::new())
+        .await
+        .unwrap();
+    assert_eq!(r.text, "one two three four five six seven eight");
 }
 
 #[wasm_bindgen_test]

@@ -6,6 +6,11 @@
 //! `POST /__script` (replace the script, reset counters) and `GET /__log` (requests seen).
 //! Calls are told apart by the `X-Agora-Call: seat;purpose;path` header Agora sends to
 //! connections that ask for it.
+//!
+//! Streams are written in as few writes as the script allows: an answer without pauses
+//! (`chunk_delay_ms` 0 and no fault) is one write, so a browser reads it in one go. A request
+//! header `X-Standin-Keep-Alive-Ms: N` makes every pause of the stream (between chunks, and
+//! a stall) send an SSE comment every N ms, as servers do to keep a connection open.
 
 #[cfg(target_arch = "wasm32")]
 fn main() {}
@@ -267,12 +272,38 @@ mod server {
                 "choices": [{"index": 0, "message": {"role": "assistant", "content": text}, "finish_reason": "stop"}]});
             return respond(&mut stream, 200, "", "application/json", &out.to_string());
         }
-        stream_answer(stream, &plan, &model)
+        let keep_alive_ms = req
+            .header("x-standin-keep-alive-ms")
+            .and_then(|v| v.parse().ok());
+        stream_answer(stream, &plan, &model, keep_alive_ms)
     }
 
-    fn stream_answer(mut stream: TcpStream, plan: &Plan, model: &str) -> std::io::Result<()> {
-        write!(stream, "HTTP/1.1 200 OK\r\n{CORS}Content-Type: text/event-stream\r\nCache-Control: no-cache\r\nConnection: close\r\n\r\n")?;
-        stream.flush()?;
+    /// Writes the stream. Bytes are held until the next pause, so an answer with no pauses
+    /// (`chunk_delay_ms` 0, no fault) leaves in one write and reaches the browser in one read.
+    fn stream_answer(
+        mut stream: TcpStream,
+        plan: &Plan,
+        model: &str,
+        keep_alive_ms: Option<u64>,
+    ) -> std::io::Result<()> {
+        let mut out = format!("HTTP/1.1 200 OK\r\n{CORS}Content-Type: text/event-stream\r\nCache-Control: no-cache\r\nConnection: close\r\n\r\n");
+        // Sends what is held, then waits, with an SSE comment every `keep_alive_ms` if asked.
+        let mut pause = |out: &mut String, ms: u64| -> std::io::Result<()> {
+            stream.write_all(out.as_bytes())?;
+            stream.flush()?;
+            out.clear();
+            let mut left = ms;
+            while left > 0 {
+                let step = keep_alive_ms.map_or(left, |k| k.clamp(1, left));
+                std::thread::sleep(Duration::from_millis(step));
+                left -= step;
+                if keep_alive_ms.is_some() {
+                    stream.write_all(b": keep-alive\n\n")?;
+                    stream.flush()?;
+                }
+            }
+            Ok(())
+        };
         let (chunks, ending) = match &plan.fault {
             Some(Fault::Cut { cut_after_bytes }) => (plan.chunks_up_to(*cut_after_bytes), Some(0)),
             Some(Fault::Stall {
@@ -285,38 +316,31 @@ mod server {
             json!({"id": "standin", "object": "chat.completion.chunk", "model": model,
                 "choices": [{"index": 0, "delta": delta, "finish_reason": finish}]})
         };
-        write!(
-            stream,
+        out += &format!(
             "data: {}\n\n",
             chunk(json!({"role": "assistant", "content": ""}), Value::Null)
-        )?;
+        );
         for (i, c) in chunks.iter().enumerate() {
-            if i > 0 {
-                std::thread::sleep(Duration::from_millis(plan.chunk_delay_ms));
+            if i > 0 && plan.chunk_delay_ms > 0 {
+                pause(&mut out, plan.chunk_delay_ms)?;
             }
-            write!(
-                stream,
-                "data: {}\n\n",
-                chunk(json!({"content": c}), Value::Null)
-            )?;
-            stream.flush()?;
+            out += &format!("data: {}\n\n", chunk(json!({"content": c}), Value::Null));
         }
         if let Some(stall) = ending {
-            std::thread::sleep(Duration::from_millis(stall));
-            return Ok(()); // dropped without [DONE]: a cut stream
+            return pause(&mut out, stall); // dropped without [DONE]: a cut stream
         }
         let finish = if plan.finish == FinishReason::Length {
             "length"
         } else {
             "stop"
         };
-        write!(stream, "data: {}\n\n", chunk(json!({}), json!(finish)))?;
+        out += &format!("data: {}\n\n", chunk(json!({}), json!(finish)));
         if let Some(u) = plan.usage {
             let usage = json!({"id": "standin", "object": "chat.completion.chunk", "model": model, "choices": [],
                 "usage": {"prompt_tokens": u.input_tokens, "completion_tokens": u.output_tokens, "total_tokens": u.input_tokens + u.output_tokens}});
-            write!(stream, "data: {usage}\n\n")?;
+            out += &format!("data: {usage}\n\n");
         }
-        write!(stream, "data: [DONE]\n\n")?;
-        stream.flush()
+        out += "data: [DONE]\n\n";
+        pause(&mut out, 0)
     }
 }

@@ -1,5 +1,5 @@
 //! Providers. Building requests and parsing streams are pure functions over plain data
-//! (tested natively, chunk by chunk); only `transport` touches the browser's `fetch`.
+//! (tested natively, chunk by chunk); only `transport` touches the browser's `fetch` (through gloo-net).
 
 pub mod anthropic;
 pub mod dialect;
@@ -8,6 +8,7 @@ pub mod openai;
 pub mod rate_limit;
 pub mod redact;
 pub mod sse;
+pub mod stream;
 pub mod wire;
 
 #[cfg(target_arch = "wasm32")]

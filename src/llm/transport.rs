@@ -1,26 +1,24 @@
-//! The browser transport: `fetch` with a streamed body, aborted through an AbortController
-//! when the call is cancelled, and treated as cut when no byte arrives for `stall_ms`.
+//! The browser transport: gloo-net's `fetch`, the body read as a stream, aborted through an
+//! AbortController when the call is cancelled or ends early, and treated as cut when no
+//! event arrives for `stall_ms`.
 
 use std::rc::Rc;
 
 use futures::future::{select, Either, LocalBoxFuture};
+use gloo_net::http::{Headers, Method, RequestBuilder, Response};
 use js_sys::{Reflect, Uint8Array};
 use wasm_bindgen::{JsCast, JsValue};
 use wasm_bindgen_futures::JsFuture;
-use web_sys::{
-    AbortController, AbortSignal, Headers, ReadableStreamDefaultReader, RequestInit, Response,
-};
+use web_sys::{AbortController, AbortSignal, ReadableStreamDefaultReader};
 
-use super::openai::{http_error, StreamState};
+use super::openai::http_error;
 use super::rate_limit;
 use super::redact::redact;
-use super::sse::SseParser;
+use super::stream::AnswerStream;
 use super::wire::HttpTarget;
 use crate::engine::cancel::CancelToken;
 use crate::engine::clock::Clock;
-use crate::engine::event::Usage;
 use crate::engine::model::{ChatModel, ChatRequest, ChatResponse, ErrorKind, ModelError};
-use crate::engine::tokens;
 
 /// The one HTTP transport; `HttpTarget::dialect` says which provider shapes it speaks.
 pub struct HttpTransport {
@@ -48,40 +46,54 @@ fn js_detail(e: JsValue) -> String {
         .unwrap_or_else(|| "unknown error".into())
 }
 
-/// One `fetch` through web-sys (no wrapper crate: gloo-net brought wasm-streams with it).
-async fn fetch(
-    method: &str,
+fn gloo_detail(e: gloo_net::Error) -> String {
+    match e {
+        gloo_net::Error::JsError(e) => e.message,
+        other => other.to_string(),
+    }
+}
+
+/// One request through gloo-net.
+async fn send(
+    method: Method,
     url: &str,
     headers: &[(String, String)],
     body: Option<&str>,
     signal: Option<&AbortSignal>,
 ) -> Result<Response, String> {
-    let init = RequestInit::new();
-    init.set_method(method);
-    let h = Headers::new().map_err(js_detail)?;
+    // gloo-net's own `header` throws on a value the browser refuses (a key pasted with a
+    // stray character); this way it becomes a message instead.
+    let h = web_sys::Headers::new().map_err(js_detail)?;
     for (name, value) in headers {
         h.set(name, value).map_err(js_detail)?;
     }
-    init.set_headers(&h);
-    if let Some(b) = body {
-        init.set_body(&JsValue::from_str(b));
+    // gloo-net joins its query to the URL's with '&', leaving a stray '&' when its own is
+    // empty: hand it the URL's query, so the URL sent is the URL shown.
+    let (path, query) = url.split_once('?').unwrap_or((url, ""));
+    let pairs = query
+        .split('&')
+        .filter(|p| !p.is_empty())
+        .map(|p| p.split_once('=').unwrap_or((p, "")));
+    let builder = RequestBuilder::new(path)
+        .method(method)
+        .query(pairs)
+        .headers(Headers::from_raw(h))
+        .abort_signal(signal);
+    let request = match body {
+        Some(b) => builder.body(b),
+        None => builder.build(),
     }
-    init.set_signal(signal);
-    let window = web_sys::window().ok_or("no window")?;
-    let r = JsFuture::from(window.fetch_with_str_and_init(url, &init))
-        .await
-        .map_err(js_detail)?;
-    Ok(r.unchecked_into())
+    .map_err(gloo_detail)?;
+    request.send().await.map_err(gloo_detail)
 }
 
-async fn text(r: &Response) -> String {
-    match r.text() {
-        Ok(p) => JsFuture::from(p)
-            .await
-            .ok()
-            .and_then(|v| v.as_string())
-            .unwrap_or_default(),
-        Err(_) => String::new(),
+/// Aborts the request when the call ends in any way, so nothing goes on downloading behind
+/// an error, a stall or a dropped call; after a complete answer it changes nothing.
+struct AbortOnDrop(AbortController);
+
+impl Drop for AbortOnDrop {
+    fn drop(&mut self) {
+        self.0.abort();
     }
 }
 
@@ -99,10 +111,18 @@ impl HttpTransport {
             ModelError::new(ErrorKind::Network, "this browser cannot abort requests")
         })?;
         let signal = controller.signal();
-        let _abort = cancel.on_cancel(move || controller.abort());
+        let _abort = AbortOnDrop(controller.clone());
+        // Held for the call only: the Stop token outlives thousands of calls.
+        let _listening = cancel.on_cancel(move || controller.abort());
 
         let body = wire.body.to_string();
-        let sent = fetch("POST", &wire.url, &wire.headers, Some(&body), Some(&signal));
+        let sent = send(
+            Method::POST,
+            &wire.url,
+            &wire.headers,
+            Some(&body),
+            Some(&signal),
+        );
         let response = match sent.await {
             Ok(r) => r,
             Err(_) if cancel.is_cancelled() => return Err(ModelError::cancelled(String::new())),
@@ -111,10 +131,10 @@ impl HttpTransport {
         if !response.ok() {
             let headers: Vec<(&str, String)> = rate_limit::HEADERS
                 .iter()
-                .filter_map(|&n| Some((n, response.headers().get(n).ok()??)))
+                .filter_map(|&n| Some((n, response.headers().get(n)?)))
                 .collect();
             let wait = rate_limit::wait_ms(&headers, js_sys::Date::now() as u64);
-            let body = text(&response).await;
+            let body = response.text().await.unwrap_or_default();
             return Err(http_error(response.status(), &body, wait, &who, &t.api_key));
         }
         let body = response.body().ok_or_else(|| {
@@ -125,89 +145,46 @@ impl HttpTransport {
         })?;
         let reader: ReadableStreamDefaultReader = body.get_reader().unchecked_into();
 
-        let mut parser = SseParser::new();
-        let mut state = StreamState::default();
-        let fail = |kind: ErrorKind, msg: String, state: &StreamState| {
-            let mut e = ModelError::new(kind, msg);
-            e.partial = state.text.clone();
-            e
-        };
+        let mut answer = AnswerStream::new(t.dialect, who.clone(), t.stall_ms, self.clock.now_ms());
+        // One timer per stream: when it fires after progress, it waits out the rest.
+        let mut stall = self.clock.sleep(t.stall_ms);
+        let mut read = JsFuture::from(reader.read());
         loop {
-            let read = JsFuture::from(reader.read());
-            let chunk = match select(read, self.clock.sleep(t.stall_ms)).await {
-                Either::Left((Ok(v), _)) => v,
+            match select(&mut read, &mut stall).await {
+                Either::Left((Ok(chunk), _)) => {
+                    let done = Reflect::get(&chunk, &JsValue::from_str("done"))
+                        .ok()
+                        .and_then(|d| d.as_bool())
+                        .unwrap_or(true);
+                    let bytes = (!done).then(|| {
+                        let value = Reflect::get(&chunk, &JsValue::from_str("value"))
+                            .unwrap_or(JsValue::UNDEFINED);
+                        Uint8Array::new(&value).to_vec()
+                    });
+                    if answer.feed(bytes.as_deref(), self.clock.now_ms(), on_delta, cancel)? {
+                        break;
+                    }
+                    read = JsFuture::from(reader.read());
+                }
                 Either::Left((Err(_), _)) if cancel.is_cancelled() => {
-                    return Err(ModelError::cancelled(state.text))
+                    return Err(ModelError::cancelled(answer.text().to_string()))
                 }
                 Either::Left((Err(e), _)) => {
-                    return Err(fail(
+                    return Err(answer.fail(
                         ErrorKind::Cut,
                         format!("The stream from {who} broke off ({}).", js_detail(e)),
-                        &state,
                     ));
                 }
-                Either::Right(_) => {
-                    let _ = reader.cancel();
-                    return Err(fail(
-                        ErrorKind::Cut,
-                        format!(
-                            "{who} sent nothing for {} seconds; the turn was abandoned.",
-                            t.stall_ms / 1000
-                        ),
-                        &state,
-                    ));
-                }
-            };
-            let done = Reflect::get(&chunk, &JsValue::from_str("done"))
-                .ok()
-                .and_then(|d| d.as_bool())
-                .unwrap_or(true);
-            let mut events = if done {
-                parser.finish()
-            } else {
-                let value =
-                    Reflect::get(&chunk, &JsValue::from_str("value")).unwrap_or(JsValue::UNDEFINED);
-                parser.push(&Uint8Array::new(&value).to_vec())
-            };
-            for ev in events.drain(..) {
-                let delta =
-                    t.dialect
-                        .accept(&mut state, &ev.event, &ev.data)
-                        .map_err(|mut e| {
-                            e.partial = state.text.clone();
-                            e.message = format!("{who}: {}", e.message);
-                            e
-                        })?;
-                if !delta.is_empty() {
-                    on_delta(&delta);
-                }
-            }
-            if state.done || done {
-                break;
+                Either::Right(((), _)) => match answer.stall_timer_fired(self.clock.now_ms()) {
+                    Some(left) => stall = self.clock.sleep(left),
+                    None => {
+                        let _ = reader.cancel();
+                        return Err(answer.stalled());
+                    }
+                },
             }
         }
-        if !state.done && state.finish.is_none() {
-            return Err(fail(
-                ErrorKind::Cut,
-                format!("The stream from {who} ended before the answer was complete."),
-                &state,
-            ));
-        }
-        let usage = state.usage.unwrap_or_else(|| Usage {
-            input_tokens: req
-                .messages
-                .iter()
-                .map(|m| tokens::estimate(&m.content))
-                .sum(),
-            output_tokens: tokens::estimate(&state.text),
-            estimated: true,
-        });
-        Ok(ChatResponse {
-            reasoning: std::mem::take(&mut state.reasoning),
-            text: state.text,
-            usage,
-            finish: state.finish.unwrap_or_default(),
-        })
+        answer.finish(req)
     }
 }
 
@@ -229,10 +206,10 @@ impl ChatModel for HttpTransport {
         Box::pin(async move {
             let t = &self.target;
             let url = t.dialect.models_url(&t.base_url);
-            let response = fetch("GET", &url, &t.provider_headers(), None, None)
+            let response = send(Method::GET, &url, &t.provider_headers(), None, None)
                 .await
                 .map_err(|e| network_error(&t.base_url, &redact(&e, &t.api_key)))?;
-            let body = text(&response).await;
+            let body = response.text().await.unwrap_or_default();
             if !response.ok() {
                 return Err(http_error(
                     response.status(),

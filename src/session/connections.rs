@@ -2,6 +2,7 @@
 //! skipped by serde, so it cannot reach IndexedDB, an export or a log by accident.
 
 use crate::llm::dialect::Effort;
+use crate::llm::openai;
 use serde::{Deserialize, Serialize};
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -117,9 +118,22 @@ pub const PRESETS: &[Preset] = &[
     },
 ];
 
+/// Whether Agora builds a connection at every start or the user added it (and so it is
+/// saved in this browser).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum ConnectionOrigin {
+    BuiltIn,
+    /// The default: only the user's own connections are ever stored.
+    #[default]
+    User,
+}
+
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Connection {
     pub id: String,
+    #[serde(default)]
+    pub origin: ConnectionOrigin,
     pub label: String,
     pub kind: ProviderKind,
     /// e.g. `https://api.openai.com/v1`; the path `/chat/completions` is appended.
@@ -129,7 +143,7 @@ pub struct Connection {
     pub context_tokens: u32,
     /// Calls at once on this connection; more wait their turn.
     pub concurrency: u32,
-    /// A stream that sends nothing for this long is treated as cut.
+    /// A stream that sends nothing for this long is treated as cut ("Silence limit").
     pub stall_ms: u64,
     /// Send the call's seat/purpose/path in an `X-Agora-Call` header (the test stand-in
     /// uses it to pick scripted answers; real providers do not need it).
@@ -145,6 +159,34 @@ pub struct Connection {
     pub api_key: String,
 }
 
+/// The silence limit of most models, and of those that think before they answer: these
+/// can go minutes without a word while they reason.
+pub const STALL_MS: u64 = 60_000;
+pub const REASONING_STALL_MS: u64 = 300_000;
+
+/// Model families that reason before answering, by name (a `provider/` prefix aside):
+/// OpenAI's o-series and gpt-5, DeepSeek's reasoner (R1), Gemini 2.5 Pro and Flash, and
+/// any "thinking" variant (Claude's on OpenRouter, Gemini's experimental ones).
+pub fn thinks_before_answering(model: &str) -> bool {
+    let m = model.trim().to_ascii_lowercase();
+    let bare = m.rsplit('/').next().unwrap_or(&m);
+    openai::is_reasoning_model(bare)
+        || bare.starts_with("deepseek-reasoner")
+        || bare.starts_with("deepseek-r1")
+        || (bare.starts_with("gemini-2.5") && !bare.contains("lite"))
+        || bare.contains("thinking")
+}
+
+/// The silence limit a connection gets unless the user sets one: longer when it asks for
+/// reasoning effort (Claude's and Gemini's thinking budgets too) or its model reasons.
+pub fn default_stall_ms(model: &str, effort: Option<Effort>) -> u64 {
+    if effort.is_some() || thinks_before_answering(model) {
+        REASONING_STALL_MS
+    } else {
+        STALL_MS
+    }
+}
+
 /// Where the run command serves the local model.
 pub const LOCAL_MODEL_URL: &str = "http://127.0.0.1:8081/v1";
 pub const LOCAL_MODEL_NAME: &str = "smollm2-135m";
@@ -155,13 +197,14 @@ impl Connection {
     pub fn local_model() -> Self {
         Connection {
             id: "local".into(),
+            origin: ConnectionOrigin::BuiltIn,
             label: "Local model (no key)".into(),
             kind: ProviderKind::OpenAiCompatible,
             base_url: LOCAL_MODEL_URL.into(),
             default_model: LOCAL_MODEL_NAME.into(),
             context_tokens: 4096,
             concurrency: 1,
-            stall_ms: 60_000,
+            stall_ms: STALL_MS,
             send_call_header: false,
             remember_key: false,
             effort: None,
@@ -179,13 +222,14 @@ impl Connection {
     ) -> Self {
         Connection {
             id: id.into(),
+            origin: ConnectionOrigin::User,
             label: label.into(),
             kind: ProviderKind::OpenAiCompatible,
             base_url: base_url.trim().trim_end_matches('/').into(),
             default_model: model.trim().into(),
             context_tokens: 16_000,
             concurrency: 4,
-            stall_ms: 60_000,
+            stall_ms: default_stall_ms(model, None),
             send_call_header: false,
             remember_key: false,
             effort: None,
@@ -210,11 +254,77 @@ impl Connection {
         if self.context_tokens < 1024 {
             return Err("The context window must be at least 1,024 tokens.".into());
         }
+        if !(5_000..=3_600_000).contains(&self.stall_ms) {
+            return Err("The silence limit must be between 5 and 3,600 seconds.".into());
+        }
         Ok(())
     }
 
     /// "model via label", for error messages (never includes the key).
     pub fn describe(&self, model: &str) -> String {
         format!("{} ({model})", self.label)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn reasoning_models_get_a_longer_silence_limit_by_default() {
+        for model in [
+            "o1",
+            "o3-mini",
+            "o4-mini",
+            "gpt-5",
+            "gpt-5-mini",
+            "openai/o3",
+            "deepseek-reasoner",
+            "deepseek-r1:14b",
+            "gemini-2.5-pro",
+            "gemini-2.5-flash",
+            "anthropic/claude-3.7-sonnet:thinking",
+            "gemini-2.0-flash-thinking-exp",
+        ] {
+            assert_eq!(default_stall_ms(model, None), 300_000, "{model}");
+        }
+        for model in [
+            "gpt-4o-mini",
+            "gpt-4.1",
+            "deepseek-chat",
+            "claude-sonnet-4-5",
+            "gemini-2.5-flash-lite",
+            "gemini-2.0-flash",
+            "llama3.2",
+            "smollm2-135m",
+            "o1x",
+        ] {
+            assert_eq!(default_stall_ms(model, None), 60_000, "{model}");
+        }
+        // Any model asked for reasoning effort (a thinking budget on Claude and Gemini).
+        assert_eq!(
+            default_stall_ms("claude-sonnet-4-5", Some(Effort::Low)),
+            300_000
+        );
+        let c = Connection::openai_compatible("c-x", "X", "https://x/v1", "o3-mini", "");
+        assert_eq!(c.stall_ms, 300_000);
+        assert_eq!(Connection::local_model().stall_ms, 60_000);
+    }
+
+    #[test]
+    fn a_connection_saved_before_origins_existed_is_still_the_users_own() {
+        let stored = r#"{"id":"c-groq-1a","label":"Groq","kind":"open_ai_compatible","base_url":"https://api.groq.com/openai/v1","default_model":"llama-3.3-70b-versatile","context_tokens":128000,"concurrency":4,"stall_ms":60000}"#;
+        let c: Connection = serde_json::from_str(stored).unwrap();
+        assert_eq!(c.origin, ConnectionOrigin::User);
+        assert_eq!(Connection::local_model().origin, ConnectionOrigin::BuiltIn);
+    }
+
+    #[test]
+    fn a_silence_limit_outside_five_seconds_to_an_hour_is_refused() {
+        let mut c = Connection::openai_compatible("c-x", "X", "https://x/v1", "m", "");
+        c.stall_ms = 1_000;
+        assert!(c.validate().unwrap_err().contains("silence limit"));
+        c.stall_ms = 5_000;
+        assert!(c.validate().is_ok());
     }
 }

@@ -8,7 +8,9 @@ pub mod connections;
 pub mod prices;
 pub mod router;
 pub mod runner;
+#[cfg(target_arch = "wasm32")]
+pub mod saved;
 mod writer;
 
-pub use connections::{Connection, ProviderKind};
+pub use connections::{Connection, ConnectionOrigin, ProviderKind};
 pub use runner::{Session, SessionEnv, Update};

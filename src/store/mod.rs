@@ -5,8 +5,6 @@
 #[cfg(target_arch = "wasm32")]
 pub mod idb;
 pub mod memory;
-#[cfg(target_arch = "wasm32")]
-pub mod settings;
 
 use futures::future::LocalBoxFuture;
 use serde::{Deserialize, Serialize};

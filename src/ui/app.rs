@@ -155,7 +155,7 @@ pub fn App() -> impl IntoView {
             }
         };
         let mut connections = vec![Connection::local_model()];
-        connections.extend(crate::store::settings::load_connections());
+        connections.extend(crate::session::saved::load_connections());
         let s = Session::new(browser::env(store), connections);
         connect_listener(&s, state);
         SESSION.with(|slot| *slot.borrow_mut() = Some(s));

@@ -6,7 +6,7 @@ use leptos::prelude::*;
 use super::app::session;
 use super::state::AppState;
 use crate::llm::dialect::Effort;
-use crate::session::connections::{ProviderKind, PRESETS};
+use crate::session::connections::{default_stall_ms, ProviderKind, PRESETS};
 use crate::session::Connection;
 
 #[component]
@@ -33,6 +33,18 @@ pub fn ConnectionForm(
     let needs_key = RwSignal::new(true);
     let concurrency = RwSignal::new(base.concurrency);
     let effort = RwSignal::new(base.effort);
+    let silence_s = RwSignal::new((base.stall_ms / 1000) as u32);
+    // The silence limit follows the model and effort until the user sets one (a saved
+    // connection whose limit differs from its default has had one set).
+    let silence_set =
+        RwSignal::new(base.stall_ms != default_stall_ms(&base.default_model, base.effort));
+    let follow_default = move || {
+        if !silence_set.get_untracked() {
+            silence_s.set(
+                (default_stall_ms(&model.get_untracked(), effort.get_untracked()) / 1000) as u32,
+            );
+        }
+    };
     let models = RwSignal::new(Vec::<String>::new());
     let listing = RwSignal::new(None::<Result<String, String>>);
     let pick_preset = move |name: String| {
@@ -43,6 +55,7 @@ pub fn ConnectionForm(
             model.set(p.model.to_string());
             context.set(p.context_tokens);
             needs_key.set(p.needs_key);
+            follow_default();
         }
     };
     let error = RwSignal::new(None::<String>);
@@ -87,6 +100,7 @@ pub fn ConnectionForm(
         c.send_call_header = call_header.get_untracked();
         c.concurrency = concurrency.get_untracked();
         c.effort = effort.get_untracked();
+        c.stall_ms = u64::from(silence_s.get_untracked()) * 1000;
         if c.label.is_empty() {
             c.label = "My connection".into();
         }
@@ -125,7 +139,7 @@ pub fn ConnectionForm(
         let id = c.id.clone();
         match s.save_connection(c) {
             Ok(()) => {
-                crate::store::settings::save_connections(&s.connections());
+                crate::session::saved::save_connections(&s.connections());
                 error.set(None);
                 key.set(String::new());
                 state.connections_version.update(|v| *v += 1);
@@ -150,7 +164,7 @@ pub fn ConnectionForm(
                 <label class="field"><span class="label">"Base URL"</span>
                     <input id="conn-url" prop:value=move || base_url.get() on:input=move |ev| base_url.set(event_target_value(&ev))/></label>
                 <label class="field"><span class="label">"Model"</span>
-                    <input id="conn-model" list="conn-models" prop:value=move || model.get() on:input=move |ev| model.set(event_target_value(&ev))/>
+                    <input id="conn-model" list="conn-models" prop:value=move || model.get() on:input=move |ev| { model.set(event_target_value(&ev)); follow_default() }/>
                     <datalist id="conn-models">
                         {move || models.get().into_iter().map(|m| view! { <option value=m></option> }).collect_view()}
                     </datalist></label>
@@ -164,10 +178,15 @@ pub fn ConnectionForm(
                     <select id="conn-effort" prop:value=move || effort.get().map_or("", |e| e.id()) on:change=move |ev| {
                         let v = event_target_value(&ev);
                         effort.set(Effort::ALL.into_iter().find(|e| e.id() == v));
+                        follow_default();
                     }>
                         <option value="">"Provider default"</option>
                         {Effort::ALL.into_iter().map(|e| view! { <option value=e.id()>{e.id()}</option> }).collect_view()}
                     </select></label>
+                <label class="field"><span class="label">"Silence limit (seconds)"</span>
+                    <input id="conn-silence" type="number" min="5" max="3600" prop:value=move || silence_s.get().to_string()
+                        on:input=move |ev| { if let Ok(n) = event_target_value(&ev).parse() { silence_s.set(n); silence_set.set(true) } }/>
+                    <span class="hint">"A stream that sends nothing for this long is treated as cut. Reasoning models get 300 by default: they can think for minutes before their first word."</span></label>
             </div>
             <label class="field"><span class="label">"API key"</span>
                 <input id="conn-key" type="password" autocomplete="off"

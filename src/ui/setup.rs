@@ -30,6 +30,35 @@ const FORMATS: [(&str, &str, bool); 4] = [
     ("Crux", "Personas hunt for the real disagreement. Coming soon.", false),
 ];
 
+/// Who fills a seat, as the seat's select offers it.
+#[derive(Clone, Debug, PartialEq)]
+enum SeatFill {
+    /// The debate's connection and model.
+    Same,
+    Connection(String),
+    /// The user types this seat's turns.
+    Person,
+}
+
+impl SeatFill {
+    /// The select's option value: the one place these values are written or read.
+    fn value(&self) -> &str {
+        match self {
+            SeatFill::Same => "__same",
+            SeatFill::Person => "__human",
+            SeatFill::Connection(id) => id,
+        }
+    }
+
+    fn from_value(v: &str) -> Self {
+        match v {
+            "__same" => SeatFill::Same,
+            "__human" => SeatFill::Person,
+            id => SeatFill::Connection(id.to_string()),
+        }
+    }
+}
+
 /// Who sits in one seat: a connection and model, or the user.
 #[derive(Clone, Copy)]
 struct SeatChoice {
@@ -51,6 +80,21 @@ impl SeatChoice {
             human: RwSignal::new(false),
         }
     }
+
+    /// Seats what the seat's select says.
+    fn fill(&self, fill: SeatFill, connections: &[Connection]) {
+        self.human.set(fill == SeatFill::Person);
+        match fill {
+            SeatFill::Same => self.connection.set(String::new()),
+            SeatFill::Connection(id) => {
+                if let Some(c) = connections.iter().find(|c| c.id == id) {
+                    self.model.set(c.default_model.clone())
+                }
+                self.connection.set(id);
+            }
+            SeatFill::Person => {}
+        }
+    }
 }
 
 fn connections(state: AppState) -> Vec<Connection> {
@@ -69,7 +113,7 @@ pub fn SetupScreen() -> impl IntoView {
     let connection = RwSignal::new("local".to_string());
     let model = RwSignal::new(crate::session::connections::LOCAL_MODEL_NAME.to_string());
     let error = RwSignal::new(None::<String>);
-    let prices = RwSignal::new(crate::store::settings::load_prices());
+    let prices = RwSignal::new(crate::session::saved::load_prices());
     let cap = RwSignal::new(String::new());
     let test_result = RwSignal::new(None::<Result<String, String>>);
     let testing = RwSignal::new(false);
@@ -405,7 +449,7 @@ fn PriceRow(
             }
             t.set(&m, p);
         });
-        prices.with_untracked(crate::store::settings::save_prices);
+        prices.with_untracked(crate::session::saved::save_prices);
     };
     let set2 = set.clone();
     view! {
@@ -426,16 +470,11 @@ fn SeatRow(seat: SeatChoice) -> impl IntoView {
         <div class="seat-row">
             <strong>{seat.name}</strong>
             <select aria-label=format!("{} connection", seat.name) on:change=move |ev| {
-                let v = event_target_value(&ev);
-                seat.human.set(v == "__human");
-                if v != "__human" {
-                    if let Some(c) = connections(state).into_iter().find(|c| c.id == v) { seat.model.set(c.default_model.clone()) }
-                    seat.connection.set(if v == "__same" { String::new() } else { v });
-                }
+                seat.fill(SeatFill::from_value(&event_target_value(&ev)), &connections(state));
             }>
-                <option value="__same">"Same as above"</option>
+                <option value=SeatFill::Same.value()>"Same as above"</option>
                 <ConnectionOptions/>
-                <option value="__human">"Me (I type this seat's turns)"</option>
+                <option value=SeatFill::Person.value()>"Me (I type this seat's turns)"</option>
             </select>
             <input aria-label=format!("{} model", seat.name) placeholder="model"
                 disabled=move || seat.human.get() || seat.connection.get().is_empty()

@@ -12,7 +12,7 @@ test('a person can take Position B and type its turns', async () => {
   await page.fill('#topic', 'Should homework be abolished?');
   await page.fill('#rounds', '1');
   await page.locator('details.seats summary').click();
-  await page.getByLabel('Position B connection').selectOption('__human');
+  await page.getByLabel('Position B connection').selectOption({ label: "Me (I type this seat's turns)" });
   await page.click('#start');
 
   const box = page.locator('.human-input textarea');

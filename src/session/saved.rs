@@ -1,10 +1,12 @@
-//! The user's connections, kept in localStorage so a reload (or a stored debate's Resume)
-//! finds them again. Keys are not part of that entry: `Connection::api_key` is skipped by
-//! serde. Only when the user explicitly asks to remember a key does it go to localStorage,
-//! in one entry of its own (`agora.key.<connection id>`), so it can be found and removed
-//! on its own and nothing else ever holds it.
+//! What the session keeps in localStorage: the user's connections, so a reload (or a stored
+//! debate's Resume) finds them again, and the user's model prices. Keys are not part of the
+//! connections' entry: `Connection::api_key` is skipped by serde. Only when the user
+//! explicitly asks to remember a key does it go to localStorage, in one entry of its own
+//! (`agora.key.<connection id>`), so it can be found and removed on its own and nothing
+//! else ever holds it.
 
-use crate::session::Connection;
+use super::connections::{Connection, ConnectionOrigin};
+use super::prices::PriceTable;
 
 const CONNECTIONS: &str = "agora.connections";
 
@@ -41,11 +43,14 @@ pub fn load_connections() -> Vec<Connection> {
     list
 }
 
-/// Saves the user's own connections (presets are rebuilt at start), and each key the user
-/// asked to remember; a key not (or no longer) to be remembered is removed.
+/// Saves the user's own connections (built-in ones are rebuilt at start), and each key the
+/// user asked to remember; a key not (or no longer) to be remembered is removed.
 pub fn save_connections(all: &[Connection]) {
     let Some(s) = storage() else { return };
-    let own: Vec<&Connection> = all.iter().filter(|c| c.id.starts_with("c-")).collect();
+    let own: Vec<&Connection> = all
+        .iter()
+        .filter(|c| c.origin == ConnectionOrigin::User)
+        .collect();
     if let Ok(json) = serde_json::to_string(&own) {
         let _ = s.set_item(CONNECTIONS, &json);
     }
@@ -62,14 +67,14 @@ pub fn save_connections(all: &[Connection]) {
 const PRICES: &str = "agora.prices";
 
 /// The user's own model prices; an unreadable entry counts as none.
-pub fn load_prices() -> crate::session::prices::PriceTable {
+pub fn load_prices() -> PriceTable {
     storage()
         .and_then(|s| s.get_item(PRICES).ok().flatten())
         .and_then(|json| serde_json::from_str(&json).ok())
         .unwrap_or_default()
 }
 
-pub fn save_prices(table: &crate::session::prices::PriceTable) {
+pub fn save_prices(table: &PriceTable) {
     if let (Some(s), Ok(json)) = (storage(), serde_json::to_string(table)) {
         let _ = s.set_item(PRICES, &json);
     }

@@ -1,0 +1,198 @@
+//! One streamed answer as the transport reads it: network chunks in, deltas out, and the
+//! time of the last progress for the stall timer. Plain data, so it is tested natively; the
+//! browser transport only feeds it what `fetch` reads.
+
+use super::dialect::Dialect;
+use super::openai::StreamState;
+use super::sse::{SseEvent, SseParser};
+use crate::engine::cancel::CancelToken;
+use crate::engine::event::Usage;
+use crate::engine::model::{ChatRequest, ChatResponse, ErrorKind, ModelError};
+use crate::engine::tokens;
+
+pub struct AnswerStream {
+    dialect: Dialect,
+    /// "label (model)", for messages.
+    who: String,
+    parser: SseParser,
+    state: StreamState,
+    stall_ms: u64,
+    last_progress_ms: u64,
+}
+
+/// Whether an event shows the model is still working. Comments never become events; an
+/// Anthropic `ping` is a keep-alive with data, and does not count either.
+fn is_progress(ev: &SseEvent) -> bool {
+    ev.event != "ping"
+}
+
+impl AnswerStream {
+    /// `now_ms` starts the silence count.
+    pub fn new(dialect: Dialect, who: String, stall_ms: u64, now_ms: u64) -> Self {
+        AnswerStream {
+            dialect,
+            who,
+            parser: SseParser::new(),
+            state: StreamState::default(),
+            stall_ms,
+            last_progress_ms: now_ms,
+        }
+    }
+
+    /// The answer text so far.
+    pub fn text(&self) -> &str {
+        &self.state.text
+    }
+
+    /// Applies one network read (`None` once the body has ended). True when the answer is
+    /// over. A cancel between two events of the same read stops there: the events after
+    /// it are not applied.
+    pub fn feed(
+        &mut self,
+        bytes: Option<&[u8]>,
+        now_ms: u64,
+        on_delta: &dyn Fn(&str),
+        cancel: &CancelToken,
+    ) -> Result<bool, ModelError> {
+        let events = match bytes {
+            Some(b) => self.parser.push(b),
+            None => self.parser.finish(),
+        };
+        for ev in events {
+            if cancel.is_cancelled() {
+                return Err(ModelError::cancelled(self.state.text.clone()));
+            }
+            if is_progress(&ev) {
+                self.last_progress_ms = now_ms;
+            }
+            let delta = self
+                .dialect
+                .accept(&mut self.state, &ev.event, &ev.data)
+                .map_err(|mut e| {
+                    e.partial = self.state.text.clone();
+                    e.message = format!("{}: {}", self.who, e.message);
+                    e
+                })?;
+            if !delta.is_empty() {
+                on_delta(&delta);
+            }
+        }
+        Ok(self.state.done || bytes.is_none())
+    }
+
+    /// The stall timer fired at `now_ms`: how long to wait again when there was progress
+    /// meanwhile, or `None` when the stream has been silent for the whole limit.
+    pub fn stall_timer_fired(&self, now_ms: u64) -> Option<u64> {
+        let silent = now_ms.saturating_sub(self.last_progress_ms);
+        (silent < self.stall_ms).then(|| self.stall_ms - silent)
+    }
+
+    /// A failure that keeps the text that had arrived.
+    pub fn fail(&self, kind: ErrorKind, message: String) -> ModelError {
+        let mut e = ModelError::new(kind, message);
+        e.partial = self.state.text.clone();
+        e
+    }
+
+    pub fn stalled(&self) -> ModelError {
+        self.fail(
+            ErrorKind::Cut,
+            format!(
+                "{} sent nothing for {} seconds; the turn was abandoned.",
+                self.who,
+                self.stall_ms / 1000
+            ),
+        )
+    }
+
+    /// The answer, once the stream is over; cut when it ended before its end.
+    pub fn finish(mut self, req: &ChatRequest) -> Result<ChatResponse, ModelError> {
+        if !self.state.done && self.state.finish.is_none() {
+            return Err(self.fail(
+                ErrorKind::Cut,
+                format!(
+                    "The stream from {} ended before the answer was complete.",
+                    self.who
+                ),
+            ));
+        }
+        let usage = self.state.usage.unwrap_or_else(|| Usage {
+            input_tokens: req
+                .messages
+                .iter()
+                .map(|m| tokens::estimate(&m.content))
+                .sum(),
+            output_tokens: tokens::estimate(&self.state.text),
+            estimated: true,
+        });
+        Ok(ChatResponse {
+            reasoning: std::mem::take(&mut self.state.reasoning),
+            text: self.state.text,
+            usage,
+            finish: self.state.finish.unwrap_or_default(),
+        })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::cell::RefCell;
+
+    fn delta(text: &str) -> String {
+        format!("data: {{\"choices\":[{{\"delta\":{{\"content\":\"{text}\"}}}}]}}\n\n")
+    }
+
+    #[test]
+    fn a_cancel_from_a_delta_drops_the_rest_of_the_same_read() {
+        let cancel = CancelToken::new();
+        let seen = RefCell::new(Vec::<String>::new());
+        let on_delta = |d: &str| {
+            seen.borrow_mut().push(d.to_string());
+            cancel.cancel();
+        };
+        let mut s = AnswerStream::new(Dialect::OpenAi, "X (m)".into(), 1_000, 0);
+        let read = [
+            delta("one "),
+            delta("two "),
+            delta("three"),
+            "data: [DONE]\n\n".into(),
+        ]
+        .concat();
+        let e = s
+            .feed(Some(read.as_bytes()), 5, &on_delta, &cancel)
+            .unwrap_err();
+        assert_eq!(e.kind, ErrorKind::Cancelled);
+        assert_eq!(e.partial, "one ");
+        assert_eq!(*seen.borrow(), ["one "]);
+    }
+
+    #[test]
+    fn only_events_count_as_progress_not_comments_or_pings() {
+        let cancel = CancelToken::new();
+        let mut s = AnswerStream::new(Dialect::OpenAi, "X (m)".into(), 1_000, 0);
+        s.feed(Some(delta("hi").as_bytes()), 400, &|_| {}, &cancel)
+            .unwrap();
+        // Fired at 1 s, 600 ms after the last delta: wait the 400 ms left.
+        assert_eq!(s.stall_timer_fired(1_000), Some(400));
+        s.feed(
+            Some(b": keep-alive\n\nevent: ping\ndata: {\"type\": \"ping\"}\n\n"),
+            1_300,
+            &|_| {},
+            &cancel,
+        )
+        .unwrap();
+        let e = s
+            .stall_timer_fired(1_400)
+            .map(|_| ())
+            .ok_or_else(|| s.stalled());
+        let e = e.unwrap_err();
+        assert_eq!(e.kind, ErrorKind::Cut);
+        assert_eq!(e.partial, "hi");
+        assert!(
+            e.message.contains("X (m) sent nothing for 1 seconds"),
+            "{}",
+            e.message
+        );
+    }
+}
