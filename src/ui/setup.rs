@@ -433,13 +433,17 @@ fn PriceRow(
         current.map_or(String::new(), |p| cost::short([p.input, p.output][which]))
     };
     let m = model.clone();
+    let problem = RwSignal::new(None::<String>);
     let set = move |which: usize, v: String| {
-        let Some(x) = cost::parse_decimal(&v) else {
-            return;
+        // A price that cannot be read is refused with the reason, never dropped silently.
+        let x = match cost::parse_price(&v) {
+            Ok(x) => x,
+            Err(e) => {
+                problem.set(Some(e));
+                return;
+            }
         };
-        if x < 0.0 {
-            return;
-        }
+        problem.set(None);
         prices.update(|t| {
             let mut p = t.price(conn.as_ref(), &m).unwrap_or_default();
             if which == 0 {
@@ -455,10 +459,11 @@ fn PriceRow(
     view! {
         <div class="price-row">
             <strong>{model.clone()}</strong>
-            <input type="number" min="0" step="0.01" aria-label=format!("{model} input price") placeholder="in $/M"
+            <input type="text" inputmode="decimal" aria-label=format!("{model} input price") placeholder="in $/M"
                 value=field(0) on:change=move |ev| set(0, event_target_value(&ev))/>
-            <input type="number" min="0" step="0.01" aria-label=format!("{model} output price") placeholder="out $/M"
+            <input type="text" inputmode="decimal" aria-label=format!("{model} output price") placeholder="out $/M"
                 value=field(1) on:change=move |ev| set2(1, event_target_value(&ev))/>
+            {move || problem.get().map(|e| view! { <p class="error field-error" role="alert">{e}</p> })}
         </div>
     }
 }

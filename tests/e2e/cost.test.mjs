@@ -40,10 +40,15 @@ test('prices, estimate, live cost, spending cap, request view and exports', asyn
   // The stand-in runs on this machine, and a local server is free until priced.
   assert.equal(await page.textContent('#plan'), '11 model calls planned · estimated cost $0.00–$0.00');
   await page.click('details.costs summary');
+  // A price that cannot be read is refused with the reason, not dropped.
+  await page.fill('[aria-label="standin input price"]', '3,5');
+  await page.dispatchEvent('[aria-label="standin input price"]', 'change');
+  assert.match(await page.locator('.price-row [role=alert]').innerText(), /not a price/);
   await page.fill('[aria-label="standin input price"]', '3');
   await page.dispatchEvent('[aria-label="standin input price"]', 'change');
   await page.fill('[aria-label="standin output price"]', '15');
   await page.dispatchEvent('[aria-label="standin output price"]', 'change');
+  assert.equal(await page.locator('.price-row [role=alert]').count(), 0);
   assert.match(await page.textContent('#plan'), /11 model calls planned · estimated cost \$0\.\d{4}–\$0\.\d{4}/);
   await page.fill('#spending-cap', '0.02');
   await page.click('#start');
