@@ -151,10 +151,38 @@ pub enum Accountability {
     Strict,
 }
 
+/// A philosophical framework a duelogic chair argues from (the catalogue is
+/// `prompts/duelogic/frameworks.json`; users can add their own).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Framework {
+    pub id: String,
+    pub name: String,
+    pub description: String,
+    pub core_question: String,
+    #[serde(default)]
+    pub strengths: Vec<String>,
+    #[serde(default)]
+    pub blind_spots: Vec<String>,
+}
+
+/// One duelogic chair: a seat of the debate and the framework it argues from.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Chair {
+    pub seat: String,
+    pub framework: String,
+}
+
 /// Duelogic's options (seeds 000 and 002).
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(default)]
 pub struct DuelogicOptions {
+    /// 2 to 6 chairs, in speaking order.
+    pub chairs: Vec<Chair>,
+    /// The user's own frameworks, beside the catalogue.
+    pub frameworks: Vec<Framework>,
+    /// Why the question matters now, for the introduction.
+    pub context: String,
+    pub call_to_action: bool,
     pub rounds: u32,
     pub accountability: Accountability,
     pub interruptions: bool,
@@ -171,6 +199,10 @@ pub struct DuelogicOptions {
 impl Default for DuelogicOptions {
     fn default() -> Self {
         DuelogicOptions {
+            chairs: Vec::new(),
+            frameworks: Vec::new(),
+            context: String::new(),
+            call_to_action: false,
             rounds: 3,
             accountability: Accountability::Moderate,
             interruptions: true,
@@ -343,6 +375,9 @@ impl DebateConfig {
         }
         if self.spending_cap.is_some_and(|c| c.is_nan() || c <= 0.0) {
             return Err("The spending cap must be more than $0 (or left empty for none).".into());
+        }
+        if let FormatOptions::Duelogic(o) = &self.options {
+            super::formats::duelogic::validate(self, o)?;
         }
         if let Some(o) = self.classic() {
             if !(1..=10).contains(&o.rounds) {

@@ -100,6 +100,12 @@ pub fn build(p: &ContextParts) -> String {
     sections.join("\n\n")
 }
 
+/// The words to ask for in an answer limited to `tokens`: 0.65 words per token (13/20), a
+/// little under English's ~0.75, so answers end on a sentence before the limit cuts them.
+pub fn words(tokens: u32) -> String {
+    ((tokens * 13 + 10) / 20).to_string()
+}
+
 /// Keeps the first `max` characters, marking the cut.
 pub fn clip(text: &str, max: usize) -> String {
     if text.chars().count() <= max {

@@ -24,12 +24,6 @@ struct Classic<'a> {
     unsummarised_from: usize,
 }
 
-fn words(tokens: u32) -> String {
-    // 0.65 words per token (13/20): a little under English's ~0.75, so answers end on a
-    // sentence before their token limit cuts them.
-    // Integer arithmetic: float formatting would cost the bundle kilobytes.
-    ((tokens * 13 + 10) / 20).to_string()
-}
 
 impl<'a> Classic<'a> {
     fn seat(&self, id: &str) -> Result<&SeatConfig, DebateError> {
@@ -114,7 +108,7 @@ impl<'a> Classic<'a> {
         extra: &[(&str, &str)],
     ) -> Result<String, DebateError> {
         let system = self.system_prompt(seat)?;
-        let w = words(max_tokens);
+        let w = transcript::words(max_tokens);
         let rounds = self.o.rounds.to_string();
         let mut vars: Vec<(&str, &str)> = vec![("max_words", &w), ("rounds", &rounds)];
         vars.extend_from_slice(extra);
@@ -265,7 +259,7 @@ impl<'a> Classic<'a> {
     ) -> Result<String, DebateError> {
         let system = self.system_prompt(MODERATOR)?;
         let window = self.seat(MODERATOR)?.participant.context_tokens();
-        let w = words(max_tokens);
+        let w = transcript::words(max_tokens);
         let r = round.to_string();
         let shell = render(
             p::ROUND_SUMMARY,

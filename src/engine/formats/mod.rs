@@ -1,6 +1,7 @@
 //! The debate formats. Each is plain async code over a `DebateCtx`.
 
 pub mod classic;
+pub mod duelogic;
 mod plans;
 #[cfg(test)]
 mod probe;
@@ -19,6 +20,7 @@ pub async fn run(ctx: &DebateCtx) -> Result<(), DebateError> {
     let config = ctx.config();
     match config.format() {
         FormatId::Classic => classic::run(ctx).await,
+        FormatId::Duelogic => duelogic::run(ctx).await,
         other => Err(DebateError::Config(format!(
             "The {} format is not available yet.",
             other.label()
