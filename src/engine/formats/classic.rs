@@ -24,7 +24,6 @@ struct Classic<'a> {
     unsummarised_from: usize,
 }
 
-
 impl<'a> Classic<'a> {
     fn seat(&self, id: &str) -> Result<&SeatConfig, DebateError> {
         self.config

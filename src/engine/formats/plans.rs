@@ -76,18 +76,17 @@ pub fn plan(config: &DebateConfig) -> Vec<PlannedCall> {
         FormatOptions::Duelogic(o) => {
             // The Arbiter's introduction; each chair's response, then its evaluation on the
             // analyst seat (none when accountability is relaxed); the closing synthesis.
-            let arbiter = "arbiter";
-            let chairs = speakers(config, arbiter);
-            p.one(arbiter, 900);
+            use super::duelogic as d;
+            p.one(d::ARBITER, d::INTRO_TOKENS);
             for _ in 0..o.rounds {
-                for chair in &chairs {
-                    p.one(chair, 600);
+                for chair in &o.chairs {
+                    p.one(&chair.seat, d::TURN_TOKENS);
                     if o.accountability != Accountability::Relaxed {
-                        p.one(analyst, 400);
+                        p.one(analyst, d::EVALUATION_TOKENS);
                     }
                 }
             }
-            p.one(arbiter, 1200);
+            p.one(d::ARBITER, d::CLOSING_TOKENS);
         }
         FormatOptions::Forecast(o) => {
             // Seed 001: every role argues in parallel within a round and each argument is
@@ -200,7 +199,16 @@ mod tests {
     #[test]
     fn duelogic_evaluates_every_response_unless_accountability_is_relaxed() {
         let seats = ["arbiter", "chair-1", "chair-2", "analyst"];
+        let chairs = |o: &mut DuelogicOptions| {
+            for seat in ["chair-1", "chair-2"] {
+                o.chairs.push(crate::engine::config::Chair {
+                    seat: seat.into(),
+                    framework: "care".into(),
+                });
+            }
+        };
         let mut o = DuelogicOptions::default();
+        chairs(&mut o);
         let strict = plan(&config(
             &seats,
             "analyst",

@@ -19,7 +19,11 @@ fn boolean(v: &Value, name: &str) -> Result<bool, String> {
 }
 
 fn text(v: &Value, name: &str) -> String {
-    v.get(name).and_then(Value::as_str).unwrap_or("").trim().to_string()
+    v.get(name)
+        .and_then(Value::as_str)
+        .unwrap_or("")
+        .trim()
+        .to_string()
 }
 
 fn list(v: &Value, name: &str) -> Vec<String> {
@@ -41,7 +45,11 @@ fn quality(v: &Value, name: &str) -> Result<QualityCheck, String> {
         "adequate" => Quality::Adequate,
         "weak" => Quality::Weak,
         "absent" => Quality::Absent,
-        _ => return Err(format!("`{name}.quality` must be strong, adequate, weak or absent")),
+        _ => {
+            return Err(format!(
+                "`{name}.quality` must be strong, adequate, weak or absent"
+            ))
+        }
     };
     Ok(QualityCheck {
         attempted: boolean(o, "attempted")?,
@@ -188,13 +196,19 @@ mod tests {
         assert_eq!(e.steel_manning.quality, Quality::Adequate);
         let mut bad = good();
         bad["adherence_score"] = json!(140);
-        assert!(parse_evaluation(&bad).unwrap_err().contains("adherence_score"));
+        assert!(parse_evaluation(&bad)
+            .unwrap_err()
+            .contains("adherence_score"));
         let mut bad = good();
         bad["self_critique"]["quality"] = json!("great");
-        assert!(parse_evaluation(&bad).unwrap_err().contains("self_critique.quality"));
+        assert!(parse_evaluation(&bad)
+            .unwrap_err()
+            .contains("self_critique.quality"));
         let mut bad = good();
         bad.as_object_mut().unwrap().remove("requires_interjection");
-        assert!(parse_evaluation(&bad).unwrap_err().contains("requires_interjection"));
+        assert!(parse_evaluation(&bad)
+            .unwrap_err()
+            .contains("requires_interjection"));
     }
 
     #[test]

@@ -33,7 +33,9 @@ pub fn validate(f: &Framework) -> Result<(), String> {
             return Err(format!("A framework needs a {name}."));
         }
         if value.chars().count() > 600 {
-            return Err(format!("The framework's {name} is too long (600 characters at most)."));
+            return Err(format!(
+                "The framework's {name} is too long (600 characters at most)."
+            ));
         }
     }
     Ok(())
@@ -58,7 +60,10 @@ mod tests {
             "autonomy",
             "care",
         ] {
-            let f = all.iter().find(|f| f.id == id).unwrap_or_else(|| panic!("{id}"));
+            let f = all
+                .iter()
+                .find(|f| f.id == id)
+                .unwrap_or_else(|| panic!("{id}"));
             assert!(validate(f).is_ok());
             assert!(!f.strengths.is_empty() && !f.blind_spots.is_empty(), "{id}");
         }
@@ -73,6 +78,9 @@ mod tests {
         assert_eq!(find(&o, "utilitarian").unwrap().name, "My utilitarianism");
         let mut bad = catalogue()[1].clone();
         bad.core_question = " ".into();
-        assert_eq!(validate(&bad).unwrap_err(), "A framework needs a core question.");
+        assert_eq!(
+            validate(&bad).unwrap_err(),
+            "A framework needs a core question."
+        );
     }
 }

@@ -14,7 +14,7 @@ pub mod rules;
 pub mod stats;
 
 use super::super::config::{
-    Chair, DebateConfig, DuelogicOptions, Framework, FormatOptions, Participant, SeatConfig,
+    Chair, DebateConfig, DuelogicOptions, FormatOptions, Framework, Participant, SeatConfig,
 };
 use super::super::context::{sentence_ends, CallSpec, DebateCtx, DebateError, Watch};
 use super::super::event::{CallKey, Purpose};
@@ -269,7 +269,11 @@ impl<'a> Duelogic<'a> {
             .map(|c| {
                 format!(
                     "- {} ({}), arguing from {}: {} Core question: {}",
-                    c.name, c.model, c.framework.name, c.framework.description, c.framework.core_question
+                    c.name,
+                    c.model,
+                    c.framework.name,
+                    c.framework.description,
+                    c.framework.core_question
                 )
             })
             .collect();
@@ -357,7 +361,8 @@ impl<'a> Duelogic<'a> {
                     .chair
                     .as_deref()
                     .and_then(|id| eligible.iter().find(|c| c.id == id));
-                if let (true, Some(by)) = (proposal.interrupt && proposal.urgency >= threshold, chosen)
+                if let (true, Some(by)) =
+                    (proposal.interrupt && proposal.urgency >= threshold, chosen)
                 {
                     watch.cut_at_sentence();
                     return Ok(Some(Cut {
@@ -412,7 +417,10 @@ impl<'a> Duelogic<'a> {
             ],
         );
         if let Some(h) = hint {
-            user.push_str(&format!("\n\nA pattern check flagged a possible {}.", h.words()));
+            user.push_str(&format!(
+                "\n\nA pattern check flagged a possible {}.",
+                h.words()
+            ));
         }
         let spec = CallSpec::new(
             format!("{path}/check/{n}"),
@@ -460,11 +468,19 @@ impl<'a> Duelogic<'a> {
 
         let watch = Watch::new();
         let speech = self.ctx.call(
-            CallSpec::new(path.clone(), chair.id.clone(), Purpose::Argument, "Argument")
-                .messages(vec![ChatMessage::system(system.clone()), ChatMessage::user(user)])
-                .max_tokens(TURN_TOKENS)
-                .temperature(0.8)
-                .watch(watch.clone()),
+            CallSpec::new(
+                path.clone(),
+                chair.id.clone(),
+                Purpose::Argument,
+                "Argument",
+            )
+            .messages(vec![
+                ChatMessage::system(system.clone()),
+                ChatMessage::user(user),
+            ])
+            .max_tokens(TURN_TOKENS)
+            .temperature(0.8)
+            .watch(watch.clone()),
         );
         let interruptions = self.o.interruptions && self.o.chair_interruptions;
         let checker = async {
@@ -480,7 +496,11 @@ impl<'a> Duelogic<'a> {
         let mut full = speech.text.clone();
 
         if let (Some(cut), super::super::event::FinishReason::Cut) = (cut, speech.finish) {
-            full.push_str(&self.interruption(&path, &chair, &speech.key, cut, &speech.text).await?);
+            full.push_str(
+                &self
+                    .interruption(&path, &chair, &speech.key, cut, &speech.text)
+                    .await?,
+            );
         }
         if rules::evaluates(self.o.accountability) {
             self.evaluate(&path, &chair, &speech.key, &full).await?;
@@ -524,7 +544,9 @@ impl<'a> Duelogic<'a> {
             },
         });
         let by = self.chairs.iter().find(|c| c.id == cut.by).cloned();
-        let Some(by) = by else { return Ok(String::new()) };
+        let Some(by) = by else {
+            return Ok(String::new());
+        };
         let system = self.chair_system(&by);
         let words = transcript::words(INTERRUPTION_TOKENS);
         let vars = [
@@ -534,7 +556,12 @@ impl<'a> Duelogic<'a> {
             ("opener", &opener),
             ("max_words", &words),
         ];
-        let context = self.context(&by.id, &system, &render(p::INTERRUPTION, &vars), INTERRUPTION_TOKENS);
+        let context = self.context(
+            &by.id,
+            &system,
+            &render(p::INTERRUPTION, &vars),
+            INTERRUPTION_TOKENS,
+        );
         let mut all = vars.to_vec();
         all.push(("context", &context));
         let said = self
@@ -608,12 +635,17 @@ impl<'a> Duelogic<'a> {
         let evaluation = self
             .ctx
             .call_json(
-                CallSpec::new(format!("{path}/evaluation"), analyst, Purpose::Evaluation, "Evaluation")
-                    .messages(vec![ChatMessage::user(user)])
-                    .max_tokens(EVALUATION_TOKENS)
-                    .temperature(0.3)
-                    .json_schema(evaluation_schema())
-                    .tolerate_failure(),
+                CallSpec::new(
+                    format!("{path}/evaluation"),
+                    analyst,
+                    Purpose::Evaluation,
+                    "Evaluation",
+                )
+                .messages(vec![ChatMessage::user(user)])
+                .max_tokens(EVALUATION_TOKENS)
+                .temperature(0.3)
+                .json_schema(evaluation_schema())
+                .tolerate_failure(),
                 parse_evaluation,
             )
             .await?;
@@ -680,7 +712,12 @@ impl<'a> Duelogic<'a> {
         let system = self.chair_system(chair);
         let words = transcript::words(ANSWER_TOKENS);
         let vars = [("interjection", text.as_str()), ("max_words", &words)];
-        let context = self.context(&chair.id, &system, &render(p::INTERJECTION_ANSWER, &vars), ANSWER_TOKENS);
+        let context = self.context(
+            &chair.id,
+            &system,
+            &render(p::INTERJECTION_ANSWER, &vars),
+            ANSWER_TOKENS,
+        );
         let mut all = vars.to_vec();
         all.push(("context", &context));
         self.speak(
@@ -736,8 +773,11 @@ impl<'a> Duelogic<'a> {
         self.ctx.phase("intro", "Introduction", None);
         self.intro().await?;
         for round in 1..=self.o.rounds {
-            self.ctx
-                .phase(&format!("round/{round}"), &format!("Round {round}"), Some(round));
+            self.ctx.phase(
+                &format!("round/{round}"),
+                &format!("Round {round}"),
+                Some(round),
+            );
             for i in 0..self.chairs.len() {
                 self.turn(round, i).await?;
             }

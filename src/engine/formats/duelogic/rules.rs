@@ -231,7 +231,11 @@ mod tests {
         for ((adherence, requires), (r, m, s)) in table {
             let e = eval(adherence, requires);
             assert_eq!(interjects(Relaxed, &e), r, "relaxed {adherence} {requires}");
-            assert_eq!(interjects(Moderate, &e), m, "moderate {adherence} {requires}");
+            assert_eq!(
+                interjects(Moderate, &e),
+                m,
+                "moderate {adherence} {requires}"
+            );
             assert_eq!(interjects(Strict, &e), s, "strict {adherence} {requires}");
         }
         assert!(!evaluates(Relaxed) && evaluates(Moderate) && evaluates(Strict));
@@ -252,17 +256,38 @@ mod tests {
     #[test]
     fn the_quick_check_hints_at_each_reason() {
         let cases = [
-            ("Studies show that 73% of drivers agree.", InterruptReason::FactualCorrection),
-            ("So you're saying we should do nothing?", InterruptReason::StrawManDetected),
-            ("This is obviously the only way forward.", InterruptReason::DirectChallenge),
-            ("It is, in a sense, a matter of degree.", InterruptReason::ClarificationNeeded),
-            ("Here I concede the point entirely.", InterruptReason::StrongAgreement),
-            ("The real question is who bears the risk.", InterruptReason::PivotalPoint),
+            (
+                "Studies show that 73% of drivers agree.",
+                InterruptReason::FactualCorrection,
+            ),
+            (
+                "So you're saying we should do nothing?",
+                InterruptReason::StrawManDetected,
+            ),
+            (
+                "This is obviously the only way forward.",
+                InterruptReason::DirectChallenge,
+            ),
+            (
+                "It is, in a sense, a matter of degree.",
+                InterruptReason::ClarificationNeeded,
+            ),
+            (
+                "Here I concede the point entirely.",
+                InterruptReason::StrongAgreement,
+            ),
+            (
+                "The real question is who bears the risk.",
+                InterruptReason::PivotalPoint,
+            ),
         ];
         for (text, reason) in cases {
             assert_eq!(quick_check(text), Some(reason), "{text}");
         }
-        assert_eq!(quick_check("I think we should weigh the costs carefully."), None);
+        assert_eq!(
+            quick_check("I think we should weigh the costs carefully."),
+            None
+        );
     }
 
     #[test]

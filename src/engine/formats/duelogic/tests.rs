@@ -1,1 +1,322 @@
+//! Duelogic on the scripted model under the virtual clock: a whole episode, then each rule
+//! the seeds fix (thresholds, cooldown, reasons, unscored evaluations).
 
+use std::rc::Rc;
+
+use serde_json::{json, Value};
+
+use super::*;
+use crate::engine::cancel::CancelToken;
+use crate::engine::clock::{run_virtual, VirtualClock};
+use crate::engine::config::Accountability;
+use crate::engine::context::{EventLog, Inputs, Wiring};
+use crate::engine::event::{Event, EventKind, FinishReason, Outcome};
+use crate::engine::script::{Script, ScriptedModel};
+
+fn model(connection: &str) -> Participant {
+    Participant::Model {
+        connection: connection.into(),
+        connection_label: connection.into(),
+        model: "m".into(),
+        context_tokens: 8192,
+        price: None,
+    }
+}
+
+fn options(rounds: u32, aggressiveness: u8, cooldown_s: u32) -> DuelogicOptions {
+    DuelogicOptions {
+        rounds,
+        aggressiveness,
+        cooldown_s,
+        accountability: Accountability::Moderate,
+        ..Default::default()
+    }
+}
+
+fn config(o: DuelogicOptions) -> DebateConfig {
+    new_config(
+        "Should cities ban cars?",
+        vec![
+            ("Chair 1".into(), "utilitarian".into(), model("a")),
+            ("Chair 2".into(), "virtue".into(), model("b")),
+        ],
+        model("host"),
+        Some(model("judge")),
+        o,
+    )
+}
+
+fn evaluation(adherence: u32, requires: bool) -> String {
+    json!({
+        "steel_manning": {"attempted": true, "quality": "weak", "notes": "thin"},
+        "self_critique": {"attempted": requires, "quality": "adequate", "notes": ""},
+        "framework_consistency": {"consistent": true, "violations": []},
+        "intellectual_honesty": {"score": "medium", "issues": []},
+        "adherence_score": adherence,
+        "requires_interjection": requires,
+        "interjection_reason": if requires { "no steel-man" } else { "" }
+    })
+    .to_string()
+}
+
+fn proposal(reason: &str, urgency: f64) -> String {
+    json!({"should_interrupt": true, "interrupting_chair": "chair-2", "reason": reason,
+        "trigger": "80% of people agree", "urgency": urgency, "opener": "Hold on,"})
+    .to_string()
+}
+
+/// An episode's script; `extra` answers come first, so they win.
+fn script(extra: Vec<Value>) -> Script {
+    let mut answers = extra;
+    answers.extend([
+        json!({"path": "intro", "text": "Welcome to Duelogic. Today: cars."}),
+        json!({"path": "round/1/chair-1/check/1", "text": proposal("factual_correction", 0.85), "first_delay_ms": 50}),
+        json!({"path": "round/1/chair-1/interruption", "text": "Hold on, that figure is not established."}),
+        json!({"path": "round/1/chair-1/resume", "text": "Fair, the figure is uncertain. My point stands."}),
+        json!({"path": "round/1/chair-1/evaluation", "text": evaluation(80, false)}),
+        json!({"path": "round/1/chair-1", "chunks": ["Utility matters. ", "Studies show ",
+            "that 80% of people agree. ", "Second point goes here. ", "Third point never heard. ", "End."],
+            "chunk_delay_ms": 100}),
+        json!({"path": "round/1/chair-2/evaluation", "text": evaluation(30, true)}),
+        json!({"path": "round/1/chair-2/interjection", "text": "Hold on, Chair 2: steel-man Chair 1 first."}),
+        json!({"path": "round/1/chair-2/answer", "text": "You are right. Their strongest case is welfare."}),
+        json!({"path": "round/1/chair-2", "text": "Character matters more than sums. A wise person weighs each case."}),
+        json!({"path": "round/2/chair-1/evaluation", "text": evaluation(75, false)}),
+        json!({"path": "round/2/chair-2/evaluation", "text": evaluation(70, false)}),
+        json!({"path": "round/2/chair-1/check/", "text": proposal("direct_challenge", 0.9)}),
+        json!({"path": "round/2/chair-1", "chunks": ["Again, ", "studies show a 5% gain. ", "More follows. ", "The end."],
+            "first_delay_ms": 5000, "chunk_delay_ms": 100}),
+        json!({"path": "closing", "text": "And that brings us to the close. This has been Duelogic."}),
+    ]);
+    serde_json::from_value(json!({"answers": answers, "default": {"text": "A plain answer."}}))
+        .unwrap()
+}
+
+struct Run {
+    outcome: Outcome,
+    events: Vec<Event>,
+    calls: Vec<String>,
+}
+
+fn run_episode(config: DebateConfig, script: Script) -> Run {
+    let clock = VirtualClock::new(0);
+    let model = Rc::new(ScriptedModel::new(script, clock.clone()));
+    let log = Rc::new(EventLog::default());
+    let ctx = DebateCtx::start(
+        config,
+        1,
+        0,
+        Wiring {
+            retry: Default::default(),
+            limits: Default::default(),
+            model: model.clone(),
+            clock: Rc::new(clock.clone()),
+            observer: log.clone(),
+            inputs: Inputs::new(),
+            stop: CancelToken::new(),
+        },
+    );
+    let outcome = run_virtual(&clock, async move { super::super::drive(&ctx).await });
+    let calls = model
+        .requests
+        .borrow()
+        .iter()
+        .map(|r| r.call.clone())
+        .collect();
+    let events = log.events.borrow().clone();
+    Run {
+        outcome,
+        events,
+        calls,
+    }
+}
+
+fn findings(events: &[Event]) -> Vec<(String, &FindingBody)> {
+    events
+        .iter()
+        .filter_map(|e| match &e.kind {
+            EventKind::FindingRecorded(f) => Some((f.key.clone(), &f.body)),
+            _ => None,
+        })
+        .collect()
+}
+
+fn turn_text(events: &[Event], path: &str) -> Option<(String, FinishReason)> {
+    events.iter().find_map(|e| match &e.kind {
+        EventKind::TurnFinished {
+            call, text, finish, ..
+        } if call.path == path => Some((text.clone(), *finish)),
+        _ => None,
+    })
+}
+
+#[test]
+fn a_whole_episode_has_intro_turns_evaluations_an_interjection_an_interruption_and_a_closing() {
+    let run = run_episode(config(options(1, 3, 60)), script(vec![]));
+    assert_eq!(run.outcome, Outcome::Completed);
+    let labels: Vec<String> = run
+        .events
+        .iter()
+        .filter_map(|e| match &e.kind {
+            EventKind::TurnStarted { call, .. } => Some(call.path.clone()),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(
+        labels,
+        vec![
+            "intro",
+            "round/1/chair-1",
+            "round/1/chair-1/check/1",
+            "round/1/chair-1/interruption",
+            "round/1/chair-1/resume",
+            "round/1/chair-1/evaluation",
+            "round/1/chair-2",
+            "round/1/chair-2/evaluation",
+            "round/1/chair-2/interjection",
+            "round/1/chair-2/answer",
+            "closing",
+        ]
+    );
+    // The check ran while chair 1 spoke, and cut it at the next sentence end.
+    assert_eq!(
+        turn_text(&run.events, "round/1/chair-1"),
+        Some((
+            "Utility matters. Studies show that 80% of people agree. Second point goes here."
+                .to_string(),
+            FinishReason::Cut
+        ))
+    );
+    let f = findings(&run.events);
+    assert!(
+        matches!(f[0].1, FindingBody::Interruption { by, reason, urgency: 85, .. }
+        if by == "chair-2" && reason == "factual_correction")
+    );
+    assert!(matches!(f[1].1, FindingBody::Evaluation(e) if e.adherence == 80));
+    assert!(matches!(f[2].1, FindingBody::Evaluation(e) if e.adherence == 30));
+    assert!(
+        matches!(f[3].1, FindingBody::Interjection { violation, .. } if violation == "straw-manning")
+    );
+    assert_eq!(f.len(), 4);
+    // The closing prompt carried the scorecard.
+    let stats = stats::Stats::from_events(&config(options(1, 3, 60)), &run.events);
+    assert_eq!(stats.chairs[0].average_adherence(), Some(80));
+    assert_eq!(stats.chairs[1].interjections, 1);
+    assert_eq!(stats.chairs[1].interrupted_others, 1);
+    assert_eq!(stats.chairs[0].was_interrupted, 1);
+    assert_eq!(stats.by_reason, vec![("factual_correction".to_string(), 1)]);
+}
+
+#[test]
+fn every_interruption_reason_is_recorded_as_given() {
+    for reason in InterruptReason::ALL {
+        let run = run_episode(
+            config(options(1, 3, 60)),
+            script(vec![
+                json!({"path": "round/1/chair-1/check/1", "text": proposal(reason.id(), 0.8)}),
+            ]),
+        );
+        let f = findings(&run.events);
+        assert!(
+            f.iter().any(|(_, b)| matches!(b, FindingBody::Interruption { reason: r, .. } if r == reason.id())),
+            "{reason:?}"
+        );
+    }
+}
+
+#[test]
+fn the_urgency_threshold_follows_aggressiveness() {
+    // Urgency 0.65: under level 3's 0.7, over level 4's 0.6.
+    let low = vec![
+        json!({"path": "round/1/chair-1/check/1", "text": proposal("direct_challenge", 0.65)}),
+    ];
+    let calm = run_episode(config(options(1, 3, 60)), script(low.clone()));
+    assert_eq!(
+        turn_text(&calm.events, "round/1/chair-1").unwrap().1,
+        FinishReason::Stop,
+        "not urgent enough at level 3"
+    );
+    let keen = run_episode(config(options(1, 4, 60)), script(low));
+    assert_eq!(
+        turn_text(&keen.events, "round/1/chair-1").unwrap().1,
+        FinishReason::Cut
+    );
+}
+
+#[test]
+fn a_chair_on_cooldown_is_not_asked_about_until_it_expires() {
+    // Chair 2 cut in during round 1; chair 1 speaks again about 5.7 s later.
+    let long = run_episode(config(options(2, 3, 600)), script(vec![]));
+    assert!(!long
+        .calls
+        .iter()
+        .any(|c| c.starts_with("round/2/chair-1/check/")));
+    assert_eq!(
+        turn_text(&long.events, "round/2/chair-1").unwrap().1,
+        FinishReason::Stop
+    );
+    let short = run_episode(config(options(2, 3, 3)), script(vec![]));
+    assert!(short.calls.contains(&"round/2/chair-1/check/1".to_string()));
+    assert_eq!(
+        turn_text(&short.events, "round/2/chair-1").unwrap().1,
+        FinishReason::Cut
+    );
+}
+
+#[test]
+fn an_evaluation_that_cannot_be_read_is_unscored_never_a_default_number() {
+    let run = run_episode(
+        config(options(1, 3, 60)),
+        script(vec![
+            json!({"path": "round/1/chair-2/evaluation/repair", "text": "Still not JSON, sorry."}),
+            json!({"path": "round/1/chair-2/evaluation", "text": "{\"adherence_score\": \"great\"}"}),
+        ]),
+    );
+    assert_eq!(run.outcome, Outcome::Completed);
+    let f = findings(&run.events);
+    assert!(f.iter().any(
+        |(k, b)| k == "round/1/chair-2/evaluation" && matches!(b, FindingBody::Unscored { .. })
+    ));
+    assert!(
+        !f.iter()
+            .any(|(k, b)| k == "round/1/chair-2/evaluation"
+                && matches!(b, FindingBody::Evaluation(_)))
+    );
+    // No evaluation, no interjection.
+    assert!(!run
+        .calls
+        .contains(&"round/1/chair-2/interjection".to_string()));
+}
+
+#[test]
+fn relaxed_accountability_evaluates_nothing_and_strict_interjects_under_60() {
+    let mut o = options(1, 3, 60);
+    o.accountability = Accountability::Relaxed;
+    let relaxed = run_episode(config(o), script(vec![]));
+    assert!(!relaxed.calls.iter().any(|c| c.ends_with("/evaluation")));
+    let mut o = options(1, 3, 60);
+    o.accountability = Accountability::Strict;
+    let strict = run_episode(
+        config(o),
+        script(vec![
+            json!({"path": "round/1/chair-1/evaluation", "text": evaluation(55, false)}),
+        ]),
+    );
+    assert!(strict
+        .calls
+        .contains(&"round/1/chair-1/interjection".to_string()));
+}
+
+#[test]
+fn a_configuration_that_does_not_fit_is_refused_with_a_reason() {
+    let mut c = config(options(1, 3, 60));
+    if let FormatOptions::Duelogic(o) = &mut c.options {
+        o.chairs.truncate(1);
+    }
+    assert!(c.validate().unwrap_err().contains("between 2 and 6 chairs"));
+    let mut c = config(options(1, 3, 60));
+    if let FormatOptions::Duelogic(o) = &mut c.options {
+        o.chairs[1].framework = "astrology".into();
+    }
+    assert!(c.validate().unwrap_err().contains("unknown framework"));
+}
