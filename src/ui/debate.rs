@@ -5,7 +5,11 @@ use leptos::prelude::*;
 use leptos::task::spawn_local;
 
 use super::app::{navigate, session};
+use super::duelogic::listen::Listen;
+use super::duelogic::{ChairPanel, CutMarker, Interjection, Scorecard};
 use super::markdown::Markdown;
+use crate::engine::config::{Accountability, FormatId, FormatOptions};
+use crate::engine::finding::FindingBody;
 use super::state::{AppState, Block, BlockKind, Route, TurnStatus, TurnView};
 use crate::engine::cost::{self, dollars};
 use crate::engine::event::{Input, Outcome};
@@ -88,7 +92,21 @@ fn Countdown(until_ms: u64) -> impl IntoView {
     }
 }
 
+/// Whether a turn waits for the Arbiter's evaluation: a duelogic chair's argument while
+/// its debate runs under an accountability level that evaluates.
+fn awaits_evaluation(state: AppState, seat: &str, label: &str) -> bool {
+    label == "Argument"
+        && state.debate.running.get()
+        && state.debate.config.with(|c| match c.as_ref().map(|c| &c.options) {
+            Some(FormatOptions::Duelogic(o)) => {
+                o.accountability != Accountability::Relaxed && o.chairs.iter().any(|c| c.seat == seat)
+            }
+            _ => false,
+        })
+}
+
 fn block_view(block: Block) -> AnyView {
+    let key = block.key.clone();
     match block.kind {
         BlockKind::Retry {
             reason,
@@ -105,6 +123,9 @@ fn block_view(block: Block) -> AnyView {
         }
         .into_any(),
         BlockKind::Phase { title } => view! { <h2 class="phase">{title}</h2> }.into_any(),
+        BlockKind::Finding(f) if matches!(f.body, FindingBody::Interjection { .. }) => {
+            view! { <Interjection finding=f/> }.into_any()
+        }
         BlockKind::Finding(f) => view! {
             <aside class="finding" data-kind=f.body.label()>
                 <strong>{f.body.label()}</strong>
@@ -150,8 +171,17 @@ fn block_view(block: Block) -> AnyView {
                     }
                 })
             };
+            let state = expect_context::<AppState>();
+            let speaking_key = key.clone();
+            let speaking = move || state.debate.speaking.with(|k| k.as_deref() == Some(speaking_key.as_str()));
+            let (eval_seat, eval_label) = (seat.clone(), label.clone());
+            let pending = Signal::derive(move || {
+                matches!(view.status.get(), TurnStatus::Done | TurnStatus::Cut | TurnStatus::Truncated)
+                    && awaits_evaluation(state, &eval_seat, &eval_label)
+            });
             view! {
-                <article class=seat_class data-status=move || view.status.get().id()>
+                <article class=seat_class data-status=move || view.status.get().id() data-block=key.clone()
+                    class:speaking=speaking class:was-cut=move || view.cut_by.with(|c| c.is_some())>
                     <header class="turn-head">
                         <span class="speaker">{speaker}</span>
                         <span class="label">{label}</span>
@@ -164,6 +194,8 @@ fn block_view(block: Block) -> AnyView {
                         </details>
                     </Show>
                     <Markdown text=view.text/>
+                    <CutMarker cut_by=view.cut_by/>
+                    <Scorecard judged=view.judged pending=pending/>
                     <HumanTurn call=call view=view/>
                     {move || status_line(view.status.get()).map(|(class, text)| view! {
                         <p class=format!("turn-status {class}")>
@@ -341,6 +373,10 @@ pub fn DebateScreen() -> impl IntoView {
         });
     };
 
+    let is_duelogic = move || {
+        d.config
+            .with(|c| c.as_ref().is_some_and(|c| c.format() == FormatId::Duelogic))
+    };
     let can_resume = move || {
         (d.running.get() && d.held.get())
             || (!d.running.get()
@@ -399,6 +435,7 @@ pub fn DebateScreen() -> impl IntoView {
                 <Show when=move || d.loading.get()>
                     <p class="hint">"Loading…"</p>
                 </Show>
+                {move || is_duelogic().then(|| view! { <Listen/> <ChairPanel/> })}
                 <div class="transcript">
                     <For each=move || d.blocks.get() key=|b| b.key.clone() let:block>
                         {block_view(block)}

@@ -16,6 +16,8 @@ mod history;
 #[cfg(target_arch = "wasm32")]
 pub mod markdown;
 #[cfg(target_arch = "wasm32")]
+mod duelogic;
+#[cfg(target_arch = "wasm32")]
 mod setup;
 #[cfg(target_arch = "wasm32")]
 pub mod state;

@@ -6,9 +6,10 @@ use leptos::prelude::*;
 use super::app::{navigate, session};
 use super::connection_form::ConnectionForm;
 use super::state::{AppState, Route};
-use crate::engine::config::{ClassicOptions, ClassicStyle, Participant, MAX_TOPIC_CHARS};
+use super::duelogic::setup::{DuelogicForm, DuelogicSetup};
+use crate::engine::config::{ClassicOptions, ClassicStyle, FormatId, Participant, MAX_TOPIC_CHARS};
 use crate::engine::cost;
-use crate::engine::formats::{self, classic};
+use crate::engine::formats::{self, classic, duelogic};
 use crate::engine::DebateConfig;
 use crate::session::prices::PriceTable;
 use crate::session::Connection;
@@ -23,11 +24,11 @@ const SUGGESTIONS: [&str; 6] = [
 ];
 
 /// The formats, what each is, and whether it can be chosen yet.
-const FORMATS: [(&str, &str, bool); 4] = [
-    ("Classic", "A moderator, two positions, rounds of argument and rebuttal, closing statements and a summary.", true),
-    ("Duelogic", "Philosophical chairs under an arbiter. Coming soon.", false),
-    ("Forecast", "Five roles debate the odds of outcomes. Coming soon.", false),
-    ("Crux", "Personas hunt for the real disagreement. Coming soon.", false),
+const FORMATS: [(FormatId, &str, bool); 4] = [
+    (FormatId::Classic, "A moderator, two positions, rounds of argument and rebuttal, closing statements and a summary.", true),
+    (FormatId::Duelogic, "A podcast: chairs argue from philosophical frameworks, the Arbiter scores every response, steps in, and chairs cut each other off.", true),
+    (FormatId::Forecast, "Five roles debate the odds of outcomes. Coming soon.", false),
+    (FormatId::Crux, "Personas hunt for the real disagreement. Coming soon.", false),
 ];
 
 /// Who fills a seat, as the seat's select offers it.
@@ -106,6 +107,8 @@ fn connections(state: AppState) -> Vec<Connection> {
 pub fn SetupScreen() -> impl IntoView {
     let state = expect_context::<AppState>();
     let topic = RwSignal::new(String::new());
+    let format = RwSignal::new(FormatId::Classic);
+    let duelogic_form = DuelogicForm::new();
     let stance_a = RwSignal::new(String::new());
     let stance_b = RwSignal::new(String::new());
     let style = RwSignal::new(ClassicStyle::Formal);
@@ -152,14 +155,12 @@ pub fn SetupScreen() -> impl IntoView {
             style: style.get(),
             ..Default::default()
         };
-        let participant = |seat_id: &str| -> Participant {
-            let choice = seats.iter().find(|c| c.id == seat_id).copied();
-            if choice.is_some_and(|c| c.human.get()) {
-                return Participant::Human;
-            }
-            let (conn_id, model_name) = match choice {
-                Some(c) if !c.connection.get().is_empty() => (c.connection.get(), c.model.get()),
-                _ => (connection.get(), model.get()),
+        // A connection and model (empty: the debate's own), priced as the table says.
+        let on_model = |conn_id: String, model_name: String| -> Participant {
+            let (conn_id, model_name) = if conn_id.is_empty() {
+                (connection.get(), model.get())
+            } else {
+                (conn_id, model_name)
             };
             let conn = conns.iter().find(|c| c.id == conn_id);
             let model_name = if model_name.trim().is_empty() {
@@ -173,6 +174,30 @@ pub fn SetupScreen() -> impl IntoView {
                 price: prices.with(|t| t.price(conn, &model_name)),
                 model: model_name.trim().to_string(),
                 context_tokens: conn.map(|c| c.context_tokens).unwrap_or(4096),
+            }
+        };
+        if format.get() == FormatId::Duelogic {
+            let f = duelogic_form;
+            let chairs = f.chairs.with(|c| {
+                c.iter()
+                    .map(|c| (c.name.get(), c.framework.get(), on_model(c.connection.get(), c.model.get())))
+                    .collect()
+            });
+            let arbiter = on_model(f.arbiter_connection.get(), f.arbiter_model.get());
+            let analyst = (!f.analyst_connection.get().is_empty())
+                .then(|| on_model(f.analyst_connection.get(), f.analyst_model.get()));
+            let mut config = duelogic::new_config(&topic.get(), chairs, arbiter, analyst, f.options());
+            config.spending_cap = cap.with(|c| cost::parse_decimal(c));
+            return config;
+        }
+        let participant = |seat_id: &str| -> Participant {
+            let choice = seats.iter().find(|c| c.id == seat_id).copied();
+            if choice.is_some_and(|c| c.human.get()) {
+                return Participant::Human;
+            }
+            match choice {
+                Some(c) => on_model(c.connection.get(), c.model.get()),
+                None => on_model(String::new(), String::new()),
             }
         };
         let mut config = classic::new_config(
@@ -233,12 +258,17 @@ pub fn SetupScreen() -> impl IntoView {
     let formats = view! {
         <fieldset class="formats">
             <legend>"Format"</legend>
-            {FORMATS.iter().map(|(name, about, ready)| view! {
-                <label class="format" class:selected=*ready class:disabled=!*ready title=(!*ready).then_some("Coming soon")>
-                    <input type="radio" name="format" checked=*ready disabled=!*ready/>
-                    <strong>{*name}</strong>
-                    <span>{*about}</span>
-                </label>
+            {FORMATS.iter().map(|(id, about, ready)| {
+                let (id, ready) = (*id, *ready);
+                view! {
+                    <label class="format" class:selected=move || format.get() == id class:disabled=!ready
+                        title=(!ready).then_some("Coming soon")>
+                        <input type="radio" name="format" value=id.label() prop:checked=move || format.get() == id
+                            disabled=!ready on:change=move |_| format.set(id)/>
+                        <strong>{id.label()}</strong>
+                        <span>{*about}</span>
+                    </label>
+                }
             }).collect_view()}
         </fieldset>
     }
@@ -263,7 +293,7 @@ pub fn SetupScreen() -> impl IntoView {
     }
     .into_any();
 
-    let options = view! {
+    let classic_options = move || view! {
         <div class="grid2">
             <TextField id="stance-a" label="Position A argues" placeholder="In favour of the motion" value=stance_a/>
             <TextField id="stance-b" label="Position B argues" placeholder="Against the motion" value=stance_b/>
@@ -282,7 +312,7 @@ pub fn SetupScreen() -> impl IntoView {
             </label>
         </div>
     }
-    .into_any();
+;
 
     let connection_block = view! {
         <div class="grid2">
@@ -328,13 +358,13 @@ pub fn SetupScreen() -> impl IntoView {
     }
     .into_any();
 
-    let seat_rows = view! {
+    let seat_rows = move || view! {
         <details class="seats">
             <summary>"Seats: give each seat its own model, or take one yourself"</summary>
             {seats.into_iter().map(|seat| view! { <SeatRow seat=seat/> }).collect_view()}
         </details>
     }
-    .into_any();
+;
 
     // The priced models in use, each once, with the connection that prices it.
     let costs = view! {
@@ -377,14 +407,18 @@ pub fn SetupScreen() -> impl IntoView {
         format!("{} model calls planned{money}", e.calls)
     };
 
+    let options = move || match format.get() {
+        FormatId::Duelogic => view! { <DuelogicSetup form=duelogic_form/> }.into_any(),
+        _ => view! { {classic_options()} {seat_rows()} }.into_any(),
+    };
+
     view! {
         {hero}
         <form class="card setup" on:submit=start>
             {formats}
             {topic_field}
-            {options}
             {connection_block}
-            {seat_rows}
+            {options}
             {costs}
             {move || error.get().map(|e| view! { <p class="error" role="alert">{e}</p> })}
             <div class="row end">
@@ -411,7 +445,7 @@ fn TextField(
 }
 
 #[component]
-fn ConnectionOptions() -> impl IntoView {
+pub(crate) fn ConnectionOptions() -> impl IntoView {
     let state = expect_context::<AppState>();
     move || {
         connections(state)

@@ -6,6 +6,7 @@ use leptos::prelude::*;
 
 use crate::engine::cost::{dollars, Ledger};
 use crate::engine::event::{Event, EventKind, FinishReason, Input, Outcome, Usage};
+use crate::engine::finding::{Finding, FindingBody};
 use crate::engine::{CallKey, DebateConfig};
 use crate::store::{DebateSummary, StoredDebate};
 
@@ -51,6 +52,10 @@ pub struct TurnView {
     pub cost: RwSignal<Option<f64>>,
     /// The request as sent, key redacted (empty for human turns and queued calls).
     pub request: RwSignal<String>,
+    /// The analyst's judgement of this turn (an evaluation, or "unscored"), once it came.
+    pub judged: RwSignal<Option<Finding>>,
+    /// Who cut this turn short, and why.
+    pub cut_by: RwSignal<Option<Finding>>,
 }
 
 #[derive(Clone)]
@@ -116,6 +121,10 @@ pub struct DebateView {
     pub ledger: RwSignal<Ledger>,
     /// The spending cap in force.
     pub cap: RwSignal<Option<f64>>,
+    /// Every finding so far, in order (the per-chair panel adds them up).
+    pub findings: RwSignal<Vec<Finding>>,
+    /// The block being read aloud by Listen.
+    pub speaking: RwSignal<Option<String>>,
     turns: StoredValue<crate::engine::small_map::SmallMap<String, TurnView>>,
 }
 
@@ -134,6 +143,8 @@ impl DebateView {
             load_error: RwSignal::new(None),
             ledger: RwSignal::new(Ledger::default()),
             cap: RwSignal::new(None),
+            findings: RwSignal::new(Vec::new()),
+            speaking: RwSignal::new(None),
             turns: StoredValue::new(crate::engine::small_map::SmallMap::new()),
         }
     }
@@ -150,6 +161,7 @@ impl DebateView {
         self.load_error.set(None);
         self.ledger.set(Ledger::default());
         self.cap.set(None);
+        self.findings.set(Vec::new());
         self.turns.update_value(|t| t.clear());
     }
 
@@ -234,7 +246,17 @@ impl DebateView {
                 }
             }
             EventKind::FindingRecorded(f) => {
-                self.push(format!("f{}", e.seq), BlockKind::Finding(f.clone()));
+                self.findings.update(|all| all.push(f.clone()));
+                // A judgement or a cut belongs to its turn; anything else stands where it
+                // happened.
+                let turn = f.about.as_ref().and_then(|k| self.turn(&k.to_string()));
+                match (&f.body, turn) {
+                    (FindingBody::Evaluation(_) | FindingBody::Unscored { .. }, Some(t)) => {
+                        t.judged.set(Some(f.clone()))
+                    }
+                    (FindingBody::Interruption { .. }, Some(t)) => t.cut_by.set(Some(f.clone())),
+                    _ => self.push(format!("f{}", e.seq), BlockKind::Finding(f.clone())),
+                }
             }
             EventKind::CallSkipped { seat, reason, .. } => {
                 let name = self.seat_name(seat);
@@ -384,6 +406,8 @@ impl DebateView {
             usage: RwSignal::new(None),
             cost: RwSignal::new(None),
             request: RwSignal::new(String::new()),
+            judged: RwSignal::new(None),
+            cut_by: RwSignal::new(None),
         };
         self.turns.update_value(|t| {
             t.insert(call.to_string(), view);

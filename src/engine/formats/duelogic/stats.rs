@@ -4,7 +4,7 @@
 
 use crate::engine::config::{DebateConfig, FormatOptions};
 use crate::engine::event::{Event, EventKind};
-use crate::engine::finding::FindingBody;
+use crate::engine::finding::{Finding, FindingBody};
 
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct ChairStats {
@@ -36,6 +36,19 @@ pub struct Stats {
 
 impl Stats {
     pub fn from_events(config: &DebateConfig, events: &[Event]) -> Self {
+        Self::from_findings(
+            config,
+            events.iter().filter_map(|e| match &e.kind {
+                EventKind::FindingRecorded(f) => Some(f),
+                _ => None,
+            }),
+        )
+    }
+
+    pub fn from_findings<'a>(
+        config: &DebateConfig,
+        findings: impl IntoIterator<Item = &'a Finding>,
+    ) -> Self {
         let mut s = Stats::default();
         if let FormatOptions::Duelogic(o) = &config.options {
             s.chairs = o
@@ -47,10 +60,7 @@ impl Stats {
                 })
                 .collect();
         }
-        for e in events {
-            let EventKind::FindingRecorded(f) = &e.kind else {
-                continue;
-            };
+        for f in findings {
             match &f.body {
                 FindingBody::Evaluation(ev) => {
                     if let Some(c) = s.chair(&f.seat) {

@@ -1,0 +1,168 @@
+//! Listen: the episode read aloud with the browser's own speech synthesis, one voice per
+//! speaker (and a pitch of its own, so speakers stay distinct on a device with one voice),
+//! play and pause, skip by turn, and the transcript following along.
+
+use leptos::prelude::*;
+use wasm_bindgen::closure::Closure;
+use wasm_bindgen::JsCast;
+use web_sys::{SpeechSynthesis, SpeechSynthesisUtterance, SpeechSynthesisVoice};
+
+use crate::ui::state::{AppState, BlockKind, TurnStatus};
+
+fn synth() -> Option<SpeechSynthesis> {
+    web_sys::window()?.speech_synthesis().ok()
+}
+
+/// What a listener hears of a turn: its text without Markdown's marks.
+fn speakable(text: &str) -> String {
+    text.chars()
+        .filter(|c| !matches!(c, '*' | '_' | '#' | '`' | '>' | '|'))
+        .collect()
+}
+
+/// The finished turns, in order: (block key, seat, text).
+fn turns(state: AppState) -> Vec<(String, String, String)> {
+    state.debate.blocks.with_untracked(|blocks| {
+        blocks
+            .iter()
+            .filter_map(|b| match &b.kind {
+                BlockKind::Turn { seat, view, .. }
+                    if matches!(
+                        view.status.get_untracked(),
+                        TurnStatus::Done | TurnStatus::Cut | TurnStatus::Truncated
+                    ) =>
+                {
+                    Some((b.key.clone(), seat.clone(), view.text.get_untracked()))
+                }
+                _ => None,
+            })
+            .collect()
+    })
+}
+
+#[derive(Clone, Copy)]
+struct Player {
+    state: AppState,
+    playing: RwSignal<bool>,
+    paused: RwSignal<bool>,
+    /// Index of the turn being read.
+    at: RwSignal<usize>,
+    /// Bumped by every new utterance, so the end of a cancelled one does not advance.
+    generation: StoredValue<u64>,
+}
+
+impl Player {
+    fn speak(self, i: usize) {
+        let Some(s) = synth() else { return };
+        let all = turns(self.state);
+        let Some((key, seat, text)) = all.get(i).cloned() else {
+            self.stop();
+            return;
+        };
+        s.cancel();
+        let generation = self.generation.get_value() + 1;
+        self.generation.set_value(generation);
+        let Ok(u) = SpeechSynthesisUtterance::new_with_text(&speakable(&text)) else {
+            return;
+        };
+        // A voice and a pitch per speaker, by the seat's place in the debate.
+        let place = self.state.debate.config.with_untracked(|c| {
+            c.as_ref()
+                .and_then(|c| c.seats.iter().position(|x| x.id == seat))
+                .unwrap_or(0)
+        });
+        let voices = s.get_voices();
+        if voices.length() > 0 {
+            let v: SpeechSynthesisVoice = voices.get(place as u32 % voices.length()).unchecked_into();
+            u.set_voice(Some(&v));
+        }
+        u.set_pitch(0.8 + 0.15 * (place % 4) as f32);
+        let me = self;
+        let on_end = Closure::once_into_js(move || {
+            if me.generation.get_value() == generation && me.playing.get_untracked() {
+                me.speak(i + 1);
+            }
+        });
+        u.set_onend(Some(on_end.unchecked_ref()));
+        self.at.set(i);
+        self.playing.set(true);
+        self.paused.set(false);
+        self.state.debate.speaking.set(Some(key.clone()));
+        if let Some(el) = web_sys::window()
+            .and_then(|w| w.document())
+            .and_then(|d| d.query_selector(&format!("[data-block=\"{key}\"]")).ok().flatten())
+        {
+            el.scroll_into_view_with_bool(false);
+        }
+        s.speak(&u);
+    }
+
+    fn stop(self) {
+        self.generation.set_value(self.generation.get_value() + 1);
+        if let Some(s) = synth() {
+            s.cancel();
+        }
+        self.playing.set(false);
+        self.paused.set(false);
+        self.state.debate.speaking.set(None);
+    }
+
+    fn toggle(self) {
+        let Some(s) = synth() else { return };
+        match (self.playing.get_untracked(), self.paused.get_untracked()) {
+            (true, false) => {
+                s.pause();
+                self.paused.set(true);
+            }
+            (true, true) => {
+                s.resume();
+                self.paused.set(false);
+            }
+            (false, _) => self.speak(self.at.get_untracked()),
+        }
+    }
+}
+
+#[component]
+pub fn Listen() -> impl IntoView {
+    let state = expect_context::<AppState>();
+    let p = Player {
+        state,
+        playing: RwSignal::new(false),
+        paused: RwSignal::new(false),
+        at: RwSignal::new(0),
+        generation: StoredValue::new(0),
+    };
+    on_cleanup(move || p.stop());
+    let available = synth().is_some();
+    let count = move || {
+        state.debate.blocks.track();
+        turns(state).len()
+    };
+    view! {
+        <div class="listen" role="group" aria-label="Listen">
+            {if available {
+                view! {
+                    <button id="listen-play" class="secondary" on:click=move |_| p.toggle()>
+                        {move || match (p.playing.get(), p.paused.get()) {
+                            (true, false) => "Pause",
+                            (true, true) => "Continue",
+                            _ => "▶ Listen",
+                        }}
+                    </button>
+                    <button id="listen-prev" class="link" aria-label="Previous turn"
+                        on:click=move |_| p.speak(p.at.get_untracked().saturating_sub(1))>"⏮"</button>
+                    <button id="listen-next" class="link" aria-label="Next turn"
+                        on:click=move |_| p.speak(p.at.get_untracked() + 1)>"⏭"</button>
+                    <Show when=move || p.playing.get()>
+                        <button id="listen-stop" class="link" on:click=move |_| p.stop()>"Stop"</button>
+                        <span class="hint">{move || format!("Turn {} of {}", p.at.get() + 1, count())}</span>
+                    </Show>
+                }
+                .into_any()
+            } else {
+                view! { <span class="hint">"This browser cannot read aloud."</span> }.into_any()
+            }}
+        </div>
+    }
+}

@@ -1,0 +1,244 @@
+//! Setting up a duelogic episode: the chairs (2 to 6) with their frameworks and models, who
+//! hosts and who evaluates, accountability, interruptions and the podcast's name.
+
+use leptos::prelude::*;
+
+use crate::engine::config::{Accountability, DuelogicOptions};
+use crate::engine::formats::duelogic::frameworks;
+use crate::ui::setup::ConnectionOptions;
+
+/// One chair as the form holds it. An empty connection means "the debate's connection";
+/// the value `SeatFill::Person` of the select means a person takes the chair.
+#[derive(Clone, Copy)]
+pub struct ChairChoice {
+    pub name: RwSignal<String>,
+    pub framework: RwSignal<String>,
+    pub connection: RwSignal<String>,
+    pub model: RwSignal<String>,
+}
+
+impl ChairChoice {
+    fn new(n: usize, framework: &str) -> Self {
+        ChairChoice {
+            name: RwSignal::new(format!("Chair {n}")),
+            framework: RwSignal::new(framework.to_string()),
+            connection: RwSignal::new(String::new()),
+            model: RwSignal::new(String::new()),
+        }
+    }
+}
+
+/// Frameworks offered to new chairs, in order, so each starts different.
+const DEFAULT_FRAMEWORKS: [&str; 6] = [
+    "utilitarian",
+    "virtue",
+    "deontological",
+    "pragmatic",
+    "precautionary",
+    "care",
+];
+
+#[derive(Clone, Copy)]
+pub struct DuelogicForm {
+    pub chairs: RwSignal<Vec<ChairChoice>>,
+    /// The Arbiter's connection and model (empty: the debate's).
+    pub arbiter_connection: RwSignal<String>,
+    pub arbiter_model: RwSignal<String>,
+    /// Who evaluates (empty: the Arbiter).
+    pub analyst_connection: RwSignal<String>,
+    pub analyst_model: RwSignal<String>,
+    pub accountability: RwSignal<Accountability>,
+    pub rounds: RwSignal<u32>,
+    pub interruptions: RwSignal<bool>,
+    pub chair_interruptions: RwSignal<bool>,
+    pub aggressiveness: RwSignal<u8>,
+    pub cooldown_s: RwSignal<u32>,
+    pub show_name: RwSignal<String>,
+    pub episode: RwSignal<u32>,
+    pub context: RwSignal<String>,
+    pub call_to_action: RwSignal<bool>,
+}
+
+impl DuelogicForm {
+    pub fn new() -> Self {
+        let d = DuelogicOptions::default();
+        DuelogicForm {
+            chairs: RwSignal::new(vec![
+                ChairChoice::new(1, DEFAULT_FRAMEWORKS[0]),
+                ChairChoice::new(2, DEFAULT_FRAMEWORKS[1]),
+            ]),
+            arbiter_connection: RwSignal::new(String::new()),
+            arbiter_model: RwSignal::new(String::new()),
+            analyst_connection: RwSignal::new(String::new()),
+            analyst_model: RwSignal::new(String::new()),
+            accountability: RwSignal::new(d.accountability),
+            rounds: RwSignal::new(2),
+            interruptions: RwSignal::new(d.interruptions),
+            chair_interruptions: RwSignal::new(d.chair_interruptions),
+            aggressiveness: RwSignal::new(d.aggressiveness),
+            cooldown_s: RwSignal::new(d.cooldown_s),
+            show_name: RwSignal::new(d.show_name),
+            episode: RwSignal::new(d.episode),
+            context: RwSignal::new(String::new()),
+            call_to_action: RwSignal::new(false),
+        }
+    }
+
+    /// The options the form describes (chairs are added by the config builder).
+    pub fn options(&self) -> DuelogicOptions {
+        DuelogicOptions {
+            chairs: Vec::new(),
+            frameworks: Vec::new(),
+            context: self.context.get(),
+            call_to_action: self.call_to_action.get(),
+            rounds: self.rounds.get(),
+            accountability: self.accountability.get(),
+            interruptions: self.interruptions.get(),
+            chair_interruptions: self.chair_interruptions.get(),
+            aggressiveness: self.aggressiveness.get(),
+            cooldown_s: self.cooldown_s.get(),
+            show_name: self.show_name.get(),
+            episode: self.episode.get(),
+        }
+    }
+}
+
+impl Default for DuelogicForm {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+fn accountability_id(a: Accountability) -> &'static str {
+    match a {
+        Accountability::Relaxed => "relaxed",
+        Accountability::Moderate => "moderate",
+        Accountability::Strict => "strict",
+    }
+}
+
+#[component]
+fn ChairRow(i: usize, chair: ChairChoice, form: DuelogicForm) -> impl IntoView {
+    let all = frameworks::catalogue();
+    let n = i + 1;
+    view! {
+        <div class="chair-setup">
+            <input class="chair-name" aria-label=format!("Chair {n} name") prop:value=move || chair.name.get()
+                on:input=move |ev| chair.name.set(event_target_value(&ev))/>
+            <select aria-label=format!("Chair {n} framework") prop:value=move || chair.framework.get()
+                on:change=move |ev| chair.framework.set(event_target_value(&ev))>
+                {all.into_iter().map(|f| view! { <option value=f.id.clone() title=f.description>{f.name}</option> }).collect_view()}
+            </select>
+            <select aria-label=format!("Chair {n} connection") prop:value=move || chair.connection.get()
+                on:change=move |ev| chair.connection.set(event_target_value(&ev))>
+                <option value="">"Same as above"</option>
+                <ConnectionOptions/>
+            </select>
+            <input aria-label=format!("Chair {n} model") placeholder="model (default)"
+                disabled=move || chair.connection.get().is_empty()
+                prop:value=move || chair.model.get() on:input=move |ev| chair.model.set(event_target_value(&ev))/>
+            <button type="button" class="link" aria-label=format!("Remove chair {n}")
+                disabled=move || form.chairs.with(|c| c.len() <= 2)
+                on:click=move |_| form.chairs.update(|c| { if c.len() > 2 { c.remove(i); } })>"Remove"</button>
+        </div>
+    }
+}
+
+#[component]
+pub fn DuelogicSetup(form: DuelogicForm) -> impl IntoView {
+    let add = move |_| {
+        form.chairs.update(|c| {
+            if c.len() < 6 {
+                let n = c.len();
+                c.push(ChairChoice::new(n + 1, DEFAULT_FRAMEWORKS[n % DEFAULT_FRAMEWORKS.len()]));
+            }
+        })
+    };
+    let number = |s: RwSignal<u32>, lo: u32, hi: u32| {
+        move |ev: leptos::ev::Event| {
+            if let Ok(n) = event_target_value(&ev).parse::<u32>() {
+                s.set(n.clamp(lo, hi))
+            }
+        }
+    };
+    view! {
+        <div class="duelogic-setup">
+            <fieldset class="chairs">
+                <legend>"Chairs (2 to 6), in speaking order"</legend>
+                {move || form.chairs.get().into_iter().enumerate().map(|(i, chair)| view! {
+                    <ChairRow i=i chair=chair form=form/>
+                }).collect_view()}
+                <button type="button" class="secondary" id="add-chair" on:click=add
+                    disabled=move || form.chairs.with(|c| c.len() >= 6)>"Add a chair"</button>
+            </fieldset>
+            <div class="grid2">
+                <label class="field">
+                    <span class="label">"The Arbiter (host) runs on"</span>
+                    <select id="arbiter-connection" prop:value=move || form.arbiter_connection.get()
+                        on:change=move |ev| form.arbiter_connection.set(event_target_value(&ev))>
+                        <option value="">"Same as above"</option>
+                        <ConnectionOptions/>
+                    </select>
+                </label>
+                <label class="field">
+                    <span class="label">"Evaluations and checks run on"</span>
+                    <select id="analyst-connection" prop:value=move || form.analyst_connection.get()
+                        on:change=move |ev| form.analyst_connection.set(event_target_value(&ev))>
+                        <option value="">"The Arbiter's model"</option>
+                        <ConnectionOptions/>
+                    </select>
+                </label>
+                <label class="field">
+                    <span class="label">"Accountability"</span>
+                    <select id="accountability" prop:value=move || accountability_id(form.accountability.get())
+                        on:change=move |ev| form.accountability.set(match event_target_value(&ev).as_str() {
+                            "relaxed" => Accountability::Relaxed,
+                            "strict" => Accountability::Strict,
+                            _ => Accountability::Moderate,
+                        })>
+                        <option value="relaxed">"Relaxed: no evaluations"</option>
+                        <option value="moderate">"Moderate: steps in on major violations"</option>
+                        <option value="strict">"Strict: steps in under 60 adherence"</option>
+                    </select>
+                </label>
+                <label class="field">
+                    <span class="label">"Rounds"</span>
+                    <input id="duelogic-rounds" type="number" min="1" max="10" prop:value=move || form.rounds.get().to_string()
+                        on:input=number(form.rounds, 1, 10)/>
+                </label>
+            </div>
+            <fieldset class="interruptions">
+                <legend>"Interruptions"</legend>
+                <label class="check"><input type="checkbox" id="interruptions" prop:checked=move || form.interruptions.get()
+                    on:change=move |ev| form.interruptions.set(event_target_checked(&ev))/>"Chairs may be interrupted"</label>
+                <label class="check"><input type="checkbox" prop:checked=move || form.chair_interruptions.get()
+                    on:change=move |ev| form.chair_interruptions.set(event_target_checked(&ev))/>"Chairs may interrupt each other"</label>
+                <label class="field">
+                    <span class="label">{move || format!("Aggressiveness: {} of 5", form.aggressiveness.get())}</span>
+                    <input id="aggressiveness" type="range" min="1" max="5" prop:value=move || form.aggressiveness.get().to_string()
+                        on:input=move |ev| { if let Ok(n) = event_target_value(&ev).parse::<u8>() { form.aggressiveness.set(n.clamp(1, 5)) } }/>
+                </label>
+                <label class="field">
+                    <span class="label">"Cooldown per chair (seconds)"</span>
+                    <input id="cooldown" type="number" min="0" max="3600" prop:value=move || form.cooldown_s.get().to_string()
+                        on:input=number(form.cooldown_s, 0, 3600)/>
+                </label>
+            </fieldset>
+            <details class="podcast">
+                <summary>"Podcast: show name, episode, context"</summary>
+                <div class="grid2">
+                    <label class="field"><span class="label">"Show name"</span>
+                        <input id="show-name" prop:value=move || form.show_name.get() on:input=move |ev| form.show_name.set(event_target_value(&ev))/></label>
+                    <label class="field"><span class="label">"Episode"</span>
+                        <input id="episode" type="number" min="1" prop:value=move || form.episode.get().to_string()
+                            on:input=number(form.episode, 1, 99_999)/></label>
+                </div>
+                <label class="field"><span class="label">"Why it matters now (optional)"</span>
+                    <textarea id="proposition-context" rows="2" prop:value=move || form.context.get()
+                        on:input=move |ev| form.context.set(event_target_value(&ev))></textarea></label>
+                <label class="check"><input type="checkbox" prop:checked=move || form.call_to_action.get()
+                    on:change=move |ev| form.call_to_action.set(event_target_checked(&ev))/>"End with a call to subscribe and share"</label>
+            </details>
+        </div>
+    }
+}
