@@ -21,3 +21,22 @@ test('a classic debate on the local model finishes with every turn non-empty', {
   assert.equal(turns.length, 11);
   for (const t of turns) assert.ok(t.text.trim().length > 0, `${t.speaker} ${t.label} is empty`);
 });
+
+test('a duelogic episode on the local model finishes; every evaluation is read or marked unscored', { skip: !enabled && 'AGORA_LOCAL_MODEL is not 1', timeout: 900_000 }, async () => {
+  const { page, consoleLines } = await openApp(browser, site.url);
+  await page.getByRole('radio', { name: 'Duelogic' }).check();
+  await page.fill('#topic', 'Should voting be compulsory in democracies?');
+  await page.fill('#duelogic-rounds', '1');
+  await page.click('#start');
+  await page.waitForSelector('.badge.done, .badge.failed, .note.error', { timeout: 840_000 });
+  const turns = await transcript(page);
+  assert.ok(await page.locator('.badge.done').isVisible(), `the episode failed: ${JSON.stringify(turns.at(-1))} ${consoleLines.join('\n')}`);
+  assert.equal(turns[0].label, 'Introduction');
+  assert.equal(turns.at(-1).label, 'Closing');
+  for (const t of turns) assert.ok(t.text.trim().length > 0, `${t.speaker} ${t.label} is empty`);
+  // Each chair's argument has a scorecard: either the scores, or "not scored".
+  const scored = await page.locator('.scorecard[data-adherence]').count();
+  const unscored = await page.locator('.scorecard.unscored').count();
+  assert.equal(scored + unscored, 2, 'one judgement per chair');
+  console.log(`duelogic on the local model: ${scored} of ${scored + unscored} evaluations parsed (${Math.round(100 * scored / (scored + unscored))}%)`);
+});

@@ -56,10 +56,15 @@ impl Player {
         let Some(s) = synth() else { return };
         let all = turns(self.state);
         let Some((key, seat, text)) = all.get(i).cloned() else {
+            // Past the last turn: done, and the next Play starts from the beginning.
             self.stop();
+            self.at.set(0);
             return;
         };
         s.cancel();
+        if self.paused.get_untracked() {
+            s.resume(); // a paused synthesiser would hold the new utterance too
+        }
         let generation = self.generation.get_value() + 1;
         self.generation.set_value(generation);
         let Ok(u) = SpeechSynthesisUtterance::new_with_text(&speakable(&text)) else {
