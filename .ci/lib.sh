@@ -63,11 +63,10 @@ ensure_trunk() {
   with_heartbeat "Building trunk $TRUNK_VERSION" cargo install -q trunk --version "$TRUNK_VERSION" --locked --force
 }
 
-# playwright-core, binaryen (wasm-opt 132) and terser from the lockfile.
+# playwright-core and binaryen (wasm-opt 132) from the lockfile.
 ensure_npm() {
   local dir="$ROOT/tests/e2e"
   if [ -x "$dir/node_modules/.bin/wasm-opt" ] && [ -d "$dir/node_modules/playwright-core" ] \
-     && [ -x "$dir/node_modules/.bin/terser" ] \
      && [ "$dir/node_modules/.package-lock.json" -nt "$dir/package-lock.json" ]; then return; fi
   say "Installing npm packages from tests/e2e/package-lock.json"
   (cd "$dir" && npm ci --no-audit --no-fund --silent)
@@ -110,5 +109,4 @@ release_build() {
   local dist=${1:-dist}
   (cd "$ROOT" && TRUNK_OFFLINE=true with_heartbeat "Building the release bundle ($dist/)" trunk build --release --dist "$dist")
   [ -f "$ROOT/$dist/index.html" ] || { echo "the release build failed" >&2; return 1; }
-  python3 "$ROOT/.ci/minify-bindings.py" "$ROOT/$dist"
 }

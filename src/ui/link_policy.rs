@@ -48,54 +48,88 @@ pub enum Inline<'a> {
     },
 }
 
+/// The next match of a search at or after a position, for positions that never move back.
+/// A search starts past the previous match (or is not needed), so each byte is scanned at
+/// most once per search kind.
+struct Next<'a, F> {
+    s: &'a str,
+    find: F,
+    /// The last search: where it started and what it found (`None`: nothing up to the end).
+    last: Option<(usize, Option<usize>)>,
+}
+
+impl<'a, F: Fn(&str) -> Option<usize>> Next<'a, F> {
+    fn new(s: &'a str, find: F) -> Self {
+        Next {
+            s,
+            find,
+            last: None,
+        }
+    }
+
+    fn from(&mut self, pos: usize) -> Option<usize> {
+        match self.last {
+            Some((start, found)) if start <= pos && found.is_none_or(|f| f >= pos) => found,
+            _ => {
+                let found = (self.find)(&self.s[pos..]).map(|k| pos + k);
+                self.last = Some((pos, found));
+                found
+            }
+        }
+    }
+}
+
 /// Splits text into plain runs and links: `[text](url)`, `![alt](url)`, `<https://…>` and
 /// bare `http(s)://` URLs. Targets pass through `safe_href`; an unsafe one keeps its text
-/// but loses the link.
+/// but loses the link. Linear in the text's length: every search for a closing `](`, `)`,
+/// `>`, line break or URL end resumes where the last one stopped.
 pub fn split_links(s: &str) -> Vec<Inline<'_>> {
     let mut out = Vec::new();
     let mut plain_start = 0;
     let mut i = 0;
-    let bytes = s.as_bytes();
-    while i < bytes.len() {
+    let mut close_bracket = Next::new(s, |r: &str| r.find("]("));
+    let mut close_paren = Next::new(s, |r: &str| r.find(')'));
+    let mut close_angle = Next::new(s, |r: &str| r.find('>'));
+    let mut newline = Next::new(s, |r: &str| r.find('\n'));
+    let mut url_end = Next::new(s, |r: &str| {
+        r.find(|c: char| c.is_whitespace() || c == '<' || c == '"')
+    });
+    while i < s.len() {
         let rest = &s[i..];
         let found: Option<(usize, Inline)> = if rest.starts_with('[') || rest.starts_with("![") {
             let image = rest.starts_with('!');
-            let open = if image { 2 } else { 1 };
-            rest.find("](").and_then(|close| {
-                let text = &rest[open..close];
-                if text.contains('\n') || close < open {
+            let open = i + if image { 2 } else { 1 };
+            close_bracket.from(open).and_then(|close| {
+                if newline.from(open).is_some_and(|n| n < close) {
                     return None;
                 }
-                let after = &rest[close + 2..];
-                after.find(')').map(|end| {
-                    let target = after[..end].split_whitespace().next().unwrap_or("");
-                    (
-                        close + 2 + end + 1,
-                        Inline::Link {
-                            text,
-                            href: safe_href(target),
-                            image,
-                        },
-                    )
-                })
+                let end = close_paren.from(close + 2)?;
+                let target = s[close + 2..end].split_whitespace().next().unwrap_or("");
+                Some((
+                    end + 1 - i,
+                    Inline::Link {
+                        text: &s[open..close],
+                        href: safe_href(target),
+                        image,
+                    },
+                ))
             })
         } else if rest.starts_with("<http://") || rest.starts_with("<https://") {
-            rest.find('>').map(|end| {
+            close_angle.from(i).map(|end| {
+                let inner = &s[i + 1..end];
                 (
-                    end + 1,
+                    end + 1 - i,
                     Inline::Link {
-                        text: &rest[1..end],
-                        href: safe_href(&rest[1..end]),
+                        text: inner,
+                        href: safe_href(inner),
                         image: false,
                     },
                 )
             })
         } else if rest.starts_with("http://") || rest.starts_with("https://") {
-            let end = rest
-                .find(|c: char| c.is_whitespace() || c == '<' || c == '"')
-                .unwrap_or(rest.len());
+            let end = url_end.from(i).unwrap_or(s.len());
             // Sentence punctuation after a URL is not part of it.
-            let url = rest[..end].trim_end_matches(['.', ',', ';', ':', '!', '?', ')', '\'']);
+            let url = s[i..end].trim_end_matches(['.', ',', ';', ':', '!', '?', ')', '\'']);
             (url.len() > 8).then(|| {
                 (
                     url.len(),
@@ -165,5 +199,46 @@ mod link_tests {
             split_links("no links, [just] brackets é"),
             vec![Text("no links, [just] brackets é")]
         );
+    }
+
+    /// Texts that made the old splitter rescan to the end from every bracket, angle bracket
+    /// or URL start: with a linear splitter each takes milliseconds, with a quadratic one
+    /// minutes.
+    #[test]
+    fn long_texts_without_closing_marks_split_correctly() {
+        let n = 200_000;
+        for (unit, what) in [
+            ("[", "brackets without a closing `](`"),
+            ("[a](", "links without a closing `)`"),
+            ("![a\n](", "link texts cut by a line break"),
+            ("<http://a ", "angle links without a `>`"),
+        ] {
+            let text = unit.repeat(n / unit.len());
+            assert_eq!(split_links(&text), vec![Text(&text[..])], "{what}");
+        }
+        // A long text of many real links, each found, in order, with the text between.
+        let piece = "see [doc](https://ex.org/d) and https://ex.org/u, ";
+        let text = piece.repeat(n / piece.len());
+        let parts = split_links(&text);
+        assert_eq!(parts.len(), 4 * (n / piece.len()) + 1);
+        assert_eq!(
+            parts[..5],
+            [
+                Text("see "),
+                Link {
+                    text: "doc",
+                    href: Some("https://ex.org/d"),
+                    image: false
+                },
+                Text(" and "),
+                Link {
+                    text: "https://ex.org/u",
+                    href: Some("https://ex.org/u"),
+                    image: false
+                },
+                Text(", see "),
+            ]
+        );
+        assert_eq!(parts.last(), Some(&Text(", ")));
     }
 }

@@ -3,15 +3,24 @@
 //! survive only for http/https/mailto, and images are never loaded; they show as their alt
 //! text with a link to open them.
 //!
+//! A streaming turn is rendered incrementally (see `md_blocks`): finished blocks once, only
+//! the block being written again on each token, so a turn costs time linear in its length,
+//! not quadratic.
+//!
 //! minimad rather than pulldown-cmark: pulldown-cmark's entity and case-folding tables cost
-//! about 66 KB of the 300 KB gzipped budget; minimad covers what models write (paragraphs,
+//! about 66 KB of the gzipped bundle; minimad covers what models write (paragraphs,
 //! headings, nested lists, quotes, code, tables, emphasis) for a fraction of that.
+
+use std::cell::RefCell;
+use std::rc::Rc;
+use std::time::Duration;
 
 use leptos::prelude::*;
 use minimad::{CompositeStyle, Compound, Line, Options};
 use web_sys::{Document, Element};
 
 use super::link_policy::{split_links, Inline};
+use super::md_blocks::Blocks;
 
 fn el(doc: &Document, name: &str) -> Element {
     doc.create_element(name)
@@ -93,10 +102,17 @@ fn compounds(doc: &Document, parent: &Element, cs: &[Compound]) {
 
 /// Replaces `root`'s children with the rendering of `text`.
 pub fn render_into(root: &Element, text: &str) {
+    root.set_text_content(None);
+    append_rendered(root, text);
+}
+
+/// Appends the rendering of `text` to `root`'s children, as elements only. Every block
+/// (paragraph, list, quote, code, table) ends at an empty line, which is what lets
+/// `md_blocks` cut a text there.
+fn append_rendered(root: &Element, text: &str) {
     let Some(doc) = root.owner_document() else {
         return;
     };
-    root.set_text_content(None);
     let parsed = minimad::parse_text(text, Options::default().keep_code_fences(false));
     // The open block being filled: paragraphs join lines, lists nest by level.
     let mut para: Option<Element> = None;
@@ -235,15 +251,82 @@ pub fn render_into(root: &Element, text: &str) {
     }
 }
 
-/// Renders `text` as Markdown, again whenever it changes (each streamed token).
+/// Above this size, the block being written is rendered at most every `THROTTLE_MS` (a
+/// long code block or a paragraph without breaks has no cut to render incrementally).
+const BIG_TAIL_BYTES: usize = 4096;
+const THROTTLE_MS: u64 = 100;
+
+/// What a `Markdown` element shows of its growing text.
+#[derive(Default)]
+struct Live {
+    blocks: Blocks,
+    /// The finished blocks rendered so far: their length in bytes and elements.
+    done_bytes: usize,
+    done_elements: u32,
+    last_render_ms: f64,
+    timer_pending: bool,
+}
+
+impl Live {
+    /// Shows `text`, or returns false when it is better shown a little later (the caller
+    /// then renders the latest text after `THROTTLE_MS`).
+    fn show(&mut self, root: &Element, text: &str, may_wait: bool) -> bool {
+        let (changed, stable) = self.blocks.feed(text);
+        let now = js_sys::Date::now();
+        if may_wait
+            && !changed
+            && text.len() - stable > BIG_TAIL_BYTES
+            && now - self.last_render_ms < THROTTLE_MS as f64
+        {
+            return false;
+        }
+        self.last_render_ms = now;
+        if changed {
+            root.set_text_content(None);
+            self.done_bytes = 0;
+            self.done_elements = 0;
+        }
+        // The block being written (everything after the finished ones) is rendered again.
+        while root.child_element_count() > self.done_elements {
+            match root.last_element_child() {
+                Some(last) => last.remove(),
+                None => break,
+            }
+        }
+        if stable > self.done_bytes {
+            append_rendered(root, &text[self.done_bytes..stable]);
+            self.done_bytes = stable;
+            self.done_elements = root.child_element_count();
+        }
+        append_rendered(root, &text[stable..]);
+        true
+    }
+}
+
+/// Renders `text` as Markdown, again whenever it changes (each streamed token): only the
+/// block being written is rendered again, and the final text is always shown.
 #[component]
 pub fn Markdown(#[prop(into)] text: Signal<String>) -> impl IntoView {
     let node = NodeRef::<leptos::html::Div>::new();
+    let live = Rc::new(RefCell::new(Live::default()));
     Effect::new(move |_| {
-        let t = text.get();
-        if let Some(div) = node.get() {
-            render_into(&div, &t);
+        let Some(div) = node.get() else {
+            return;
+        };
+        let shown = text.with(|t| live.borrow_mut().show(&div, t, true));
+        if shown || live.borrow().timer_pending {
+            return;
         }
+        live.borrow_mut().timer_pending = true;
+        let live = live.clone();
+        set_timeout(
+            move || {
+                live.borrow_mut().timer_pending = false;
+                // Whatever the text is by then (nothing if the turn is gone).
+                text.try_with_untracked(|t| live.borrow_mut().show(&div, t, false));
+            },
+            Duration::from_millis(THROTTLE_MS),
+        );
     });
     view! { <div class="md" node_ref=node></div> }
 }

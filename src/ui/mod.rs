@@ -2,6 +2,7 @@
 //! call a provider. One file per screen (setup, debate, history), widgets beside them.
 
 pub mod link_policy;
+pub mod md_blocks;
 
 #[cfg(target_arch = "wasm32")]
 mod app;

@@ -6,6 +6,7 @@ import { createServer } from 'node:http';
 import { readFile } from 'node:fs/promises';
 import { createInterface } from 'node:readline';
 import { extname, join, normalize, resolve } from 'node:path';
+import { gzipSync } from 'node:zlib';
 import { before, after } from 'node:test';
 import { chromium } from 'playwright-core';
 
@@ -17,7 +18,11 @@ export const SUB_PATH = '/some/sub-path/';
 
 const TYPES = { '.html': 'text/html', '.js': 'text/javascript', '.wasm': 'application/wasm', '.css': 'text/css', '.svg': 'image/svg+xml' };
 
-export async function serveDist() {
+/** Serves dist/ on 127.0.0.1 under SUB_PATH. With `gzip`, sends what the browser accepts
+ * gzipped at level 9, as a static host would (the bundle budget counts those bytes);
+ * compressed once, so compressing costs no time in a measurement. */
+export async function serveDist({ gzip = false } = {}) {
+  const gzipped = new Map();
   const server = createServer(async (req, res) => {
     const url = new URL(req.url, 'http://x');
     if (!url.pathname.startsWith(SUB_PATH)) { res.writeHead(404).end(); return; }
@@ -26,7 +31,13 @@ export async function serveDist() {
     if (!file.startsWith(DIST)) { res.writeHead(403).end(); return; }
     try {
       const body = await readFile(file);
-      res.writeHead(200, { 'Content-Type': TYPES[extname(file)] || 'application/octet-stream' }).end(body);
+      const headers = { 'Content-Type': TYPES[extname(file)] || 'application/octet-stream' };
+      if (gzip && /\bgzip\b/.test(req.headers['accept-encoding'] || '')) {
+        if (!gzipped.has(file)) gzipped.set(file, gzipSync(body, { level: 9 }));
+        res.writeHead(200, { ...headers, 'Content-Encoding': 'gzip' }).end(gzipped.get(file));
+      } else {
+        res.writeHead(200, headers).end(body);
+      }
     } catch { res.writeHead(404).end(); }
   });
   await new Promise(r => server.listen(0, '127.0.0.1', r));
@@ -54,6 +65,7 @@ export async function startStandin(scriptName) {
   };
 }
 
+/** Debian's Chromium with the flags every end-to-end test uses. */
 export async function launch() {
   return chromium.launch({
     executablePath: process.env.AGORA_CHROMIUM || '/usr/bin/chromium',
