@@ -138,12 +138,31 @@ fn block_view(block: Block) -> AnyView {
             view! { <p class="note" class:error=error>{text}</p> }.into_any()
         }
         BlockKind::Turn {
+            analysis: true,
+            speaker,
+            label,
+            view,
+            ..
+        } => view! {
+            <details class="analysis-call" data-status=move || view.status.get().id()>
+                <summary>
+                    <span class="label">{label}</span>
+                    " · "{speaker}
+                    {move || status_line(view.status.get()).map(|(_, t)| format!(" · {t}"))}
+                </summary>
+                <pre>{move || view.text.get()}</pre>
+                {move || view.error.get().map(|e| view! { <p class="turn-status error">{e}</p> })}
+            </details>
+        }
+        .into_any(),
+        BlockKind::Turn {
             call,
             seat,
             speaker,
             model,
             label,
             view,
+            ..
         } => {
             let seat_class = format!("turn seat-{seat}");
             let meta = move || {

@@ -5,7 +5,7 @@
 use leptos::prelude::*;
 
 use crate::engine::cost::{dollars, Ledger};
-use crate::engine::event::{Event, EventKind, FinishReason, Input, Outcome, Usage};
+use crate::engine::event::{Event, EventKind, FinishReason, Input, Outcome, Purpose, Usage};
 use crate::engine::finding::{Finding, FindingBody};
 use crate::engine::{CallKey, DebateConfig};
 use crate::store::{DebateSummary, StoredDebate};
@@ -65,6 +65,9 @@ pub enum BlockKind {
     },
     Turn {
         call: crate::engine::CallKey,
+        /// An analysis call (an evaluation, a check, an extraction): its result is shown
+        /// where it belongs (a scorecard…), so the call itself is shown folded.
+        analysis: bool,
         seat: String,
         speaker: String,
         model: String,
@@ -216,9 +219,12 @@ impl DebateView {
                 );
             }
             EventKind::TurnQueued {
-                call, seat, label, ..
+                call,
+                seat,
+                label,
+                purpose,
             } => {
-                self.turn_block(e.seq, call, seat, label, TurnStatus::Queued);
+                self.turn_block(e.seq, call, seat, label, *purpose, TurnStatus::Queued);
             }
             EventKind::TurnStarted {
                 call,
@@ -226,6 +232,7 @@ impl DebateView {
                 label,
                 human,
                 request,
+                purpose,
                 ..
             } => {
                 let status = if *human {
@@ -239,7 +246,7 @@ impl DebateView {
                     .filter(|v| v.status.get_untracked() == TurnStatus::Queued);
                 match view {
                     Some(v) => v.status.set(status),
-                    None => self.turn_block(e.seq, call, seat, label, status),
+                    None => self.turn_block(e.seq, call, seat, label, *purpose, status),
                 }
                 if let Some(v) = self.turn(&call.to_string()) {
                     v.request.set(request.clone());
@@ -389,7 +396,15 @@ impl DebateView {
             .unwrap_or_else(|| seat.to_string())
     }
 
-    fn turn_block(&self, seq: u32, call: &CallKey, seat: &str, label: &str, status: TurnStatus) {
+    fn turn_block(
+        &self,
+        seq: u32,
+        call: &CallKey,
+        seat: &str,
+        label: &str,
+        purpose: Purpose,
+        status: TurnStatus,
+    ) {
         let (speaker, model) = self
             .config
             .with_untracked(|c| {
@@ -416,6 +431,10 @@ impl DebateView {
             format!("t{seq}"),
             BlockKind::Turn {
                 call: call.clone(),
+                analysis: matches!(
+                    purpose,
+                    Purpose::Evaluation | Purpose::Check | Purpose::Extraction
+                ),
                 seat: seat.to_string(),
                 speaker,
                 model,

@@ -26,8 +26,12 @@ fn turns(state: AppState) -> Vec<(String, String, String)> {
         blocks
             .iter()
             .filter_map(|b| match &b.kind {
-                BlockKind::Turn { seat, view, .. }
-                    if matches!(
+                BlockKind::Turn {
+                    seat,
+                    view,
+                    analysis: false,
+                    ..
+                } if matches!(
                         view.status.get_untracked(),
                         TurnStatus::Done | TurnStatus::Cut | TurnStatus::Truncated
                     ) =>
