@@ -150,7 +150,7 @@ fn block_view(block: Block) -> AnyView {
         } => view! {
             <details class="analysis-call" data-status=move || view.status.get().id()>
                 <summary>
-                    <span class="label">{label}</span>
+                    <span class="call-label">{label}</span>
                     " · "{speaker}
                     {move || status_line(view.status.get()).map(|(_, t)| format!(" · {t}"))}
                 </summary>
@@ -227,7 +227,7 @@ fn block_view(block: Block) -> AnyView {
                     <CutMarker cut_by=view.cut_by/>
                     <Scorecard judged=view.judged pending=pending/>
                     <HumanTurn call=call view=view/>
-                    {move || status_line(view.status.get()).map(|(class, text)| view! {
+                    {move || status_line(view.status.get()).filter(|_| view.cut_by.with(|c| c.is_none())).map(|(class, text)| view! {
                         <p class=format!("turn-status {class}")>
                             {text}
                             {move || view.error.get().map(|e| format!(": {e}"))}
@@ -307,15 +307,20 @@ pub fn DebateScreen() -> impl IntoView {
         let p = d.progress.get();
         let tokens = p.input_tokens + p.output_tokens;
         let est = if p.estimated { " (estimated)" } else { "" };
+        // Some calls depend on what is said (an interruption, an interjection, a retry
+        // of a weak argument): past the plan, the count stops saying "of".
+        let calls = if p.calls_done <= p.planned {
+            format!("{} of {} calls", p.calls_done, p.planned)
+        } else {
+            format!("{} calls ({} planned)", p.calls_done, p.planned)
+        };
         format!(
-            "{} · {} of {} calls · {} tokens{}",
+            "{} · {calls} · {} tokens{}",
             if p.phase.is_empty() {
                 "Starting"
             } else {
                 &p.phase
             },
-            p.calls_done,
-            p.planned,
             tokens,
             est
         )

@@ -161,10 +161,10 @@ pub fn Listen() -> impl IntoView {
                             _ => "▶ Listen",
                         }}
                     </button>
-                    <button id="listen-prev" class="link" aria-label="Previous turn"
-                        on:click=move |_| p.speak(p.at.get_untracked().saturating_sub(1))>"⏮"</button>
-                    <button id="listen-next" class="link" aria-label="Next turn"
-                        on:click=move |_| p.speak(p.at.get_untracked() + 1)>"⏭"</button>
+                    <button id="listen-prev" class="link" title="Previous turn"
+                        on:click=move |_| p.speak(p.at.get_untracked().saturating_sub(1))>"‹ Previous"</button>
+                    <button id="listen-next" class="link" title="Next turn"
+                        on:click=move |_| p.speak(p.at.get_untracked() + 1)>"Next ›"</button>
                     <Show when=move || p.playing.get()>
                         <button id="listen-stop" class="link" on:click=move |_| p.stop()>"Stop"</button>
                         <span class="hint">{move || format!("Turn {} of {}", p.at.get() + 1, count())}</span>

@@ -198,10 +198,10 @@ pub fn ChairPanel() -> impl IntoView {
                             </span>
                         </div>
                         <dl class="counts">
-                            <dt>"Steel-manned"</dt><dd>{format!("{}/{}", c.steel_manned, c.evaluations)}</dd>
+                            <dt>"Steel-man"</dt><dd>{format!("{}/{}", c.steel_manned, c.evaluations)}</dd>
                             <dt>"Self-critique"</dt><dd>{format!("{}/{}", c.self_critiqued, c.evaluations)}</dd>
-                            <dt>"Interjections"</dt><dd>{c.interjections}</dd>
-                            <dt>"Cut in / cut off"</dt><dd>{format!("{} / {}", c.interrupted_others, c.was_interrupted)}</dd>
+                            <dt>"Called out"</dt><dd>{c.interjections}</dd>
+                            <dt>"Cut in / off"</dt><dd>{format!("{} / {}", c.interrupted_others, c.was_interrupted)}</dd>
                         </dl>
                     </li>
                 }
