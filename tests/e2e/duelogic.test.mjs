@@ -122,3 +122,23 @@ test('Listen reads each turn in order with its speaker\'s voice, and pause and s
   const last = (await page.evaluate(() => window.__speech)).filter(e => e.op === 'speak').at(-1);
   assert.equal(last.text.slice(0, 20), turns[1].text.replace(/[*_#`>|]/g, '').slice(0, 20));
 });
+
+test('a framework of your own is checked, offered to every chair and kept on this device', async () => {
+  const { page } = await openApp(w.browser, w.site.url);
+  await page.getByRole('radio', { name: 'Duelogic' }).check();
+  await page.getByText('Add your own framework').click();
+  await page.fill('#fw-name', 'Stoicism');
+  await page.fill('#fw-description', 'Live by reason and accept what is outside your control.');
+  await page.click('#fw-save');
+  assert.match(await page.locator('.new-framework [role=alert]').textContent(), /needs a core question/);
+  await page.fill('#fw-question', 'What here is up to us?');
+  await page.fill('#fw-strengths', 'Calm under uncertainty\nFocus on what can be changed');
+  await page.fill('#fw-blind-spots', 'Can excuse passivity');
+  await page.click('#fw-save');
+  await page.getByLabel('Chair 2 framework').selectOption({ label: 'Stoicism' });
+  assert.equal(await page.getByLabel('Chair 1 framework').locator('option', { hasText: 'Stoicism' }).count(), 1);
+  await page.reload();
+  await page.waitForSelector('#start:not([disabled])');
+  await page.getByRole('radio', { name: 'Duelogic' }).check();
+  assert.equal(await page.getByLabel('Chair 2 framework').locator('option', { hasText: 'Stoicism' }).count(), 1, 'kept after a reload');
+});
