@@ -80,11 +80,28 @@ impl Player {
                 .and_then(|c| c.seats.iter().position(|x| x.id == seat))
                 .unwrap_or(0)
         });
-        let voices = s.get_voices();
-        if voices.length() > 0 {
-            let v: SpeechSynthesisVoice =
-                voices.get(place as u32 % voices.length()).unchecked_into();
-            u.set_voice(Some(&v));
+        // Voices of the reader's language first (an English episode in a German voice is
+        // hard to follow), any voice otherwise.
+        let all: Vec<SpeechSynthesisVoice> = s
+            .get_voices()
+            .iter()
+            .map(|v| v.unchecked_into::<SpeechSynthesisVoice>())
+            .collect();
+        let lang = web_sys::window()
+            .and_then(|w| w.navigator().language())
+            .unwrap_or_else(|| "en".into());
+        let prefix = lang.split('-').next().unwrap_or("en").to_ascii_lowercase();
+        let mine: Vec<&SpeechSynthesisVoice> = all
+            .iter()
+            .filter(|v| v.lang().to_ascii_lowercase().starts_with(&prefix))
+            .collect();
+        let pool: Vec<&SpeechSynthesisVoice> = if mine.is_empty() {
+            all.iter().collect()
+        } else {
+            mine
+        };
+        if !pool.is_empty() {
+            u.set_voice(Some(pool[place % pool.len()]));
         }
         u.set_pitch(0.8 + 0.15 * (place % 4) as f32);
         let me = self;
