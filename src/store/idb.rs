@@ -266,16 +266,12 @@ impl Store for IdbStore {
             let summary: DebateSummary = json_of(&row)
                 .and_then(|j| serde_json::from_str(&j).ok())
                 .ok_or("the stored debate's summary is unreadable")?;
-            let raw: Vec<serde_json::Value> = self
+            let raw: Vec<String> = self
                 .get_all(EVENTS, Some(&event_range(id)?))
                 .await?
                 .iter()
                 .filter_map(json_of)
-                .map(|j| {
-                    serde_json::from_str(&j)
-                        .map_err(|e| format!("a stored event is unreadable: {e}"))
-                })
-                .collect::<Result<_, _>>()?;
+                .collect();
             let mut events = migrate(summary.schema, raw)?;
             events.sort_by_key(|e| e.seq);
             let in_flight = self

@@ -266,7 +266,11 @@ fn NewFramework(form: DuelogicForm) -> impl IntoView {
     let problem = RwSignal::new(None::<String>);
     let open = RwSignal::new(false);
     let lines = |s: String| -> Vec<String> {
-        s.lines().map(str::trim).filter(|l| !l.is_empty()).map(str::to_string).collect()
+        s.lines()
+            .map(str::trim)
+            .filter(|l| !l.is_empty())
+            .map(str::to_string)
+            .collect()
     };
     let save = move |_| {
         let n = name.get_untracked().trim().to_string();
@@ -293,7 +297,8 @@ fn NewFramework(form: DuelogicForm) -> impl IntoView {
             all.retain(|x| x.id != f.id);
             all.push(f);
         });
-        form.custom.with_untracked(|all| crate::session::saved::save_frameworks(all));
+        form.custom
+            .with_untracked(|all| crate::session::saved::save_frameworks(all));
         for s in [name, description, question, strengths, blind_spots] {
             s.set(String::new());
         }
