@@ -26,7 +26,7 @@ const SUGGESTIONS: [&str; 6] = [
 /// The formats, what each is, and whether it can be chosen yet.
 const FORMATS: [(FormatId, &str, bool); 4] = [
     (FormatId::Classic, "A moderator, two positions, rounds of argument and rebuttal, closing statements and a summary.", true),
-    (FormatId::Duelogic, "A podcast: chairs argue from philosophical frameworks, the Arbiter scores every response, steps in, and chairs cut each other off.", true),
+    (FormatId::Duelogic, "Chairs argue from philosophical frameworks on a podcast; the Arbiter scores every answer and steps in.", true),
     (FormatId::Forecast, "Five roles debate the odds of outcomes. Coming soon.", false),
     (FormatId::Crux, "Personas hunt for the real disagreement. Coming soon.", false),
 ];

@@ -206,10 +206,15 @@ pub fn DuelogicSetup(form: DuelogicForm) -> impl IntoView {
                             "strict" => Accountability::Strict,
                             _ => Accountability::Moderate,
                         })>
-                        <option value="relaxed">"Relaxed: no evaluations"</option>
-                        <option value="moderate">"Moderate: steps in on major violations"</option>
-                        <option value="strict">"Strict: steps in under 60 adherence"</option>
+                        <option value="relaxed">"Relaxed"</option>
+                        <option value="moderate">"Moderate"</option>
+                        <option value="strict">"Strict"</option>
                     </select>
+                    <span class="hint">{move || match form.accountability.get() {
+                        Accountability::Relaxed => "No evaluations, no interjections.",
+                        Accountability::Moderate => "Every answer scored; the Arbiter steps in on major violations (adherence under 40).",
+                        Accountability::Strict => "Every answer scored; the Arbiter steps in on any violation or adherence under 60.",
+                    }}</span>
                 </label>
                 <label class="field">
                     <span class="label">"Rounds"</span>
