@@ -13,6 +13,8 @@ mod debate;
 #[cfg(target_arch = "wasm32")]
 mod download;
 #[cfg(target_arch = "wasm32")]
+mod classic;
+#[cfg(target_arch = "wasm32")]
 mod duelogic;
 #[cfg(target_arch = "wasm32")]
 mod history;

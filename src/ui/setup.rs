@@ -113,6 +113,8 @@ pub fn SetupScreen() -> impl IntoView {
     let stance_b = RwSignal::new(String::new());
     let style = RwSignal::new(ClassicStyle::Formal);
     let rounds = RwSignal::new(2u32);
+    let fact_checker = RwSignal::new(false);
+    let scoring = RwSignal::new(false);
     let connection = RwSignal::new("local".to_string());
     let model = RwSignal::new(crate::session::connections::LOCAL_MODEL_NAME.to_string());
     let error = RwSignal::new(None::<String>);
@@ -153,6 +155,8 @@ pub fn SetupScreen() -> impl IntoView {
         let options = ClassicOptions {
             rounds: rounds.get(),
             style: style.get(),
+            fact_checker: fact_checker.get(),
+            scoring: scoring.get(),
             ..Default::default()
         };
         // A connection and model (empty: the debate's own), priced as the table says.
