@@ -661,6 +661,12 @@ fn scoring_and_fact_checks_follow_the_configuration_and_never_invent_a_number() 
     let asked = s.model.requests.borrow();
     let opening = asked.iter().find(|r| r.call == "opening/position-a").unwrap();
     assert!(opening.messages[0].content.contains("Competitive rules"));
+    assert!(
+        asked
+            .iter()
+            .all(|r| r.messages.iter().all(|m| !m.content.contains("{{"))),
+        "every prompt variable is filled in"
+    );
     // Exactly the planned calls, plus the one repair of B's unreadable score.
     assert_eq!(asked.len() as u32, planned + 1);
 }
