@@ -125,11 +125,19 @@ fn run_episode(config: DebateConfig, script: Script) -> Run {
         .iter()
         .map(|r| r.call.clone())
         .collect();
+    let unfilled = model
+        .requests
+        .borrow()
+        .iter()
+        .filter(|r| r.messages.iter().any(|m| m.content.contains("{{")))
+        .map(|r| r.call.clone())
+        .collect();
     let events = log.events.borrow().clone();
     Run {
         outcome,
         events,
         calls,
+        unfilled,
     }
 }
 
