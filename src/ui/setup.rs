@@ -322,6 +322,10 @@ pub fn SetupScreen() -> impl IntoView {
                     <input id="rounds" type="number" min="1" max="10" prop:value=move || rounds.get().to_string()
                         on:input=move |ev| { if let Ok(n) = event_target_value(&ev).parse::<u32>() { rounds.set(n.clamp(1, 10)) } }/>
                 </label>
+                <label class="check"><input type="checkbox" id="scoring" prop:checked=move || scoring.get()
+                    on:change=move |ev| scoring.set(event_target_checked(&ev))/>"Score both positions at the end (0–10, weighted by the style)"</label>
+                <label class="check"><input type="checkbox" id="fact-checker" prop:checked=move || fact_checker.get()
+                    on:change=move |ev| fact_checker.set(event_target_checked(&ev))/>"A fact checker checks each turn's claims"</label>
             </div>
         }
     };

@@ -2,7 +2,6 @@
 //! (`prompts/classic/configurations.json`), reading the analyst's scores and the fact
 //! checker's verdicts, and the weighted 0–10 total. Pure, so it is tested natively.
 
-use serde::Deserialize;
 use serde_json::{json, Value};
 
 use crate::engine::config::ClassicStyle;
@@ -18,28 +17,20 @@ pub const CRITERIA: [(&str, &str); 5] = [
     ("rule_adherence", "Rule adherence"),
 ];
 
-#[derive(Deserialize)]
-struct Configuration {
-    rules: String,
-    /// Per mille by criterion id; they add up to 1,000.
-    weights: std::collections::BTreeMap<String, u32>,
-}
-
 /// A configuration's rules for the prompts, and its weight (per mille) for each criterion
-/// of `CRITERIA`, in order.
+/// of `CRITERIA`, in order. Read through a generic JSON value: a typed reader would add its
+/// own deserializer to the app for one small file.
 pub fn configuration(style: ClassicStyle) -> (String, [u32; 5]) {
-    let all: std::collections::BTreeMap<String, Configuration> =
-        serde_json::from_str(CONFIGURATIONS).unwrap_or_default();
-    match all.get(style.id()) {
-        Some(c) => {
-            let mut w = [0; 5];
-            for (i, (id, _)) in CRITERIA.iter().enumerate() {
-                w[i] = c.weights.get(*id).copied().unwrap_or(0);
-            }
-            (c.rules.clone(), w)
-        }
+    let all: Value = serde_json::from_str(CONFIGURATIONS).unwrap_or(Value::Null);
+    let c = &all[style.id()];
+    let mut w = [0; 5];
+    for (i, (id, _)) in CRITERIA.iter().enumerate() {
+        w[i] = c["weights"][*id].as_u64().unwrap_or(0) as u32;
+    }
+    match c["rules"].as_str() {
+        Some(rules) if w.iter().sum::<u32>() == 1000 => (rules.to_string(), w),
         // Seed 003's weights if the file lacks the style (a test makes sure it does not).
-        None => (String::new(), [250, 250, 200, 150, 150]),
+        _ => (String::new(), [250, 250, 200, 150, 150]),
     }
 }
 
