@@ -615,7 +615,10 @@ fn scoring_and_fact_checks_follow_the_configuration_and_never_invent_a_number() 
         o.fact_checker = true;
         o.scoring = true;
     }
-    assert!(cfg.seat(classic::FACT_CHECKER).is_none(), "added by new_config only");
+    assert!(
+        cfg.seat(classic::FACT_CHECKER).is_none(),
+        "added by new_config only"
+    );
     let cfg = {
         let o = cfg.classic().unwrap().clone();
         classic::new_config(&cfg.topic, "Yes", "No", o, |_| Participant::Model {
@@ -644,22 +647,40 @@ fn scoring_and_fact_checks_follow_the_configuration_and_never_invent_a_number() 
         .filter(|f| matches!(&f.body, FindingBody::FactCheck { claims } if claims[0].verdict == Verdict::Supported))
         .collect();
     assert_eq!(checks.len(), 8);
-    assert!(checks.iter().all(|f| f.about.is_some() && f.seat.starts_with("position-")));
+    assert!(checks
+        .iter()
+        .all(|f| f.about.is_some() && f.seat.starts_with("position-")));
     // Competitive weights: .20 .20 .25 .25 .10 → 1.6 + 1.2 + 1.75 + 2.25 + 1.0 = 7.8.
-    let a = findings.iter().find(|f| f.key == "score/position-a").unwrap();
+    let a = findings
+        .iter()
+        .find(|f| f.key == "score/position-a")
+        .unwrap();
     match &a.body {
-        FindingBody::Score { total, criteria, rubric } => {
+        FindingBody::Score {
+            total,
+            criteria,
+            rubric,
+        } => {
             assert!((total - 7.8).abs() < 1e-9, "{total}");
             assert_eq!(rubric, "competitive");
             assert_eq!(criteria[3].weight_permille, 250);
         }
         other => panic!("{other:?}"),
     }
-    let b = findings.iter().find(|f| f.key == "score/position-b").unwrap();
-    assert!(matches!(b.body, FindingBody::Unscored { .. }), "no number for an unreadable score");
+    let b = findings
+        .iter()
+        .find(|f| f.key == "score/position-b")
+        .unwrap();
+    assert!(
+        matches!(b.body, FindingBody::Unscored { .. }),
+        "no number for an unreadable score"
+    );
     // The configuration's rules reach the debaters' prompts.
     let asked = s.model.requests.borrow();
-    let opening = asked.iter().find(|r| r.call == "opening/position-a").unwrap();
+    let opening = asked
+        .iter()
+        .find(|r| r.call == "opening/position-a")
+        .unwrap();
     assert!(opening.messages[0].content.contains("Competitive rules"));
     assert!(
         asked

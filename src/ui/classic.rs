@@ -19,7 +19,8 @@ fn verdict_class(v: Verdict) -> &'static str {
 /// The fact checker's verdicts on one turn.
 pub fn fact_checks(claims: Vec<ClaimCheck>) -> AnyView {
     if claims.is_empty() {
-        return view! { <p class="fact-checks empty">"Fact check: no checkable claims."</p> }.into_any();
+        return view! { <p class="fact-checks empty">"Fact check: no checkable claims."</p> }
+            .into_any();
     }
     view! {
         <ul class="fact-checks" aria-label="Fact check">

@@ -132,7 +132,10 @@ fn block_view(block: Block) -> AnyView {
             view! { <Interjection finding=f/> }.into_any()
         }
         BlockKind::Finding(f)
-            if matches!(f.body, FindingBody::Score { .. } | FindingBody::Unscored { .. }) =>
+            if matches!(
+                f.body,
+                FindingBody::Score { .. } | FindingBody::Unscored { .. }
+            ) =>
         {
             view! { <ScoreCard finding=f/> }.into_any()
         }

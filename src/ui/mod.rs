@@ -7,13 +7,13 @@ pub mod md_blocks;
 #[cfg(target_arch = "wasm32")]
 mod app;
 #[cfg(target_arch = "wasm32")]
+mod classic;
+#[cfg(target_arch = "wasm32")]
 mod connection_form;
 #[cfg(target_arch = "wasm32")]
 mod debate;
 #[cfg(target_arch = "wasm32")]
 mod download;
-#[cfg(target_arch = "wasm32")]
-mod classic;
 #[cfg(target_arch = "wasm32")]
 mod duelogic;
 #[cfg(target_arch = "wasm32")]

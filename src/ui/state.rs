@@ -263,9 +263,7 @@ impl DebateView {
                         | FindingBody::Unscored { .. }
                         | FindingBody::FactCheck { .. },
                         Some(t),
-                    ) => {
-                        t.judged.set(Some(f.clone()))
-                    }
+                    ) => t.judged.set(Some(f.clone())),
                     (FindingBody::Interruption { .. }, Some(t)) => t.cut_by.set(Some(f.clone())),
                     _ => self.push(format!("f{}", e.seq), BlockKind::Finding(f.clone())),
                 }

@@ -158,12 +158,17 @@ impl<'a> Classic<'a> {
         let checked = self
             .ctx
             .call_json(
-                CallSpec::new(format!("{}/fact-check", key.path), FACT_CHECKER, Purpose::Check, "Fact check")
-                    .messages(vec![ChatMessage::user(user)])
-                    .max_tokens(400)
-                    .temperature(0.2)
-                    .json_schema(scoring::claims_schema())
-                    .tolerate_failure(),
+                CallSpec::new(
+                    format!("{}/fact-check", key.path),
+                    FACT_CHECKER,
+                    Purpose::Check,
+                    "Fact check",
+                )
+                .messages(vec![ChatMessage::user(user)])
+                .max_tokens(400)
+                .temperature(0.2)
+                .json_schema(scoring::claims_schema())
+                .tolerate_failure(),
                 scoring::parse_claims,
             )
             .await?;
@@ -210,12 +215,17 @@ impl<'a> Classic<'a> {
             let scored = self
                 .ctx
                 .call_json(
-                    CallSpec::new(format!("score/{seat}"), analyst, Purpose::Evaluation, "Score")
-                        .messages(vec![ChatMessage::user(user)])
-                        .max_tokens(500)
-                        .temperature(0.2)
-                        .json_schema(scoring::scores_schema())
-                        .tolerate_failure(),
+                    CallSpec::new(
+                        format!("score/{seat}"),
+                        analyst,
+                        Purpose::Evaluation,
+                        "Score",
+                    )
+                    .messages(vec![ChatMessage::user(user)])
+                    .max_tokens(500)
+                    .temperature(0.2)
+                    .json_schema(scoring::scores_schema())
+                    .tolerate_failure(),
                     |v| scoring::parse_scores(v, weights),
                 )
                 .await?;

@@ -83,13 +83,17 @@ pub fn parse_claims(v: &Value) -> Result<Vec<ClaimCheck>, String> {
     list.iter()
         .take(5)
         .map(|c| {
-            let verdict = match c.get("verdict").and_then(Value::as_str).map(str::trim) {
-                Some(s) if s.eq_ignore_ascii_case("supported") => Verdict::Supported,
-                Some(s) if s.eq_ignore_ascii_case("disputed") => Verdict::Disputed,
-                Some(s) if s.eq_ignore_ascii_case("false") => Verdict::False,
-                Some(s) if s.eq_ignore_ascii_case("unverifiable") => Verdict::Unverifiable,
-                _ => return Err("each claim's `verdict` must be supported, disputed, false or unverifiable".to_string()),
-            };
+            let verdict =
+                match c.get("verdict").and_then(Value::as_str).map(str::trim) {
+                    Some(s) if s.eq_ignore_ascii_case("supported") => Verdict::Supported,
+                    Some(s) if s.eq_ignore_ascii_case("disputed") => Verdict::Disputed,
+                    Some(s) if s.eq_ignore_ascii_case("false") => Verdict::False,
+                    Some(s) if s.eq_ignore_ascii_case("unverifiable") => Verdict::Unverifiable,
+                    _ => return Err(
+                        "each claim's `verdict` must be supported, disputed, false or unverifiable"
+                            .to_string(),
+                    ),
+                };
             let claim = c.get("claim").and_then(Value::as_str).unwrap_or("").trim();
             if claim.is_empty() {
                 return Err("each claim needs its `claim` text".into());
@@ -97,7 +101,12 @@ pub fn parse_claims(v: &Value) -> Result<Vec<ClaimCheck>, String> {
             Ok(ClaimCheck {
                 claim: claim.into(),
                 verdict,
-                reason: c.get("reason").and_then(Value::as_str).unwrap_or("").trim().into(),
+                reason: c
+                    .get("reason")
+                    .and_then(Value::as_str)
+                    .unwrap_or("")
+                    .trim()
+                    .into(),
             })
         })
         .collect()
@@ -125,7 +134,10 @@ mod tests {
             assert_eq!(w.iter().sum::<u32>(), 1000, "{style:?}");
         }
         // Formal keeps seed 003's weights; the others shift the emphasis.
-        assert_eq!(configuration(ClassicStyle::Formal).1, [250, 250, 200, 150, 150]);
+        assert_eq!(
+            configuration(ClassicStyle::Formal).1,
+            [250, 250, 200, 150, 150]
+        );
         assert!(configuration(ClassicStyle::Competitive).1[3] > 150);
         assert!(configuration(ClassicStyle::Educational).1[1] > 250);
     }
@@ -145,7 +157,9 @@ mod tests {
         assert_eq!(criteria[1].reason, "thin");
         let mut bad = v.clone();
         bad["evidence"]["score"] = json!(11);
-        assert!(parse_scores(&bad, [250, 250, 200, 150, 150]).unwrap_err().contains("evidence"));
+        assert!(parse_scores(&bad, [250, 250, 200, 150, 150])
+            .unwrap_err()
+            .contains("evidence"));
         bad = v;
         bad.as_object_mut().unwrap().remove("persuasiveness");
         assert!(parse_scores(&bad, [250; 5]).is_err());

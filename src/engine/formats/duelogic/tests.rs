@@ -164,7 +164,11 @@ fn turn_text(events: &[Event], path: &str) -> Option<(String, FinishReason)> {
 fn a_whole_episode_has_intro_turns_evaluations_an_interjection_an_interruption_and_a_closing() {
     let run = run_episode(config(options(1, 3, 60)), script(vec![]));
     assert_eq!(run.outcome, Outcome::Completed);
-    assert!(run.unfilled.is_empty(), "unfilled prompt variables in {:?}", run.unfilled);
+    assert!(
+        run.unfilled.is_empty(),
+        "unfilled prompt variables in {:?}",
+        run.unfilled
+    );
     let labels: Vec<String> = run
         .events
         .iter()
