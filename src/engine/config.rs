@@ -255,6 +255,34 @@ pub struct CruxOptions {
     pub aspects: u32,
     /// Longest crux-room exchange, in turns.
     pub max_exchanges: u32,
+    /// Each persona seat and its whole contract, so a stored debate carries its personas.
+    pub personas: Vec<super::formats::crux::persona::CruxPersona>,
+    pub temperatures: CruxTemperatures,
+}
+
+/// Seed 004's temperature tiers.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(default)]
+pub struct CruxTemperatures {
+    /// Openings, takes, replies and closings.
+    pub generation: f32,
+    /// Crux-room position statements and exchange turns.
+    pub exchange: f32,
+    /// Detection, checks and summaries.
+    pub analysis: f32,
+    /// Topic decomposition and card extraction.
+    pub extraction: f32,
+}
+
+impl Default for CruxTemperatures {
+    fn default() -> Self {
+        CruxTemperatures {
+            generation: 0.85,
+            exchange: 0.75,
+            analysis: 0.2,
+            extraction: 0.3,
+        }
+    }
 }
 
 impl Default for CruxOptions {
@@ -262,6 +290,8 @@ impl Default for CruxOptions {
         CruxOptions {
             aspects: 3,
             max_exchanges: 14,
+            personas: Vec::new(),
+            temperatures: CruxTemperatures::default(),
         }
     }
 }
@@ -378,6 +408,9 @@ impl DebateConfig {
         }
         if let FormatOptions::Duelogic(o) = &self.options {
             super::formats::duelogic::validate(self, o)?;
+        }
+        if let FormatOptions::Crux(o) = &self.options {
+            super::formats::crux::validate(self, o)?;
         }
         if let Some(o) = self.classic() {
             if !(1..=10).contains(&o.rounds) {

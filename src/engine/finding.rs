@@ -106,6 +106,12 @@ pub enum DisagreementKind {
 /// What a crux room found (seed 004).
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct CruxCard {
+    /// The room it came from (its phase key, `room/2`), so the card links back to it.
+    #[serde(default)]
+    pub room: String,
+    /// The question the room was opened on.
+    #[serde(default)]
+    pub question: String,
     pub crux: String,
     pub sides: Vec<CruxSide>,
     pub kind: DisagreementKind,
@@ -113,6 +119,31 @@ pub struct CruxCard {
     pub resolved: bool,
     #[serde(default)]
     pub resolution: String,
+}
+
+/// One aspect a crux debate's topic was broken into.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Aspect {
+    pub label: String,
+    pub question: String,
+}
+
+/// The analyst's disagreement detection after an aspect's last miniround: the three gates
+/// and, when all three hold, the two sides a crux room opens between.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Disagreement {
+    pub direct_opposition: bool,
+    pub specific_claim: bool,
+    pub topic_relevant: bool,
+    /// The two seats that disagree (empty when the analyst named none).
+    #[serde(default)]
+    pub seats: Vec<String>,
+    #[serde(default)]
+    pub claim: String,
+    #[serde(default)]
+    pub question: String,
+    /// A crux room was opened on it.
+    pub opened: bool,
 }
 
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -154,6 +185,27 @@ pub enum FindingBody {
         title: String,
         text: String,
     },
+    /// The aspects a crux debate's topic was broken into.
+    Aspects(Vec<Aspect>),
+    Disagreement(Disagreement),
+    /// A crux room's exit check (`kind` "exit") or convergence check ("convergence"):
+    /// `done` is the crux surfaced, or the two converged.
+    RoomCheck {
+        kind: String,
+        done: bool,
+        #[serde(default)]
+        crux: String,
+        #[serde(default)]
+        note: String,
+    },
+    /// Whether a persona moved between its opening and its closing, and on what.
+    PositionShift {
+        shifted: bool,
+        from: String,
+        to: String,
+        #[serde(default)]
+        moved_by: String,
+    },
     /// The analyst's answer could not be read: no number is shown for it.
     Unscored {
         what: String,
@@ -173,6 +225,10 @@ impl FindingBody {
             FindingBody::CruxCard(_) => "Crux card",
             FindingBody::CruxNotExtracted { .. } => "Crux not extracted",
             FindingBody::Summary { .. } => "Summary",
+            FindingBody::Aspects(_) => "Aspects",
+            FindingBody::Disagreement(_) => "Disagreement",
+            FindingBody::RoomCheck { .. } => "Room check",
+            FindingBody::PositionShift { .. } => "Position shift",
             FindingBody::Unscored { .. } => "Unscored",
         }
     }
@@ -236,8 +292,65 @@ impl FindingBody {
             FindingBody::CruxCard(c) => format!("{} ({})", c.crux, c.kind.id()),
             FindingBody::CruxNotExtracted { reason, .. } => format!("not extracted: {reason}"),
             FindingBody::Summary { title, text } => format!("{title}: {text}"),
+            FindingBody::Aspects(a) => {
+                let labels: Vec<&str> = a.iter().map(|a| a.label.as_str()).collect();
+                format!("aspects: {}", labels.join("; "))
+            }
+            FindingBody::Disagreement(d) => format!(
+                "{} (direct opposition {}, specific claim {}, relevant {}){}",
+                if d.claim.is_empty() {
+                    "no disagreement named"
+                } else {
+                    &d.claim
+                },
+                yes(d.direct_opposition),
+                yes(d.specific_claim),
+                yes(d.topic_relevant),
+                if d.opened {
+                    "; crux room opened"
+                } else {
+                    "; no crux room"
+                }
+            ),
+            FindingBody::RoomCheck {
+                kind,
+                done,
+                crux,
+                note,
+            } => {
+                let what = if kind == "exit" {
+                    "crux surfaced"
+                } else {
+                    "converged"
+                };
+                format!(
+                    "{kind} check: {what} {}; {}",
+                    yes(*done),
+                    if crux.is_empty() { note } else { crux }
+                )
+            }
+            FindingBody::PositionShift {
+                shifted,
+                from,
+                to,
+                moved_by,
+            } => {
+                if *shifted {
+                    format!("shifted from \"{from}\" to \"{to}\" ({moved_by})")
+                } else {
+                    format!("held: \"{to}\"")
+                }
+            }
             FindingBody::Unscored { what, reason } => format!("{what} unscored: {reason}"),
         }
+    }
+}
+
+fn yes(b: bool) -> &'static str {
+    if b {
+        "yes"
+    } else {
+        "no"
     }
 }
 

@@ -1,6 +1,7 @@
 //! The debate formats. Each is plain async code over a `DebateCtx`.
 
 pub mod classic;
+pub mod crux;
 pub mod duelogic;
 mod plans;
 #[cfg(test)]
@@ -21,6 +22,7 @@ pub async fn run(ctx: &DebateCtx) -> Result<(), DebateError> {
     match config.format() {
         FormatId::Classic => classic::run(ctx).await,
         FormatId::Duelogic => duelogic::run(ctx).await,
+        FormatId::Crux => crux::run(ctx).await,
         other => Err(DebateError::Config(format!(
             "The {} format is not available yet.",
             other.label()
