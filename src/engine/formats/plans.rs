@@ -107,30 +107,34 @@ pub fn plan(config: &DebateConfig) -> Vec<PlannedCall> {
         }
         FormatOptions::Crux(o) => {
             // Seed 004: decomposition; openings; per aspect three minirounds, a summary and
-            // disagreement detection; a crux room (two statements, the exchange, its exit
-            // checks, the convergence check and the card); closings; shifts; the summary.
-            let personas = speakers(config, "");
-            p.one(analyst, 600);
-            p.together(personas.iter().copied(), 300);
+            // the disagreement detection, then a crux room at its longest (two statements,
+            // the exchange with its exit checks, the convergence check and the card);
+            // closings; shifts; the summary.
+            use super::crux as c;
+            let personas: Vec<&str> = o.personas.iter().map(|p| p.seat.as_str()).collect();
+            p.one(analyst, c::DECOMPOSE_TOKENS);
+            p.together(personas.iter().copied(), c::OPENING_TOKENS);
             for _ in 0..o.aspects {
-                for _ in 0..3 {
-                    p.together(personas.iter().copied(), 300);
+                for _ in 0..c::MINIROUNDS {
+                    p.together(personas.iter().copied(), c::TAKE_TOKENS);
                 }
-                p.one(analyst, 500);
-                p.one(analyst, 500);
-                p.together(personas.iter().take(2).copied(), 300);
-                for turn in 0..o.max_exchanges {
-                    p.one(personas[turn as usize % personas.len().max(1)], 200);
-                    if turn >= 3 && turn % 2 == 1 {
-                        p.one(analyst, 300);
+                p.one(analyst, c::ROUND_SUMMARY_TOKENS);
+                p.one(analyst, c::DETECTION_TOKENS);
+                if personas.len() >= 2 {
+                    p.together(personas.iter().take(2).copied(), c::POSITION_TOKENS);
+                    for turn in 0..o.max_exchanges.min(c::MAX_EXCHANGES) {
+                        p.one(personas[turn as usize % 2], c::EXCHANGE_TOKENS);
+                        if c::exit_check_after(turn) {
+                            p.one(analyst, c::EXIT_TOKENS);
+                        }
                     }
+                    p.one(analyst, c::CONVERGENCE_TOKENS);
+                    p.one(analyst, c::CARD_TOKENS);
                 }
-                p.one(analyst, 300);
-                p.one(analyst, 800);
             }
-            p.together(personas.iter().copied(), 400);
-            p.one(analyst, 800);
-            p.one(analyst, 1500);
+            p.together(personas.iter().copied(), c::CLOSING_TOKENS);
+            p.one(analyst, c::SHIFT_TOKENS);
+            p.one(analyst, c::SUMMARY_TOKENS);
         }
         #[cfg(test)]
         FormatOptions::Probe => {}
@@ -219,5 +223,26 @@ mod tests {
         o.accountability = Accountability::Relaxed;
         let relaxed = plan(&config(&seats, "analyst", FormatOptions::Duelogic(o)));
         assert_eq!(relaxed.len(), 1 + 3 * 2 + 1);
+    }
+
+    #[test]
+    fn crux_plans_one_room_per_aspect_at_its_longest() {
+        use crate::engine::config::CruxOptions;
+        use crate::engine::formats::crux::persona::{catalogue, CruxPersona};
+        let mut o = CruxOptions::default();
+        for (i, c) in catalogue().into_iter().take(2).enumerate() {
+            o.personas.push(CruxPersona {
+                seat: format!("persona-{}", i + 1),
+                contract: c,
+            });
+        }
+        let p = plan(&config(
+            &["persona-1", "persona-2", "analyst"],
+            "analyst",
+            FormatOptions::Crux(o),
+        ));
+        // 1 + 2 + 3 × (3×2 + 2 + 2 + 14 + 6 + 2) + 2 + 2.
+        assert_eq!(p.len(), 1 + 2 + 3 * (6 + 2 + 2 + 14 + 6 + 2) + 2 + 2);
+        assert_eq!(p.last().unwrap().max_tokens, 1500);
     }
 }
