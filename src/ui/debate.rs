@@ -130,6 +130,14 @@ fn block_view(block: Block) -> AnyView {
         BlockKind::Finding(f) if matches!(f.body, FindingBody::Interjection { .. }) => {
             view! { <Interjection finding=f/> }.into_any()
         }
+        BlockKind::Finding(f)
+            if matches!(
+                f.body,
+                FindingBody::CruxCard(_) | FindingBody::CruxNotExtracted { .. }
+            ) =>
+        {
+            super::crux::finding_view(&f).unwrap_or_else(|| ().into_any())
+        }
         BlockKind::Finding(f) => view! {
             <aside class="finding" data-kind=f.body.label()>
                 <strong>{f.body.label()}</strong>
@@ -168,7 +176,15 @@ fn block_view(block: Block) -> AnyView {
             view,
             ..
         } => {
-            let seat_class = format!("turn seat-{seat}");
+            let seat_class = format!(
+                "turn seat-{seat}{}",
+                if call.path.starts_with("room/") {
+                    " in-room"
+                } else {
+                    ""
+                }
+            );
+            let anchor = super::crux::anchor(&call);
             let meta = move || {
                 view.usage.get().map(|u| {
                     let est = if u.estimated { " (estimated)" } else { "" };
@@ -210,7 +226,7 @@ fn block_view(block: Block) -> AnyView {
                 ) && awaits_evaluation(state, &eval_seat, &eval_label)
             });
             view! {
-                <article class=seat_class data-status=move || view.status.get().id() data-block=key.clone()
+                <article class=seat_class id=anchor data-status=move || view.status.get().id() data-block=key.clone()
                     class:speaking=speaking class:was-cut=move || view.cut_by.with(|c| c.is_some())>
                     <header class="turn-head">
                         <span class="speaker">{speaker}</span>
@@ -403,6 +419,11 @@ pub fn DebateScreen() -> impl IntoView {
         });
     };
 
+    let deck_only = RwSignal::new(false);
+    let is_crux = move || {
+        d.config
+            .with(|c| c.as_ref().is_some_and(|c| c.format() == FormatId::Crux))
+    };
     let is_duelogic = move || {
         d.config
             .with(|c| c.as_ref().is_some_and(|c| c.format() == FormatId::Duelogic))
@@ -466,7 +487,8 @@ pub fn DebateScreen() -> impl IntoView {
                     <p class="hint">"Loading…"</p>
                 </Show>
                 {move || is_duelogic().then(|| view! { <Listen/> <ChairPanel/> })}
-                <div class="transcript">
+                {move || is_crux().then(|| view! { <super::crux::CruxPanels deck_only=deck_only/> })}
+                <div class="transcript" class:hidden=move || deck_only.get()>
                     <For each=move || d.blocks.get() key=|b| b.key.clone() let:block>
                         {block_view(block)}
                     </For>

@@ -290,7 +290,12 @@ impl DebateView {
                     self.ledger.try_update(|l| l.add(c, seat, usage)).flatten()
                 });
                 if let Some(v) = self.turn(&call.to_string()) {
-                    v.text.set(text.clone());
+                    // Crux personas' turns show as the format cleaned them.
+                    let shown = self.config.with_untracked(|c| match c {
+                        Some(c) => crate::engine::formats::crux::shown_text(c, seat, text),
+                        None => text.clone(),
+                    });
+                    v.text.set(shown);
                     v.reasoning.set(reasoning.clone());
                     v.usage.set(Some(*usage));
                     v.cost.set(cost);

@@ -1118,6 +1118,23 @@ impl<'a> Crux<'a> {
     }
 }
 
+/// What a persona's turn shows: its text cleaned as the format cleaned it for later
+/// prompts (no speaker label, no banned opener). Other seats' text is shown as it came.
+pub fn shown_text(config: &DebateConfig, seat: &str, text: &str) -> String {
+    let FormatOptions::Crux(o) = &config.options else {
+        return text.to_string();
+    };
+    match o.personas.iter().find(|p| p.seat == seat) {
+        Some(p) => {
+            let name = config
+                .seat(seat)
+                .map_or(p.contract.name.as_str(), |s| s.name.as_str());
+            persona::clean(text, name, &persona::banned(&p.contract))
+        }
+        None => text.to_string(),
+    }
+}
+
 pub async fn run(ctx: &DebateCtx) -> Result<(), DebateError> {
     Crux::new(ctx)?.run().await
 }
