@@ -40,3 +40,23 @@ test('a duelogic episode on the local model finishes; every evaluation is read o
   assert.equal(scored + unscored, 2, 'one judgement per chair');
   console.log(`duelogic on the local model: ${scored} of ${scored + unscored} evaluations parsed (${Math.round(100 * scored / (scored + unscored))}%)`);
 });
+
+test('a crux debate with two personas on the local model finishes; cards are extracted or marked not extracted', { skip: !enabled && 'AGORA_LOCAL_MODEL is not 1', timeout: 1_500_000 }, async () => {
+  const { page, consoleLines } = await openApp(browser, site.url);
+  await page.getByRole('radio', { name: 'Crux' }).check();
+  await page.fill('#topic', 'Should voting be compulsory in democracies?');
+  await page.fill('#crux-aspects', '1');
+  await page.fill('#crux-exchanges', '4');
+  await page.click('#start');
+  await page.waitForSelector('.badge.done, .badge.failed, .note.error', { timeout: 1_440_000 });
+  const turns = await transcript(page);
+  assert.ok(await page.locator('.badge.done').isVisible(), `the crux debate failed: ${JSON.stringify(turns.at(-1))} ${consoleLines.join('\n')}`);
+  for (const t of turns) assert.ok(t.text.trim().length > 0, `${t.speaker} ${t.label} is empty`);
+  assert.equal(turns.filter(t => t.label === 'Closing').length, 2);
+  // Every room that ran ends in a card or a "not extracted" card, never in nothing.
+  const rooms = await page.locator('.turn.in-room').evaluateAll(ts => new Set(ts.map(t => t.id.split('-').slice(0, 3).join('-'))).size);
+  const cards = await page.locator('.crux-deck .crux-card:not(.not-extracted)').count();
+  const missing = await page.locator('.crux-deck .crux-card.not-extracted').count();
+  assert.equal(cards + missing, rooms, 'one card or not-extracted note per room');
+  console.log(`crux on the local model: ${rooms} crux room(s), ${cards} card(s) extracted, ${missing} not extracted`);
+});

@@ -132,10 +132,11 @@ impl CruxForm {
         };
         match persona::parse(&self.draft.get_untracked()) {
             Ok(c) => {
+                // Into the library first, so the persona's select has its option.
+                self.keep(c.clone());
                 if let Some(p) = self.personas.with_untracked(|ps| ps.get(i).copied()) {
-                    p.contract.set(c.clone());
+                    p.contract.set(c);
                 }
-                self.keep(c);
                 self.editing.set(None);
                 self.problem.set(None);
             }
@@ -196,7 +197,13 @@ fn PersonaRow(i: usize, p: PersonaChoice, form: CruxForm) -> impl IntoView {
     view! {
         <div class="persona-setup">
             <select aria-label=format!("Persona {n}") prop:value=move || p.contract.with(|c| c.id.clone()) on:change=pick>
-                {move || form.library.get().into_iter().map(|c| view! { <option value=c.id.clone() title=c.identity.personality.clone()>{c.name}</option> }).collect_view()}
+                {move || form.library.get().into_iter().map(|c| {
+                    let id = c.id.clone();
+                    view! {
+                        <option value=c.id.clone() title=c.identity.personality.clone()
+                            prop:selected=move || p.contract.with(|x| x.id == id)>{c.name}</option>
+                    }
+                }).collect_view()}
             </select>
             <select aria-label=format!("Persona {n} connection") prop:value=move || p.connection.get()
                 on:change=move |ev| p.connection.set(event_target_value(&ev))>

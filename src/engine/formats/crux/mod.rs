@@ -302,10 +302,12 @@ impl<'a> Crux<'a> {
         }))
     }
 
-    fn unscored(&self, key: String, about: Option<CallKey>, what: String, reason: String) {
+    /// An analysis answer that could not be read. Recorded standing on its own (no `about`),
+    /// so it is not shown as a missing score under a persona's turn.
+    fn unscored(&self, key: String, what: String, reason: String) {
         self.ctx.record(Finding {
             key,
-            about,
+            about: None,
             seat: String::new(),
             body: FindingBody::Unscored { what, reason },
         });
@@ -399,7 +401,6 @@ impl<'a> Crux<'a> {
                 // The topic itself is debated as one aspect: nothing is made up.
                 self.unscored(
                     "aspects".into(),
-                    None,
                     "Topic decomposition".into(),
                     format!("{reason}; the topic is debated as a whole"),
                 );
@@ -591,7 +592,7 @@ impl<'a> Crux<'a> {
                 });
                 self.summaries.push((title, summary));
             }
-            Err(reason) => self.unscored(key, None, format!("{title} summary"), reason),
+            Err(reason) => self.unscored(key, format!("{title} summary"), reason),
         }
         Ok(())
     }
@@ -641,7 +642,7 @@ impl<'a> Crux<'a> {
         let d = match got {
             Ok(d) => d,
             Err(reason) => {
-                self.unscored(key, None, "Disagreement detection".into(), reason);
+                self.unscored(key, "Disagreement detection".into(), reason);
                 return Ok(None);
             }
         };
@@ -822,7 +823,6 @@ impl<'a> Crux<'a> {
             Err(reason) => {
                 self.unscored(
                     key,
-                    Some(about),
                     "Exit check".into(),
                     format!("{reason}; the exchange goes on"),
                 );
@@ -871,12 +871,7 @@ impl<'a> Crux<'a> {
                     note,
                 },
             }),
-            Err(reason) => self.unscored(
-                key,
-                room.last_key.clone(),
-                "Convergence check".into(),
-                reason,
-            ),
+            Err(reason) => self.unscored(key, "Convergence check".into(), reason),
         }
         Ok(())
     }
@@ -1016,14 +1011,13 @@ impl<'a> Crux<'a> {
                         }),
                         None => self.unscored(
                             format!("shift/{seat}"),
-                            about,
                             format!("{}'s position shift", self.voices[i].name),
                             "the analyst did not say".into(),
                         ),
                     }
                 }
             }
-            Err(reason) => self.unscored("shifts".into(), None, "Position shifts".into(), reason),
+            Err(reason) => self.unscored("shifts".into(), "Position shifts".into(), reason),
         }
         Ok(())
     }
@@ -1101,7 +1095,7 @@ impl<'a> Crux<'a> {
                     text,
                 },
             }),
-            Err(reason) => self.unscored("summary".into(), None, "Debate summary".into(), reason),
+            Err(reason) => self.unscored("summary".into(), "Debate summary".into(), reason),
         }
         Ok(())
     }
