@@ -262,7 +262,9 @@ impl<'a> Crux<'a> {
     }
 
     /// An analysis call on the analyst seat, read by `parse`. `Ok(Err(reason))` when the
-    /// answer could not be read even after one repair.
+    /// answer could not be read even after one repair. A thin generic shell over
+    /// `analyse_value`, so the call itself is compiled once, not once per answer type.
+    #[allow(clippy::too_many_arguments)]
     async fn analyse<T>(
         &self,
         path: String,
@@ -273,6 +275,24 @@ impl<'a> Crux<'a> {
         temperature: f32,
         parse: impl Fn(&serde_json::Value) -> Result<T, String>,
     ) -> Result<Result<T, String>, DebateError> {
+        let check = |v: &serde_json::Value| parse(v).map(|_| ());
+        let got = self
+            .analyse_value(path, purpose, label, user, max_tokens, temperature, &check)
+            .await?;
+        Ok(got.and_then(|v| parse(&v)))
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    async fn analyse_value(
+        &self,
+        path: String,
+        purpose: Purpose,
+        label: &str,
+        user: String,
+        max_tokens: u32,
+        temperature: f32,
+        check: &dyn Fn(&serde_json::Value) -> Result<(), String>,
+    ) -> Result<Result<serde_json::Value, String>, DebateError> {
         let last_problem = RefCell::new(String::new());
         let out = self
             .ctx
@@ -285,10 +305,12 @@ impl<'a> Crux<'a> {
                     .max_tokens(max_tokens)
                     .temperature(temperature)
                     .tolerate_failure(),
-                |v| {
-                    parse(v).inspect_err(|e| {
+                |v| match check(v) {
+                    Ok(()) => Ok(v.clone()),
+                    Err(e) => {
                         last_problem.replace(e.clone());
-                    })
+                        Err(e)
+                    }
                 },
             )
             .await?;
