@@ -67,7 +67,8 @@ test('a crux room opens and closes, and its crux card reads on screen', async ()
   assert.match(md, /### The Founder/);
 
   // The map draws the crux between the two; shifts per persona.
-  assert.equal(await page.locator('.crux-map line.edge.crux').count(), 1);
+  assert.equal(await page.locator('.crux-map li.edge.crux').count(), 1);
+  assert.match(await page.locator('.crux-map li.edge.crux').textContent(), /The Actuary and The Founder, crux: Whether district-wide/);
   assert.match(await page.locator('.crux-shifts').textContent(), /The Actuary\s*Moved/);
   assert.match(await page.locator('.crux-shifts').textContent(), /The Founder\s*Held/);
 

@@ -252,9 +252,8 @@ fn RoomPanel() -> impl IntoView {
     }
 }
 
-/// Personas on a circle, a line for each disagreement detected between two of them: solid
-/// when a crux card came out of it (green when resolved), dashed when no room opened or no
-/// card could be extracted.
+/// Personas on a circle, a line for each disagreement detected between two of them (an
+/// image built by `share::map_svg`), and the same lines in words beneath it.
 #[component]
 fn DisagreementMap() -> impl IntoView {
     let d = expect_context::<AppState>().debate;
@@ -263,35 +262,20 @@ fn DisagreementMap() -> impl IntoView {
         let crate::engine::config::FormatOptions::Crux(o) = &config.options else {
             return None;
         };
-        let seats: Vec<(String, String)> = o
-            .personas
-            .iter()
-            .map(|p| {
-                (
-                    p.seat.clone(),
-                    config
-                        .seat(&p.seat)
-                        .map_or(p.contract.name.clone(), |s| s.name.clone()),
-                )
-            })
-            .collect();
-        let n = seats.len().max(1) as f64;
-        let (cx, cy, r) = (200.0, 150.0, 105.0);
-        let pos = |i: usize| {
-            let a = std::f64::consts::PI * 2.0 * i as f64 / n - std::f64::consts::FRAC_PI_2;
-            (cx + r * a.cos(), cy + r * a.sin())
-        };
-        let index = |seat: &str| seats.iter().position(|(s, _)| s == seat);
+        let seats: Vec<String> = o.personas.iter().map(|p| p.seat.clone()).collect();
+        let name = names(&Some(config.clone()));
         let findings = d.findings.get();
         let mut edges = Vec::new();
         for f in &findings {
             let FindingBody::Disagreement(x) = &f.body else {
                 continue;
             };
-            let (Some(a), Some(b)) = (
-                x.seats.first().and_then(|s| index(s)),
-                x.seats.get(1).and_then(|s| index(s)),
-            ) else {
+            let index = |i: usize| {
+                x.seats
+                    .get(i)
+                    .and_then(|s| seats.iter().position(|t| t == s))
+            };
+            let (Some(a), Some(b)) = (index(0), index(1)) else {
                 continue;
             };
             let aspect = f
@@ -299,49 +283,35 @@ fn DisagreementMap() -> impl IntoView {
                 .strip_prefix("aspect/")
                 .and_then(|k| k.split('/').next())
                 .unwrap_or("");
-            let card = findings.iter().find_map(|g| match &g.body {
-                FindingBody::CruxCard(c) if g.key == format!("room/{aspect}/card") => {
-                    Some(c.clone())
+            let card_key = format!("room/{aspect}/card");
+            let card = findings.iter().find(|g| g.key == card_key).map(|g| &g.body);
+            let (class, words) = match (card, x.opened) {
+                (Some(FindingBody::CruxCard(c)), _) if c.resolved => {
+                    ("resolved", format!("resolved: {}", c.crux))
                 }
-                _ => None,
-            });
-            let (class, title) = match (&card, x.opened) {
-                (Some(c), _) if c.resolved => ("edge resolved", format!("Resolved: {}", c.crux)),
-                (Some(c), _) => ("edge crux", format!("Crux: {}", c.crux)),
-                (None, true) => ("edge open", format!("Crux room: {}", x.question)),
-                (None, false) => ("edge weak", format!("Disagreement (no room): {}", x.claim)),
+                (Some(FindingBody::CruxCard(c)), _) => ("crux", format!("crux: {}", c.crux)),
+                (Some(_), _) => ("weak", format!("card not extracted: {}", x.question)),
+                (None, true) => ("open", format!("in a crux room: {}", x.question)),
+                (None, false) => ("weak", format!("no room opened: {}", x.claim)),
             };
-            let ((x1, y1), (x2, y2)) = (pos(a), pos(b));
-            edges.push(view! {
-                <line class=class x1=x1 y1=y1 x2=x2 y2=y2><title>{title}</title></line>
+            edges.push(share::Edge {
+                a,
+                b,
+                class,
+                words: format!("{} and {}, {words}", name(&seats[a]), name(&seats[b])),
             });
         }
-        let count = edges.len();
-        let nodes = seats
+        let labels: Vec<String> = seats.iter().map(|s| name(s)).collect();
+        let src = share::data_url(&share::map_svg(&labels, &edges));
+        let lines = edges
             .iter()
-            .enumerate()
-            .map(|(i, (seat, name))| {
-                let (x, y) = pos(i);
-                let ty = if y < cy { y - 18.0 } else { y + 30.0 };
-                view! {
-                    <g class=format!("node seat-{seat}")>
-                        <circle cx=x cy=y r="11"></circle>
-                        <text x=x y=ty text-anchor="middle">{name.clone()}</text>
-                    </g>
-                }
-            })
+            .map(|e| view! { <li class=format!("edge {}", e.class)>{e.words.clone()}</li> })
             .collect_view();
         Some(view! {
             <section class="crux-map">
                 <h3>"Disagreement map"</h3>
-                <svg viewBox="0 0 400 300" role="img" aria-label=format!("{count} disagreement(s) between the personas")>
-                    {edges}
-                    {nodes}
-                </svg>
-                <p class="hint legend">
-                    <span class="key crux"></span>"crux card " <span class="key resolved"></span>"resolved "
-                    <span class="key open"></span>"room open " <span class="key weak"></span>"no room or no card"
-                </p>
+                <img src=src alt=format!("{} disagreement(s) between the personas", edges.len())/>
+                <ul class="edges">{lines}</ul>
             </section>
         })
     }

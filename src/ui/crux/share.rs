@@ -231,6 +231,79 @@ pub fn svg(card: &CruxCard, name: &dyn Fn(&str) -> String, topic: &str) -> Strin
     )
 }
 
+/// One line of the disagreement map: two persona indexes, how it ended, and its words.
+pub struct Edge {
+    pub a: usize,
+    pub b: usize,
+    /// "crux", "resolved", "open" or "weak".
+    pub class: &'static str,
+    pub words: String,
+}
+
+/// The disagreement map as an SVG image: personas on a circle, a line per disagreement
+/// (solid for a crux card, green when resolved, dotted while its room is open, dashed when
+/// no room opened or no card came out). Shown as an image, so no view code is needed.
+pub fn map_svg(names: &[String], edges: &[Edge]) -> String {
+    let n = names.len().max(1) as f64;
+    let (cx, cy, r) = (200.0, 150.0, 105.0);
+    let pos = |i: usize| {
+        let a = std::f64::consts::TAU * i as f64 / n - std::f64::consts::FRAC_PI_2;
+        (cx + r * a.cos(), cy + r * a.sin())
+    };
+    let mut body = String::new();
+    for e in edges {
+        let (color, dash, width) = match e.class {
+            "crux" => ("#b4532a", "", 4),
+            "resolved" => ("#1e7d34", "", 4),
+            "open" => ("#3b4cca", " stroke-dasharray=\"2 7\"", 4),
+            _ => ("#8a8d93", " stroke-dasharray=\"7 6\"", 2),
+        };
+        let ((x1, y1), (x2, y2)) = (pos(e.a), pos(e.b));
+        body.push_str(&format!(
+            "<line x1=\"{x1:.1}\" y1=\"{y1:.1}\" x2=\"{x2:.1}\" y2=\"{y2:.1}\" stroke=\"{color}\" stroke-width=\"{width}\" stroke-linecap=\"round\"{dash}/>"
+        ));
+    }
+    for (i, name) in names.iter().enumerate() {
+        let (x, y) = pos(i);
+        let ty = if y < cy { y - 18.0 } else { y + 30.0 };
+        body.push_str(&format!(
+            "<circle cx=\"{x:.1}\" cy=\"{y:.1}\" r=\"11\" fill=\"#3b4cca\"/><text x=\"{x:.1}\" y=\"{ty:.1}\" text-anchor=\"middle\" font-size=\"13\" fill=\"#5f6368\">{}</text>",
+            escape(name)
+        ));
+    }
+    format!(
+        "<svg xmlns=\"http://www.w3.org/2000/svg\" viewBox=\"0 0 400 300\" font-family=\"system-ui, sans-serif\">{body}</svg>"
+    )
+}
+
+/// An SVG as a `data:` URL for an `<img>` (percent-encoding what a URL cannot hold).
+pub fn data_url(svg: &str) -> String {
+    let mut out = String::from("data:image/svg+xml;charset=utf-8,");
+    for b in svg.bytes() {
+        match b {
+            b'A'..=b'Z'
+            | b'a'..=b'z'
+            | b'0'..=b'9'
+            | b' '
+            | b'-'
+            | b'.'
+            | b'_'
+            | b'='
+            | b':'
+            | b'/'
+            | b','
+            | b';'
+            | b'('
+            | b')'
+            | b'!'
+            | b'*'
+            | b'\'' => out.push(b as char),
+            _ => out.push_str(&format!("%{b:02X}")),
+        }
+    }
+    out
+}
+
 /// A file name for the card: `crux-card-whether-induced-demand-returns.svg`.
 pub fn file_name(card: &CruxCard, ext: &str) -> String {
     let slug: String = card
@@ -323,6 +396,32 @@ mod tests {
         assert!(!s.contains("{H0}") && !s.contains("{H1}"));
         assert_eq!(s.matches("<text").count(), s.matches("</text>").count());
         assert!(s.contains("The Founder"));
+    }
+
+    #[test]
+    fn the_map_draws_each_persona_and_each_disagreement() {
+        let names = vec!["A & B".to_string(), "C".to_string(), "D".to_string()];
+        let edges = [
+            Edge {
+                a: 0,
+                b: 1,
+                class: "crux",
+                words: String::new(),
+            },
+            Edge {
+                a: 1,
+                b: 2,
+                class: "weak",
+                words: String::new(),
+            },
+        ];
+        let s = map_svg(&names, &edges);
+        assert_eq!(s.matches("<circle").count(), 3);
+        assert_eq!(s.matches("<line").count(), 2);
+        assert!(s.contains("A &amp; B"));
+        let url = data_url(&s);
+        assert!(url.starts_with("data:image/svg+xml;charset=utf-8,%3Csvg"));
+        assert!(!url.contains('<') && !url.contains('#') && !url.contains('"'));
     }
 
     #[test]

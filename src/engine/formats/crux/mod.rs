@@ -15,7 +15,7 @@ pub mod persona;
 
 use std::cell::RefCell;
 
-use futures::future::try_join_all;
+use futures::future::join_all;
 
 use super::super::config::{CruxOptions, DebateConfig, FormatOptions, Participant, SeatConfig};
 use super::super::context::{CallSpec, DebateCtx, DebateError};
@@ -147,6 +147,40 @@ struct Voice {
     banned: Vec<String>,
 }
 
+/// One persona's call among several made at once.
+struct Say {
+    path: String,
+    i: usize,
+    label: String,
+    system: String,
+    user: String,
+    max_tokens: u32,
+    temperature: f32,
+}
+
+impl Say {
+    #[allow(clippy::too_many_arguments)]
+    fn new(
+        path: String,
+        i: usize,
+        label: String,
+        system: String,
+        user: String,
+        max_tokens: u32,
+        temperature: f32,
+    ) -> Self {
+        Say {
+            path,
+            i,
+            label,
+            system,
+            user,
+            max_tokens,
+            temperature,
+        }
+    }
+}
+
 /// What was said in a crux room, for its prompts and its card.
 struct Room {
     key: String,
@@ -259,6 +293,23 @@ impl<'a> Crux<'a> {
             )
             .await?;
         Ok((persona::clean(&out.text, &v.name, &v.banned), out.key))
+    }
+
+    /// Several personas speak at once (a miniround, the openings, the closings), in one
+    /// place so the joining code is compiled once.
+    async fn speak_all(&self, says: Vec<Say>) -> Result<Vec<(String, CallKey)>, DebateError> {
+        let calls = says.into_iter().map(|s| {
+            self.speak(
+                s.path,
+                s.i,
+                s.label,
+                s.system,
+                s.user,
+                s.max_tokens,
+                s.temperature,
+            )
+        });
+        join_all(calls).await.into_iter().collect()
     }
 
     /// An analysis call on the analyst seat, read by `parse`. `Ok(Err(reason))` when the
@@ -442,7 +493,7 @@ impl<'a> Crux<'a> {
             &[("topic", &self.config.topic), ("max_words", &words)],
         );
         let calls = self.all().into_iter().map(|i| {
-            self.speak(
+            Say::new(
                 format!("opening/{}", self.voices[i].seat),
                 i,
                 "Opening".into(),
@@ -452,7 +503,7 @@ impl<'a> Crux<'a> {
                 self.o.temperatures.generation,
             )
         });
-        let said = try_join_all(calls).await?;
+        let said = self.speak_all(calls.collect()).await?;
         for (i, (text, _)) in said.into_iter().enumerate() {
             self.openings[i] = text;
         }
@@ -535,7 +586,7 @@ impl<'a> Crux<'a> {
                         ),
                     }
                 };
-                self.speak(
+                Say::new(
                     format!("aspect/{a}/round/{m}/{}", self.voices[i].seat),
                     i,
                     label,
@@ -545,7 +596,7 @@ impl<'a> Crux<'a> {
                     gen,
                 )
             });
-            let said = try_join_all(calls).await?;
+            let said = self.speak_all(calls.collect()).await?;
             rounds.push(said.into_iter().map(|(t, _)| t).collect());
         }
         self.round_summary(a, aspect, &rounds).await?;
@@ -761,7 +812,7 @@ impl<'a> Crux<'a> {
         );
         let calls = (0..2).map(|k| {
             let (me, other) = (sides[k], sides[1 - k]);
-            self.speak(
+            Say::new(
                 format!("{key}/position/{}", self.voices[me].seat),
                 me,
                 "Position statement".into(),
@@ -771,7 +822,7 @@ impl<'a> Crux<'a> {
                 exchange,
             )
         });
-        let said = try_join_all(calls).await?;
+        let said = self.speak_all(calls.collect()).await?;
         let mut room = Room {
             key: key.clone(),
             question: d.question.clone(),
@@ -971,7 +1022,7 @@ impl<'a> Crux<'a> {
             ],
         );
         let calls = self.all().into_iter().map(|i| {
-            self.speak(
+            Say::new(
                 format!("closing/{}", self.voices[i].seat),
                 i,
                 "Closing".into(),
@@ -981,7 +1032,7 @@ impl<'a> Crux<'a> {
                 self.o.temperatures.generation,
             )
         });
-        try_join_all(calls).await
+        self.speak_all(calls.collect()).await
     }
 
     async fn shifts(&self, closings: &[(String, CallKey)]) -> Result<(), DebateError> {
