@@ -231,10 +231,8 @@ mod tests {
         use crate::engine::formats::crux::persona::{catalogue, CruxPersona};
         let mut o = CruxOptions::default();
         for (i, c) in catalogue().into_iter().take(2).enumerate() {
-            o.personas.push(CruxPersona {
-                seat: format!("persona-{}", i + 1),
-                contract: c,
-            });
+            o.personas
+                .push(CruxPersona::new(format!("persona-{}", i + 1), &c));
         }
         let p = plan(&config(
             &["persona-1", "persona-2", "analyst"],

@@ -300,8 +300,8 @@ pub fn CruxSetup(form: CruxForm) -> impl IntoView {
             <label class="field">
                 <span class="label">{label}</span>
                 <input id=id type="number" min="0" max="2" step="0.05"
-                    prop:value=move || format!("{:.2}", form.temperatures.with(get))
-                    on:change=move |ev| { if let Ok(x) = event_target_value(&ev).parse::<f32>() { form.temperatures.update(|t| set(t, x.clamp(0.0, 2.0))) } }/>
+                    prop:value=move || crate::engine::cost::decimal(form.temperatures.with(get) as f64, 2)
+                    on:change=move |ev| { if let Some(x) = crate::engine::cost::parse_decimal(&event_target_value(&ev)) { form.temperatures.update(|t| set(t, (x as f32).clamp(0.0, 2.0))) } }/>
             </label>
         }
     };

@@ -246,9 +246,13 @@ pub struct Edge {
 pub fn map_svg(names: &[String], edges: &[Edge]) -> String {
     let n = names.len().max(1) as f64;
     let (cx, cy, r) = (200.0, 150.0, 105.0);
+    // Whole pixels, written as integers: float formatting would add kilobytes of tables.
     let pos = |i: usize| {
         let a = std::f64::consts::TAU * i as f64 / n - std::f64::consts::FRAC_PI_2;
-        (cx + r * a.cos(), cy + r * a.sin())
+        (
+            (cx + r * a.cos()).round() as i32,
+            (cy + r * a.sin()).round() as i32,
+        )
     };
     let mut body = String::new();
     for e in edges {
@@ -260,14 +264,14 @@ pub fn map_svg(names: &[String], edges: &[Edge]) -> String {
         };
         let ((x1, y1), (x2, y2)) = (pos(e.a), pos(e.b));
         body.push_str(&format!(
-            "<line x1=\"{x1:.1}\" y1=\"{y1:.1}\" x2=\"{x2:.1}\" y2=\"{y2:.1}\" stroke=\"{color}\" stroke-width=\"{width}\" stroke-linecap=\"round\"{dash}/>"
+            "<line x1=\"{x1}\" y1=\"{y1}\" x2=\"{x2}\" y2=\"{y2}\" stroke=\"{color}\" stroke-width=\"{width}\" stroke-linecap=\"round\"{dash}/>"
         ));
     }
     for (i, name) in names.iter().enumerate() {
         let (x, y) = pos(i);
-        let ty = if y < cy { y - 18.0 } else { y + 30.0 };
+        let ty = if (y as f64) < cy { y - 18 } else { y + 30 };
         body.push_str(&format!(
-            "<circle cx=\"{x:.1}\" cy=\"{y:.1}\" r=\"11\" fill=\"#3b4cca\"/><text x=\"{x:.1}\" y=\"{ty:.1}\" text-anchor=\"middle\" font-size=\"13\" fill=\"#5f6368\">{}</text>",
+            "<circle cx=\"{x}\" cy=\"{y}\" r=\"11\" fill=\"#3b4cca\"/><text x=\"{x}\" y=\"{ty}\" text-anchor=\"middle\" font-size=\"13\" fill=\"#5f6368\">{}</text>",
             escape(name)
         ));
     }

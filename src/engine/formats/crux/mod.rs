@@ -82,7 +82,7 @@ pub fn new_config(
             stance: Some(clip(&contract.identity.bias, 120)),
             participant,
         });
-        options.personas.push(CruxPersona { seat, contract });
+        options.personas.push(CruxPersona::new(seat, &contract));
     }
     seats.push(SeatConfig {
         id: ANALYST.into(),
@@ -130,10 +130,10 @@ pub fn validate(config: &DebateConfig, o: &CruxOptions) -> Result<(), String> {
         if o.personas[..i].iter().any(|q| q.seat == cp.seat) {
             return Err(format!("The seat `{}` holds two personas.", cp.seat));
         }
-        if config.seat(&cp.seat).is_none() {
-            return Err(format!("The persona {} has no seat.", cp.contract.name));
-        }
-        persona::validate(&cp.contract)?;
+        let Some(seat) = config.seat(&cp.seat) else {
+            return Err(format!("The persona of `{}` has no seat.", cp.seat));
+        };
+        cp.read().map_err(|e| format!("{}: {e}", seat.name))?;
     }
     Ok(())
 }
@@ -229,14 +229,17 @@ impl<'a> Crux<'a> {
         let voices: Vec<Voice> = o
             .personas
             .iter()
-            .map(|cp| Voice {
-                seat: cp.seat.clone(),
-                name: config
-                    .seat(&cp.seat)
-                    .map_or_else(|| cp.contract.name.clone(), |s| s.name.clone()),
-                system: persona::system_prompt(&cp.contract, &config.topic),
-                banned: persona::banned(&cp.contract),
-                contract: cp.contract.clone(),
+            .filter_map(|cp| {
+                let contract = cp.read().ok()?;
+                Some(Voice {
+                    seat: cp.seat.clone(),
+                    name: config
+                        .seat(&cp.seat)
+                        .map_or_else(|| contract.name.clone(), |s| s.name.clone()),
+                    system: persona::system_prompt(&contract, &config.topic),
+                    banned: persona::banned(&contract),
+                    contract,
+                })
             })
             .collect();
         let n = voices.len();
@@ -1191,14 +1194,14 @@ pub fn shown_text(config: &DebateConfig, seat: &str, text: &str) -> String {
     let FormatOptions::Crux(o) = &config.options else {
         return text.to_string();
     };
-    match o.personas.iter().find(|p| p.seat == seat) {
-        Some(p) => {
+    match o.personas.iter().find(|p| p.seat == seat).map(|p| p.read()) {
+        Some(Ok(c)) => {
             let name = config
                 .seat(seat)
-                .map_or(p.contract.name.as_str(), |s| s.name.as_str());
-            persona::clean(text, name, &persona::banned(&p.contract))
+                .map_or(c.name.as_str(), |s| s.name.as_str());
+            persona::clean(text, name, &persona::banned(&c))
         }
-        None => text.to_string(),
+        _ => text.to_string(),
     }
 }
 

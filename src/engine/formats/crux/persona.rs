@@ -47,11 +47,27 @@ pub struct PersonaContract {
     pub anchor_quotes: Vec<String>,
 }
 
-/// A persona seat of a debate and the contract it speaks from.
+/// A persona seat of a debate and the contract it speaks from. The contract is kept as its
+/// JSON and read with `from_value`: the stored configuration is read by several
+/// deserializers, and typed contracts in it would be compiled once for each.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct CruxPersona {
     pub seat: String,
-    pub contract: PersonaContract,
+    pub contract: Value,
+}
+
+impl CruxPersona {
+    pub fn new(seat: String, c: &PersonaContract) -> Self {
+        CruxPersona {
+            seat,
+            contract: serde_json::to_value(c).unwrap_or_default(),
+        }
+    }
+
+    /// The contract, checked.
+    pub fn read(&self) -> Result<PersonaContract, String> {
+        from_value(&self.contract)
+    }
 }
 
 /// Longest text field, and longest list, a contract may hold: a contract is a page, not a
