@@ -127,7 +127,10 @@ fn block_view(block: Block) -> AnyView {
             view! { <Interjection finding=f/> }.into_any()
         }
         BlockKind::Finding(f)
-            if matches!(f.body, FindingBody::CruxCard(_) | FindingBody::CruxNotExtracted { .. }) =>
+            if matches!(
+                f.body,
+                FindingBody::CruxCard(_) | FindingBody::CruxNotExtracted { .. } | FindingBody::Summary { .. }
+            ) =>
         {
             super::crux::finding_view(&f).unwrap_or_else(|| ().into_any())
         }

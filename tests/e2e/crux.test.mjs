@@ -72,6 +72,11 @@ test('a crux room opens and closes, and its crux card reads on screen', async ()
   assert.match(await page.locator('.crux-shifts').textContent(), /The Actuary\s*Moved/);
   assert.match(await page.locator('.crux-shifts').textContent(), /The Founder\s*Held/);
 
+  // The final summary keeps to what was said, rendered (no Markdown marks left).
+  const summary = page.locator('.summary-finding').last();
+  assert.match(await summary.textContent(), /Debate summary.*The Actuary: Most shops lose revenue in year one\./s);
+  assert.doesNotMatch(await summary.textContent(), /\*\*/);
+
   // The deck read on its own hides the transcript.
   await page.click('#deck-only');
   assert.equal(await page.locator('.transcript').isVisible(), false);

@@ -404,7 +404,20 @@ pub fn CruxPanels(deck_only: RwSignal<bool>) -> impl IntoView {
     }
 }
 
-/// A crux finding in the transcript, where it happened.
+/// A crux finding in the transcript, where it happened: a card, a not-extracted card, or a
+/// summary (its Markdown rendered, not shown as plain text).
 pub fn finding_view(f: &Finding) -> Option<AnyView> {
+    if let FindingBody::Summary { title, text } = &f.body {
+        let text = RwSignal::new(text.clone());
+        return Some(
+            view! {
+                <aside class="finding summary-finding" data-kind="Summary">
+                    <strong>{title.clone()}</strong>
+                    <Markdown text=text/>
+                </aside>
+            }
+            .into_any(),
+        );
+    }
     card_view(f)
 }

@@ -636,7 +636,7 @@ impl<'a> Crux<'a> {
         match self
             .analyse(
                 key.clone(),
-                Purpose::Summary,
+                Purpose::Extraction,
                 "Round summary",
                 user,
                 ROUND_SUMMARY_TOKENS,
@@ -1153,7 +1153,7 @@ impl<'a> Crux<'a> {
         match self
             .analyse(
                 "summary".into(),
-                Purpose::Summary,
+                Purpose::Extraction,
                 "Debate summary",
                 user,
                 SUMMARY_TOKENS,
