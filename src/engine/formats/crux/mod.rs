@@ -529,6 +529,12 @@ impl<'a> Crux<'a> {
         let openings = openings.join("\n");
         let mut rounds: Vec<Vec<String>> = Vec::new();
         for m in 0..MINIROUNDS {
+            let what = ["initial takes", "reactions", "replies"][m as usize % 3];
+            self.ctx.phase(
+                &format!("aspect/{a}/round/{m}"),
+                &format!("Aspect {a}, miniround {}: {what}", m + 1),
+                Some(a),
+            );
             let prev = rounds.last().cloned().unwrap_or_default();
             let first = rounds.first().cloned().unwrap_or_default();
             let calls = (0..n).map(|i| {

@@ -229,6 +229,28 @@ fn a_whole_debate_runs_every_phase_in_the_seeds_order() {
     // The plan expects as many calls (one room per aspect at its longest) or more.
     assert!(super::super::plan(&config(2, 14)).len() >= run.calls().len());
 
+    // Aspects are sections, each with its three minirounds; the room has its own.
+    let phases: Vec<String> = run
+        .events
+        .iter()
+        .filter_map(|e| match &e.kind {
+            EventKind::PhaseStarted { title, .. } => Some(title.clone()),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(
+        &phases[..7],
+        [
+            "Aspects",
+            "Openings",
+            "Aspect 1: Cost",
+            "Aspect 1, miniround 1: initial takes",
+            "Aspect 1, miniround 2: reactions",
+            "Aspect 1, miniround 3: replies",
+            "Crux room: Does congestion pricing pay for itself?",
+        ]
+    );
+
     // Temperature tiers and the seed's token limits.
     let req = |c: &str| run.requests.iter().find(|r| r.call == c).unwrap().clone();
     assert_eq!(req("opening/persona-1").temperature, Some(0.85));
