@@ -2,6 +2,7 @@
 
 pub mod classic;
 pub mod duelogic;
+pub mod forecast;
 mod plans;
 #[cfg(test)]
 mod probe;

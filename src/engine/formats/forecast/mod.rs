@@ -1,0 +1,3 @@
+//! The forecast panel (seed 001).
+
+pub mod consensus;
