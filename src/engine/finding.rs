@@ -154,6 +154,8 @@ pub enum FindingBody {
         title: String,
         text: String,
     },
+    /// The forecast panel's findings (seed 001).
+    Forecast(Box<super::formats::forecast::types::ForecastFinding>),
     /// The analyst's answer could not be read: no number is shown for it.
     Unscored {
         what: String,
@@ -173,6 +175,7 @@ impl FindingBody {
             FindingBody::CruxCard(_) => "Crux card",
             FindingBody::CruxNotExtracted { .. } => "Crux not extracted",
             FindingBody::Summary { .. } => "Summary",
+            FindingBody::Forecast(f) => f.label(),
             FindingBody::Unscored { .. } => "Unscored",
         }
     }
@@ -236,6 +239,7 @@ impl FindingBody {
             FindingBody::CruxCard(c) => format!("{} ({})", c.crux, c.kind.id()),
             FindingBody::CruxNotExtracted { reason, .. } => format!("not extracted: {reason}"),
             FindingBody::Summary { title, text } => format!("{title}: {text}"),
+            FindingBody::Forecast(f) => f.summary(),
             FindingBody::Unscored { what, reason } => format!("{what} unscored: {reason}"),
         }
     }

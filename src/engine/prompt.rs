@@ -42,6 +42,25 @@ pub mod duelogic {
     pub const CLOSING: &str = include_str!("../../prompts/duelogic/closing.md");
 }
 
+pub mod forecast {
+    pub const ARGUMENT: &str = include_str!("../../prompts/forecast/argument.md");
+    pub const SCORE: &str = include_str!("../../prompts/forecast/score.md");
+    pub const SYNTHESIS: &str = include_str!("../../prompts/forecast/synthesis.md");
+    pub const CUSTOM: &str = include_str!("../../prompts/forecast/roles/custom.md");
+
+    /// The system prompt file of one of the seed's roles; `None` for a custom role.
+    pub fn role(kind: &str) -> Option<&'static str> {
+        Some(match kind {
+            "optimist" => include_str!("../../prompts/forecast/roles/optimist.md"),
+            "pessimist" => include_str!("../../prompts/forecast/roles/pessimist.md"),
+            "contrarian" => include_str!("../../prompts/forecast/roles/contrarian.md"),
+            "historian" => include_str!("../../prompts/forecast/roles/historian.md"),
+            "judge" => include_str!("../../prompts/forecast/roles/judge.md"),
+            _ => return None,
+        })
+    }
+}
+
 /// Replaces `{{name}}` with its value. Values are inserted once and never re-scanned, so a
 /// topic or a model's text containing `{{…}}` cannot inject another variable.
 pub fn render(template: &str, vars: &[(&str, &str)]) -> String {

@@ -22,6 +22,7 @@ pub async fn run(ctx: &DebateCtx) -> Result<(), DebateError> {
     match config.format() {
         FormatId::Classic => classic::run(ctx).await,
         FormatId::Duelogic => duelogic::run(ctx).await,
+        FormatId::Forecast => forecast::run(ctx).await,
         other => Err(DebateError::Config(format!(
             "The {} format is not available yet.",
             other.label()

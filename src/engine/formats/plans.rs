@@ -90,11 +90,16 @@ pub fn plan(config: &DebateConfig) -> Vec<PlannedCall> {
         }
         FormatOptions::Forecast(o) => {
             // Seed 001: every role argues in parallel within a round and each argument is
-            // scored; the judge's synthesis waits for all of them.
-            let roles = speakers(config, "");
+            // scored as soon as it is in; the next round waits for the last score (an
+            // argument under 0.2 is regenerated first), the judge's synthesis for all.
+            let roles: Vec<&str> = if o.roles.is_empty() {
+                speakers(config, "")
+            } else {
+                o.roles.iter().map(|r| r.seat.as_str()).collect()
+            };
             for _ in 0..o.rounds {
                 p.together(roles.iter().copied(), o.argument_output_tokens);
-                p.together(roles.iter().map(|_| analyst), 300);
+                p.together(roles.iter().map(|_| analyst), o.scoring_output_tokens);
             }
             p.one(
                 if roles.contains(&"judge") {
@@ -102,7 +107,7 @@ pub fn plan(config: &DebateConfig) -> Vec<PlannedCall> {
                 } else {
                     analyst
                 },
-                1200,
+                o.synthesis_output_tokens,
             );
         }
         FormatOptions::Crux(o) => {

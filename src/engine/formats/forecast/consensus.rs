@@ -49,12 +49,10 @@ pub fn normalise(ids: &[&str], given: &[(String, f64)]) -> Result<(Vec<f64>, f64
     let mut values: Vec<f64> = values.into_iter().flatten().collect();
     let sum: f64 = values.iter().sum();
     let percent = values.iter().any(|v| *v > 1.0);
-    if percent {
-        if values.iter().any(|v| *v > 100.0) || !(90.0..=110.0).contains(&sum) {
-            return Err(format!(
-                "values above 1 that are not percentages summing to 100 (sum {sum})"
-            ));
-        }
+    if percent && (values.iter().any(|v| *v > 100.0) || !(90.0..=110.0).contains(&sum)) {
+        return Err(format!(
+            "values above 1 that are not percentages summing to 100 (sum {sum})"
+        ));
     }
     if sum <= 0.0 {
         return Err("every probability is zero".into());
@@ -198,8 +196,11 @@ mod tests {
         close(p[1], 0.25);
         close(p[2], 1.0 / 3.0);
         // Percentages: 60, 30, 10.
-        let (p, sum) =
-            normalise(&IDS, &pairs(&[("yes", 60.0), ("no", 30.0), ("delay", 10.0)])).unwrap();
+        let (p, sum) = normalise(
+            &IDS,
+            &pairs(&[("yes", 60.0), ("no", 30.0), ("delay", 10.0)]),
+        )
+        .unwrap();
         close(sum, 100.0);
         close(p[0], 0.6);
         close(p[2], 0.1);
@@ -208,7 +209,10 @@ mod tests {
     #[test]
     fn invalid_probabilities_are_rejected_with_a_reason() {
         let bad = [
-            (pairs(&[("yes", 0.5), ("no", 0.5)]), "no probability for delay"),
+            (
+                pairs(&[("yes", 0.5), ("no", 0.5)]),
+                "no probability for delay",
+            ),
             (
                 pairs(&[("yes", 0.5), ("no", 0.5), ("maybe", 0.0)]),
                 "not one of the outcomes",
