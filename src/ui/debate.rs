@@ -7,6 +7,7 @@ use leptos::task::spawn_local;
 use super::app::{navigate, session};
 use super::duelogic::listen::Listen;
 use super::duelogic::{ChairPanel, CutMarker, Interjection, Scorecard};
+use super::forecast::ForecastPanel;
 use super::markdown::Markdown;
 use super::state::{AppState, Block, BlockKind, Route, TurnStatus, TurnView};
 use crate::engine::config::{Accountability, FormatId, FormatOptions};
@@ -407,6 +408,10 @@ pub fn DebateScreen() -> impl IntoView {
         d.config
             .with(|c| c.as_ref().is_some_and(|c| c.format() == FormatId::Duelogic))
     };
+    let is_forecast = move || {
+        d.config
+            .with(|c| c.as_ref().is_some_and(|c| c.format() == FormatId::Forecast))
+    };
     let can_resume = move || {
         (d.running.get() && d.held.get())
             || (!d.running.get()
@@ -466,6 +471,7 @@ pub fn DebateScreen() -> impl IntoView {
                     <p class="hint">"Loading…"</p>
                 </Show>
                 {move || is_duelogic().then(|| view! { <Listen/> <ChairPanel/> })}
+                {move || is_forecast().then(|| view! { <ForecastPanel/> })}
                 <div class="transcript">
                     <For each=move || d.blocks.get() key=|b| b.key.clone() let:block>
                         {block_view(block)}

@@ -15,6 +15,8 @@ mod download;
 #[cfg(target_arch = "wasm32")]
 mod duelogic;
 #[cfg(target_arch = "wasm32")]
+mod forecast;
+#[cfg(target_arch = "wasm32")]
 mod history;
 #[cfg(target_arch = "wasm32")]
 pub mod markdown;

@@ -450,7 +450,7 @@ impl DebateView {
         }
     }
 
-    fn turn(&self, call: &str) -> Option<TurnView> {
+    pub fn turn(&self, call: &str) -> Option<TurnView> {
         self.turns.with_value(|t| t.get(call).copied())
     }
 }
