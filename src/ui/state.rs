@@ -262,6 +262,8 @@ impl DebateView {
                         t.judged.set(Some(f.clone()))
                     }
                     (FindingBody::Interruption { .. }, Some(t)) => t.cut_by.set(Some(f.clone())),
+                    // The forecast panel shows all of a forecast's findings.
+                    _ if self.is_forecast() => {}
                     _ => self.push(format!("f{}", e.seq), BlockKind::Finding(f.clone())),
                 }
             }
@@ -431,10 +433,11 @@ impl DebateView {
             format!("t{seq}"),
             BlockKind::Turn {
                 call: call.clone(),
+                // A forecast's calls are JSON its panel shows parsed: folded here.
                 analysis: matches!(
                     purpose,
                     Purpose::Evaluation | Purpose::Check | Purpose::Extraction
-                ),
+                ) || self.is_forecast(),
                 seat: seat.to_string(),
                 speaker,
                 model,
@@ -448,6 +451,13 @@ impl DebateView {
         if let Some(v) = self.turn(call) {
             v.text.update(|t| t.push_str(delta));
         }
+    }
+
+    fn is_forecast(&self) -> bool {
+        self.config.with_untracked(|c| {
+            c.as_ref()
+                .is_some_and(|c| c.format() == crate::engine::config::FormatId::Forecast)
+        })
     }
 
     pub fn turn(&self, call: &str) -> Option<TurnView> {

@@ -40,3 +40,23 @@ test('a duelogic episode on the local model finishes; every evaluation is read o
   assert.equal(scored + unscored, 2, 'one judgement per chair');
   console.log(`duelogic on the local model: ${scored} of ${scored + unscored} evaluations parsed (${Math.round(100 * scored / (scored + unscored))}%)`);
 });
+
+test('a forecast on the local model (two roles and the judge, two rounds) finishes; its probabilities are read or rejected', { skip: !enabled && 'AGORA_LOCAL_MODEL is not 1', timeout: 900_000 }, async () => {
+  const { page, consoleLines } = await openApp(browser, site.url);
+  await page.getByRole('radio', { name: 'Forecast' }).check();
+  await page.fill('#topic', 'Will it rain in London tomorrow?');
+  await page.getByRole('button', { name: 'Remove Contrarian' }).click();
+  await page.getByRole('button', { name: 'Remove Historian' }).click();
+  await page.fill('#forecast-rounds', '2');
+  // Two roles and the judge, two rounds: 6 arguments, 6 scores, the synthesis.
+  assert.match(await page.locator('#plan').textContent(), /^13 model calls planned/);
+  await page.click('#start');
+  await page.waitForSelector('.badge.done, .badge.failed, .note.error', { timeout: 840_000 });
+  assert.ok(await page.locator('.badge.done').isVisible(), `the forecast failed: ${consoleLines.join('\n')}`);
+  const verdict = await page.locator('.fc-verdict').textContent();
+  const [, read, rejected] = verdict.match(/probabilities read (\d+), rejected (\d+)/);
+  assert.equal(Number(read) + Number(rejected) <= 6, true);
+  // Every chart bar shows a number only where one was read or computed from read ones.
+  const finals = await page.$$eval('.fc-chart g[data-series="final"]', gs => gs.map(g => g.dataset.value ?? null));
+  console.log(`forecast on the local model: probabilities read ${read}, rejected ${rejected}; final ${JSON.stringify(finals)}; ${verdict.replace(/\s+/g, ' ').slice(0, 400)}`);
+});

@@ -12,8 +12,40 @@ use crate::engine::formats::forecast::types::*;
 use crate::engine::formats::forecast::{phase, phase_title, JUDGE};
 use crate::ui::state::{AppState, DebateView, TurnStatus};
 
+/// Saves the seed's `DebateResult` for this debate as a JSON file.
+fn export_result(d: DebateView, problem: RwSignal<Option<String>>) {
+    let (Some(s), Some(id)) = (crate::ui::app::session(), d.id.get_untracked()) else {
+        return;
+    };
+    let load = s.load(&id);
+    leptos::task::spawn_local(async move {
+        let outcome = match load.await {
+            Ok(Some(stored)) => {
+                match crate::engine::formats::forecast::report::debate_result(&id, &stored.events) {
+                    Some(v) => {
+                        let name =
+                            crate::engine::export::file_name(&stored.events, "forecast.json");
+                        let text = serde_json::to_string_pretty(&v).unwrap_or_default();
+                        crate::ui::download::save(&name, "application/json", &text)
+                    }
+                    None => Err("This debate is not a forecast.".into()),
+                }
+            }
+            Ok(None) => Err("This debate is not saved in this browser.".into()),
+            Err(e) => Err(e),
+        };
+        problem.set(outcome.err());
+    });
+}
+
 fn pct(p: f64) -> String {
-    format!("{:.1}%", p * 100.0)
+    format!("{}%", dec(p * 100.0, 1))
+}
+
+/// Numbers for attributes and labels by integer arithmetic: float formatting would add
+/// kilobytes of tables to the bundle.
+fn dec(x: f64, places: u32) -> String {
+    crate::engine::cost::decimal(x, places)
 }
 
 fn options(d: DebateView) -> Option<(ForecastOptions, Vec<(String, String)>)> {
@@ -51,24 +83,31 @@ fn argument(all: &[Finding], round: u32, seat: &str) -> Option<ArgumentFinding> 
         format!("round/{round}/{seat}/argument"),
     ];
     keys.iter().find_map(|k| {
-        all.iter().find(|f| &f.key == k).and_then(|f| match forecast(f) {
-            Some(ForecastFinding::Argument(a)) => Some(a.clone()),
-            _ => None,
-        })
+        all.iter()
+            .find(|f| &f.key == k)
+            .and_then(|f| match forecast(f) {
+                Some(ForecastFinding::Argument(a)) => Some(a.clone()),
+                _ => None,
+            })
     })
 }
 
 /// The score of a role's argument: `Some(Ok(composite, criteria))`, `Some(Err)` unscored.
 fn score(all: &[Finding], round: u32, seat: &str) -> Option<Result<(f64, Vec<f64>), String>> {
-    let keys = [format!("rescore/{round}/{seat}"), format!("score/{round}/{seat}")];
+    let keys = [
+        format!("rescore/{round}/{seat}"),
+        format!("score/{round}/{seat}"),
+    ];
     keys.iter().find_map(|k| {
-        all.iter().find(|f| &f.key == k).and_then(|f| match &f.body {
-            FindingBody::Score { total, criteria, .. } => {
-                Some(Ok((*total, criteria.iter().map(|c| c.value).collect())))
-            }
-            FindingBody::Unscored { reason, .. } => Some(Err(reason.clone())),
-            _ => None,
-        })
+        all.iter()
+            .find(|f| &f.key == k)
+            .and_then(|f| match &f.body {
+                FindingBody::Score {
+                    total, criteria, ..
+                } => Some(Ok((*total, criteria.iter().map(|c| c.value).collect()))),
+                FindingBody::Unscored { reason, .. } => Some(Err(reason.clone())),
+                _ => None,
+            })
     })
 }
 
@@ -125,10 +164,10 @@ fn role_card(d: DebateView, round: u32, seat: String, name: String) -> impl Into
                 <span class="spacer"></span>
                 {move || match scored.get() {
                     Some(Ok((c, parts))) => view! {
-                        <span class=format!("fc-score {}", score_class(c)) data-score=format!("{c:.2}")
-                            title=format!("logic {:.2} · evidence {:.2} · novelty {:.2}",
-                                parts.first().copied().unwrap_or(0.0), parts.get(1).copied().unwrap_or(0.0), parts.get(2).copied().unwrap_or(0.0))>
-                            {format!("{c:.2}")}
+                        <span class=format!("fc-score {}", score_class(c)) data-score=dec(c, 2)
+                            title=format!("logic {} · evidence {} · novelty {}",
+                                dec(parts.first().copied().unwrap_or(0.0), 2), dec(parts.get(1).copied().unwrap_or(0.0), 2), dec(parts.get(2).copied().unwrap_or(0.0), 2))>
+                            {dec(c, 2)}
                         </span>
                     }.into_any(),
                     Some(Err(_)) => view! { <span class="fc-score unscored">"unscored"</span> }.into_any(),
@@ -178,20 +217,20 @@ fn chart(label: String, id: String, rows: Vec<(String, String, Option<f64>)>) ->
     view! {
         <figure class="fc-chart" data-outcome=id.clone()>
             <figcaption>{label}" "<span class="hint">{format!("({id})")}</span></figcaption>
-            <svg viewBox=format!("0 0 360 {h}") role="img" aria-label=format!("Probabilities for {id}")>
+            <svg viewBox=format!("0 0 360 {}", dec(h, 0)) role="img" aria-label=format!("Probabilities for {id}")>
                 {[0.25, 0.5, 0.75].into_iter().map(|t| view! {
-                    <line class="grid" x1=x0 + w * t x2=x0 + w * t y1="0" y2=h></line>
+                    <line class="grid" x1=dec(x0 + w * t, 1) x2=dec(x0 + w * t, 1) y1="0" y2=dec(h, 0)></line>
                 }).collect_view()}
                 {rows.into_iter().enumerate().map(|(i, (series, name, v))| {
                     let y = 4.0 + i as f64 * row_h;
                     let summary = matches!(series.as_str(), "consensus" | "judge" | "final");
                     view! {
                         <g class=format!("bar series-{series}") class:summary=summary data-series=series.clone()
-                            data-value=v.map(|v| format!("{v:.4}"))>
-                            <text x="0" y=y + 14.0 class="name">{name}</text>
-                            <rect class="track" x=x0 y=y + 3.0 width=w height="12" rx="3"></rect>
-                            {v.map(|v| view! { <rect class="fill" x=x0 y=y + 3.0 width=w * v.clamp(0.0, 1.0) height="12" rx="3"></rect> })}
-                            <text x="302" y=y + 14.0 class="value">{v.map_or("—".to_string(), pct)}</text>
+                            data-value=v.map(|v| dec(v, 4))>
+                            <text x="0" y=dec(y + 14.0, 0) class="name">{name}</text>
+                            <rect class="track" x=dec(x0, 0) y=dec(y + 3.0, 0) width=dec(w, 0) height="12" rx="3"></rect>
+                            {v.map(|v| view! { <rect class="fill" x=dec(x0, 0) y=dec(y + 3.0, 0) width=dec(w * v.clamp(0.0, 1.0), 1) height="12" rx="3"></rect> })}
+                            <text x="302" y=dec(y + 14.0, 0) class="value">{v.map_or("—".to_string(), pct)}</text>
                         </g>
                     }
                 }).collect_view()}
@@ -217,8 +256,12 @@ pub fn ForecastPanel() -> impl IntoView {
         })
     };
     let find = move |key: &'static str| {
-        d.findings
-            .with(|all| all.iter().find(|f| f.key == key).and_then(forecast).cloned())
+        d.findings.with(|all| {
+            all.iter()
+                .find(|f| f.key == key)
+                .and_then(forecast)
+                .cloned()
+        })
     };
     // The round to show: the one picked, else the latest with any activity.
     let shown = move || {
@@ -328,8 +371,16 @@ pub fn ForecastPanel() -> impl IntoView {
                         r.and_then(|r| r.consensus)
                             .or_else(|| live_consensus.as_ref().map(|c| c[i])),
                     ));
-                    bars.push(("judge".into(), "Judge (synthesis)".into(), r.and_then(|r| r.judge)));
-                    bars.push(("final".into(), "Final".into(), r.and_then(|r| r.final_probability)));
+                    bars.push((
+                        "judge".into(),
+                        "Judge (synthesis)".into(),
+                        r.and_then(|r| r.judge),
+                    ));
+                    bars.push((
+                        "final".into(),
+                        "Final".into(),
+                        r.and_then(|r| r.final_probability),
+                    ));
                     chart(out.label.clone(), out.id.clone(), bars)
                 })
                 .collect_view(),
@@ -340,14 +391,15 @@ pub fn ForecastPanel() -> impl IntoView {
         let c = res.consensus_score?;
         Some(view! {
             <div class="fc-meter" role="meter" aria-label="Consensus" aria-valuemin="0" aria-valuemax="1"
-                aria-valuenow=format!("{c:.3}") data-value=format!("{c:.4}")>
+                aria-valuenow=dec(c, 3) data-value=dec(c, 4)>
                 <span class="label">"Consensus"</span>
-                <span class="fc-meter-track"><span class="fc-meter-fill" style=format!("width: {:.1}%", c * 100.0)></span></span>
+                <span class="fc-meter-track"><span class="fc-meter-fill" style=format!("width: {}%", dec(c * 100.0, 1))></span></span>
                 <b>{pct(c)}</b>
-                <span class="hint">{format!("judge weight {:.0}%", res.judge_weight * 100.0)}</span>
+                <span class="hint">{format!("judge weight {}%", dec(res.judge_weight * 100.0, 0))}</span>
             </div>
         })
     };
+    let problem = RwSignal::new(None::<String>);
     let verdict = move || {
         let res = result()?;
         let best = res
@@ -356,7 +408,7 @@ pub fn ForecastPanel() -> impl IntoView {
             .filter_map(|o| o.final_probability.map(|p| (o.label.clone(), p)))
             .max_by(|a, b| a.1.total_cmp(&b.1));
         Some(view! {
-            <div class="fc-verdict" class:partial=res.partial class:low=res.low_quality>
+            <div class="fc-verdict" class:partial=res.partial class:low=res.low_quality data-wall-ms=res.metadata.wall_clock_ms.to_string()>
                 {best.map(|(l, p)| view! { <p class="fc-headline">"Most likely: "<b>{l}</b>" at "<b>{pct(p)}</b></p> })}
                 <p class="fc-meta">
                     {res.confidence.map_or("Confidence: not given".to_string(), |c| format!("Confidence {}", pct(c)))}
@@ -367,9 +419,11 @@ pub fn ForecastPanel() -> impl IntoView {
                 {res.partial.then(|| view! { <p class="fc-flag">{format!("Partial result: {} of {} roles", res.roles_succeeded, res.roles_configured)}</p> })}
                 {res.low_quality.then(|| view! { <p class="fc-flag">"Low quality: under 80% of arguments scored above 0.4"</p> })}
                 {(!res.notes.is_empty()).then(|| view! { <ul class="fc-notes">{res.notes.iter().map(|n| view! { <li>{n.clone()}</li> }).collect_view()}</ul> })}
-                <p class="fc-meta hint">{format!("{} arguments · {} calls · {} tokens in, {} out · {:.1} s · {}",
+                <p class="fc-meta hint">{format!("{} arguments · {} calls · {} tokens in, {} out · {} s · {}",
                     res.metadata.total_arguments, res.metadata.calls, res.metadata.input_tokens, res.metadata.output_tokens,
-                    res.metadata.wall_clock_ms as f64 / 1000.0, res.metadata.models.join(", "))}</p>
+                    dec(res.metadata.wall_clock_ms as f64 / 1000.0, 1), res.metadata.models.join(", "))}</p>
+                <button type="button" class="link" id="export-forecast" on:click=move |_| export_result(d, problem)>"Export the forecast (seed 001 JSON)"</button>
+                {move || problem.get().map(|e| view! { <p class="error" role="alert">{e}</p> })}
             </div>
         })
     };
@@ -382,7 +436,7 @@ pub fn ForecastPanel() -> impl IntoView {
                         <p><b>{x.topic}</b>" "<span class=if x.resolved { "fc-tag ok" } else { "fc-tag" }>{if x.resolved { "resolved" } else { "open" }}</span></p>
                         <ul>{x.positions.into_iter().map(|p| view! {
                             <li><span class="label">{p.role}</span>" "{p.stance}
-                                <span class="fc-strength" title="strength"><span style=format!("width: {:.0}%", p.strength * 100.0)></span></span></li>
+                                <span class="fc-strength" title="strength"><span style=format!("width: {}%", dec(p.strength * 100.0, 0))></span></span></li>
                         }).collect_view()}</ul>
                     </div>
                 }).collect_view()}

@@ -95,7 +95,7 @@ impl ForecastForm {
             .iter()
             .filter_map(|l| {
                 let (id, v) = l.rsplit_once([' ', ':', '='])?;
-                let v: f64 = v.trim().trim_end_matches('%').parse().ok()?;
+                let v = crate::engine::cost::parse_decimal(v.trim().trim_end_matches('%'))?;
                 Some(ForecastPrior {
                     outcome: id.trim().trim_end_matches(':').to_string(),
                     probability: if v > 1.0 { v / 100.0 } else { v },
@@ -181,7 +181,9 @@ fn RoleRow(i: usize, r: RoleChoice, form: ForecastForm) -> impl IntoView {
 #[component]
 pub fn ForecastSetup(form: ForecastForm) -> impl IntoView {
     let missing = move || {
-        let have: Vec<String> = form.roles.with(|v| v.iter().map(|r| r.kind.get()).collect());
+        let have: Vec<String> = form
+            .roles
+            .with(|v| v.iter().map(|r| r.kind.get()).collect());
         DEFAULT_ROLES
             .iter()
             .filter(|k| !have.iter().any(|h| h == *k))

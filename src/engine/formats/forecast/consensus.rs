@@ -33,7 +33,7 @@ pub fn normalise(ids: &[&str], given: &[(String, f64)]) -> Result<(Vec<f64>, f64
             return Err(format!("`{id}` is given twice"));
         }
         if !v.is_finite() || *v < 0.0 {
-            return Err(format!("`{id}` has {v}, not a probability"));
+            return Err(format!("`{id}` has no probability (a number from 0 to 1)"));
         }
         values[i] = Some(*v);
     }
@@ -51,7 +51,8 @@ pub fn normalise(ids: &[&str], given: &[(String, f64)]) -> Result<(Vec<f64>, f64
     let percent = values.iter().any(|v| *v > 1.0);
     if percent && (values.iter().any(|v| *v > 100.0) || !(90.0..=110.0).contains(&sum)) {
         return Err(format!(
-            "values above 1 that are not percentages summing to 100 (sum {sum})"
+            "values above 1 that are not percentages summing to 100 (sum {})",
+            crate::engine::cost::decimal(sum, 2)
         ));
     }
     if sum <= 0.0 {
@@ -220,11 +221,11 @@ mod tests {
             (pairs(&[("yes", 0.5), ("yes", 0.2), ("no", 0.3)]), "twice"),
             (
                 pairs(&[("yes", -0.1), ("no", 0.6), ("delay", 0.5)]),
-                "not a probability",
+                "a number from 0 to 1",
             ),
             (
                 pairs(&[("yes", f64::NAN), ("no", 0.6), ("delay", 0.5)]),
-                "not a probability",
+                "a number from 0 to 1",
             ),
             (pairs(&[("yes", 0.0), ("no", 0.0), ("delay", 0.0)]), "zero"),
             (

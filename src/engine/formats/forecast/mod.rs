@@ -11,6 +11,7 @@
 
 pub mod consensus;
 pub mod parse;
+pub mod report;
 pub mod types;
 
 use std::cell::RefCell;
@@ -284,7 +285,7 @@ impl<'a> Forecast<'a> {
     }
 
     fn pct(p: f64) -> String {
-        format!("{:.0}%", p * 100.0)
+        format!("{}%", crate::engine::cost::decimal(p * 100.0, 0))
     }
 
     fn probs_text(&self, d: &[f64]) -> String {
@@ -302,8 +303,9 @@ impl<'a> Forecast<'a> {
         if self.turns.is_empty() {
             return String::new();
         }
+        // About 20 tokens of each line are the role, round, outcome and probabilities.
         let n = self.turns.len().max(1) as u32;
-        let per = ((budget.saturating_sub(n * 12)) / n).max(12) as usize * 4;
+        let per = ((budget / n).saturating_sub(20) as usize * 4).max(40);
         let mut lines: Vec<String> = Vec::new();
         let mut used = 16u32;
         for t in self.turns.iter().rev() {
@@ -322,7 +324,7 @@ impl<'a> Forecast<'a> {
                     &t.parsed.outcome_supported
                 },
                 probs,
-                clip(&t.parsed.argument, per.max(60))
+                clip(&t.parsed.argument, per)
             );
             let cost = tokens::estimate(&line) + 1;
             if used + cost > budget && !lines.is_empty() {
@@ -452,7 +454,9 @@ impl<'a> Forecast<'a> {
             .iter()
             .rev()
             .find_map(|e| match &e.kind {
-                EventKind::TurnFinished { call, .. } if call.path.starts_with(&path) => {
+                EventKind::TurnFinished { call, .. }
+                    if call.path == path || call.path == format!("{path}/repair") =>
+                {
                     Some(call.clone())
                 }
                 _ => None,
@@ -770,9 +774,13 @@ impl<'a> Forecast<'a> {
                     Err(e) => format!("probabilities rejected ({e})"),
                 };
                 let score = t.score.as_ref().map_or("unscored".into(), |s| {
+                    let d = |x: f64| crate::engine::cost::decimal(x, 2);
                     format!(
-                        "score {:.2} (logic {:.2}, evidence {:.2}, novelty {:.2})",
-                        s.composite, s.logical, s.evidence, s.novelty
+                        "score {} (logic {}, evidence {}, novelty {})",
+                        d(s.composite),
+                        d(s.logical),
+                        d(s.evidence),
+                        d(s.novelty)
                     )
                 });
                 format!(
@@ -1015,7 +1023,13 @@ pub fn background(x: &ForecastContext) -> String {
         let p: Vec<String> = x
             .prior
             .iter()
-            .map(|p| format!("{} {:.0}%", p.outcome, p.probability * 100.0))
+            .map(|p| {
+                format!(
+                    "{} {}%",
+                    p.outcome,
+                    crate::engine::cost::decimal(p.probability * 100.0, 0)
+                )
+            })
             .collect();
         out.push(format!("Prior distribution: {}", p.join(", ")));
     }

@@ -3,7 +3,7 @@
 //! (probabilities as a list or a map, percentages), strict where a number would otherwise
 //! be made up.
 
-use serde_json::{json, Value};
+use serde_json::Value;
 
 use super::consensus::{composite, normalise};
 use super::types::{Disagreement, Insight, Precedent, Stance};
@@ -269,79 +269,99 @@ pub fn synthesis(
     })
 }
 
-fn probabilities_schema(ids: &[&str]) -> Value {
-    json!({"type": "array", "minItems": ids.len(), "maxItems": ids.len(), "items": {
-        "type": "object",
-        "properties": {"outcome": {"type": "string", "enum": ids}, "probability": {"type": "number", "minimum": 0, "maximum": 1}},
-        "required": ["outcome", "probability"]}})
+/// A JSON list of strings, for a schema's `enum`.
+fn list(items: &[&str]) -> String {
+    Value::Array(items.iter().map(|s| Value::String(s.to_string())).collect()).to_string()
+}
+
+/// Schemas are JSON files with `{{…}}` holes, read at run time: building them with
+/// `json!` would cost kilobytes of code in the bundle.
+fn schema(template: &str, vars: &[(&str, &str)]) -> Value {
+    let text = crate::engine::prompt::render(template, vars);
+    serde_json::from_str(&text).unwrap_or(Value::Null)
+}
+
+fn probabilities_schema(ids: &[&str]) -> String {
+    crate::engine::prompt::render(
+        include_str!("schemas/probabilities.json"),
+        &[("n", &ids.len().to_string()), ("ids", &list(ids))],
+    )
 }
 
 pub fn argument_schema(ids: &[&str], roles: &[&str], phase: &str, historian: bool) -> Value {
-    let mut props = json!({
-        "argument": {"type": "string"},
-        "outcome_supported": {"type": "string", "enum": ids},
-        "evidence": {"type": "array", "items": {"type": "string"}},
-        "rebuts": {"type": "array", "items": {"type": "string", "enum": roles},
-            "minItems": if phase == "rebuttal" { 1 } else { 0 }},
-        "references": {"type": "array", "items": {"type": "string"},
-            "minItems": if phase == "closing" { 1 } else { 0 }},
-        "probabilities": probabilities_schema(ids),
-        "confidence": {"type": "number", "minimum": 0, "maximum": 1}
-    });
-    let mut required = vec![
-        "argument",
-        "outcome_supported",
-        "evidence",
-        "probabilities",
-        "confidence",
-    ];
+    let mut required = String::new();
     if phase == "rebuttal" {
-        required.push("rebuts");
+        required.push_str(", \"rebuts\"");
     }
     if phase == "closing" {
-        required.push("references");
+        required.push_str(", \"references\"");
     }
     if historian {
-        props["precedents"] = json!({"type": "array", "minItems": 2, "items": {"type": "object",
-            "properties": {"event": {"type": "string"}, "date": {"type": "string"}, "outcome": {"type": "string"},
-                "similarity": {"type": "number", "minimum": 0, "maximum": 1}, "relevance": {"type": "string"}},
-            "required": ["event", "date", "outcome", "similarity", "relevance"]}});
-        required.push("precedents");
+        required.push_str(", \"precedents\"");
     }
-    json!({"type": "object", "properties": props, "required": required})
+    schema(
+        include_str!("schemas/argument.json"),
+        &[
+            ("ids", &list(ids)),
+            ("roles", &list(roles)),
+            ("rebuts_min", if phase == "rebuttal" { "1" } else { "0" }),
+            ("references_min", if phase == "closing" { "1" } else { "0" }),
+            ("probabilities", &probabilities_schema(ids)),
+            (
+                "precedents",
+                if historian {
+                    include_str!("schemas/precedents.json")
+                } else {
+                    ""
+                },
+            ),
+            ("required", &required),
+        ],
+    )
 }
 
 pub fn score_schema() -> Value {
-    let unit = json!({"type": "number", "minimum": 0, "maximum": 1});
-    json!({"type": "object", "properties": {"logical_strength": unit, "evidence_quality": unit,
-        "novelty": unit, "reason": {"type": "string"}},
-        "required": ["logical_strength", "evidence_quality", "novelty", "reason"]})
+    schema(include_str!("schemas/score.json"), &[])
 }
 
 pub fn synthesis_schema(ids: &[&str], roles: &[&str]) -> Value {
-    json!({"type": "object", "properties": {
-        "probabilities": probabilities_schema(ids),
-        "confidence": {"type": "number", "minimum": 0, "maximum": 1},
-        "rationale": {"type": "string"},
-        "disagreements": {"type": "array", "items": {"type": "object", "properties": {
-            "topic": {"type": "string"},
-            "positions": {"type": "array", "items": {"type": "object", "properties": {
-                "role": {"type": "string", "enum": roles}, "stance": {"type": "string"},
-                "strength": {"type": "number", "minimum": 0, "maximum": 1}},
-                "required": ["role", "stance", "strength"]}},
-            "resolved": {"type": "boolean"}}, "required": ["topic", "positions", "resolved"]}},
-        "insights": {"type": "array", "items": {"type": "object", "properties": {
-            "insight": {"type": "string"}, "source_role": {"type": "string", "enum": roles},
-            "round": {"type": "integer", "minimum": 1},
-            "impact": {"type": "string", "enum": ["high", "medium", "low"]},
-            "affected_outcomes": {"type": "array", "items": {"type": "string", "enum": ids}}},
-            "required": ["insight", "source_role", "round", "impact", "affected_outcomes"]}}},
-        "required": ["probabilities", "confidence", "rationale", "disagreements", "insights"]})
+    schema(
+        include_str!("schemas/synthesis.json"),
+        &[
+            ("ids", &list(ids)),
+            ("roles", &list(roles)),
+            ("probabilities", &probabilities_schema(ids)),
+        ],
+    )
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn the_schemas_are_valid_json_with_their_holes_filled() {
+        for phase in ["opening", "rebuttal", "closing"] {
+            for historian in [false, true] {
+                let s = argument_schema(&IDS, &ROLES, phase, historian);
+                assert_eq!(
+                    s["properties"]["outcome_supported"]["enum"],
+                    json!(["yes", "no"])
+                );
+                assert_eq!(s["properties"]["probabilities"]["minItems"], 2);
+                assert_eq!(s["properties"].get("precedents").is_some(), historian);
+                let required = s["required"].as_array().unwrap();
+                assert_eq!(required.contains(&json!("rebuts")), phase == "rebuttal");
+            }
+        }
+        assert_eq!(score_schema()["required"].as_array().unwrap().len(), 4);
+        let s = synthesis_schema(&IDS, &ROLES);
+        assert_eq!(
+            s["properties"]["insights"]["items"]["properties"]["source_role"]["enum"],
+            json!(ROLES)
+        );
+    }
 
     const IDS: [&str; 2] = ["yes", "no"];
     const ROLES: [&str; 3] = ["optimist", "pessimist", "judge"];

@@ -520,3 +520,39 @@ fn every_prompt_is_rendered_with_all_its_variables_and_fits_the_argument_budget(
         );
     }
 }
+
+#[test]
+fn the_seeds_debate_result_and_its_views_come_from_the_log() {
+    let r = run(config(&FIVE, 3), script(vec![]));
+    let v = report::debate_result("d1", &r.events).unwrap();
+    let rounds = v["debate_log"]["rounds"].as_array().unwrap();
+    assert_eq!(rounds.len(), 3);
+    assert_eq!(rounds[1]["phase"], "rebuttal");
+    assert_eq!(rounds[0]["arguments"].as_array().unwrap().len(), 5);
+    close(
+        rounds[2]["arguments"][0]["scores"]["composite"]
+            .as_f64()
+            .unwrap(),
+        0.7,
+    );
+    close(
+        v["probability_distribution"][0]["probability"]
+            .as_f64()
+            .unwrap(),
+        0.62,
+    );
+    assert_eq!(v["metadata"]["calls"], 31);
+    assert_eq!(v["historical_precedents"].as_array().unwrap().len(), 2);
+    assert_eq!(report::round(&v, 2).unwrap()["round"]["round_number"], 2);
+    assert_eq!(
+        report::role(&v, "historian")["arguments"]
+            .as_array()
+            .unwrap()
+            .len(),
+        3
+    );
+    assert_eq!(
+        report::consensus(&v)["disagreement_map"][0]["topic"],
+        "Turnout"
+    );
+}
