@@ -15,9 +15,9 @@ const SHOTS = join(ROOT, 'tests/e2e/artifacts');
 // historian .4/.4/.2. Consensus = their mean: .35/.40/.25. The judge's synthesis says
 // .5/.3/.2; final = 0.6 × judge + 0.4 × consensus = .44/.34/.22.
 const EXPECTED = {
-  yes: { consensus: 0.35, judge: 0.5, final: 0.44 },
-  no: { consensus: 0.40, judge: 0.3, final: 0.34 },
-  delay: { consensus: 0.25, judge: 0.2, final: 0.22 },
+  yes: { consensus: 0.35, synthesis: 0.5, final: 0.44 },
+  no: { consensus: 0.40, synthesis: 0.3, final: 0.34 },
+  delay: { consensus: 0.25, synthesis: 0.2, final: 0.22 },
 };
 // Population σ per outcome over the four roles, then 1 − σ/0.5, averaged.
 function consensusScore() {
@@ -45,6 +45,7 @@ function checkCharts(values) {
   }
   assert.equal(values.yes.optimist.text, '60.0%');
   assert.equal(values.no.pessimist.text, '70.0%');
+  assert.equal(values.yes.judge.text, '40.0%'); // the judge's closing argument, as a role
 }
 
 test('a forecast panel shows the expected final distribution, consensus and findings', async () => {

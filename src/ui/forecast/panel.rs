@@ -213,7 +213,7 @@ fn role_card(d: DebateView, round: u32, seat: String, name: String) -> impl Into
 fn chart(label: String, id: String, rows: Vec<(String, String, Option<f64>)>) -> impl IntoView {
     let row_h = 22.0;
     let h = rows.len() as f64 * row_h + 8.0;
-    let (x0, w) = (118.0, 178.0);
+    let (x0, w) = (126.0, 172.0);
     view! {
         <figure class="fc-chart" data-outcome=id.clone()>
             <figcaption>{label}" "<span class="hint">{format!("({id})")}</span></figcaption>
@@ -223,14 +223,14 @@ fn chart(label: String, id: String, rows: Vec<(String, String, Option<f64>)>) ->
                 }).collect_view()}
                 {rows.into_iter().enumerate().map(|(i, (series, name, v))| {
                     let y = 4.0 + i as f64 * row_h;
-                    let summary = matches!(series.as_str(), "consensus" | "judge" | "final");
+                    let summary = matches!(series.as_str(), "consensus" | "synthesis" | "final");
                     view! {
                         <g class=format!("bar series-{series}") class:summary=summary data-series=series.clone()
                             data-value=v.map(|v| dec(v, 4))>
                             <text x="0" y=dec(y + 14.0, 0) class="name">{name}</text>
                             <rect class="track" x=dec(x0, 0) y=dec(y + 3.0, 0) width=dec(w, 0) height="12" rx="3"></rect>
                             {v.map(|v| view! { <rect class="fill" x=dec(x0, 0) y=dec(y + 3.0, 0) width=dec(w * v.clamp(0.0, 1.0), 1) height="12" rx="3"></rect> })}
-                            <text x="302" y=dec(y + 14.0, 0) class="value">{v.map_or("—".to_string(), pct)}</text>
+                            <text x="304" y=dec(y + 14.0, 0) class="value">{v.map_or("—".to_string(), pct)}</text>
                         </g>
                     }
                 }).collect_view()}
