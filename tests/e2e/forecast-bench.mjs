@@ -17,10 +17,9 @@ const SEQUENTIAL = 15 * (duration(CHUNKS.argument) + duration(CHUNKS.score)) + d
 
 /** `text` cut into `n` pieces of about the same length. */
 function chunked(text, n) {
-  const size = Math.ceil(text.length / n);
   const out = [];
-  for (let i = 0; i < n; i++) out.push(text.slice(i * size, (i + 1) * size));
-  return out.filter((c, i) => c.length > 0 || i === 0);
+  for (let i = 0; i < n; i++) out.push(text.slice(Math.floor(i * text.length / n), Math.floor((i + 1) * text.length / n)));
+  return out;
 }
 
 function script() {

@@ -372,7 +372,7 @@ pub fn ForecastPanel() -> impl IntoView {
                             .or_else(|| live_consensus.as_ref().map(|c| c[i])),
                     ));
                     bars.push((
-                        "judge".into(),
+                        "synthesis".into(),
                         "Judge (synthesis)".into(),
                         r.and_then(|r| r.judge),
                     ));
