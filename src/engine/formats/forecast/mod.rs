@@ -428,12 +428,11 @@ impl<'a> Forecast<'a> {
         .messages(vec![ChatMessage::system(system), ChatMessage::user(user)])
         .max_tokens(self.o.argument_output_tokens)
         .temperature(0.8)
-        .json_schema(parse::argument_schema(
-            &ids,
-            &roles,
-            ph,
-            role.kind == "historian",
-        ))
+        // JSON mode with the shape spelled out in the prompt: llama.cpp's OpenAI server
+        // (the local model) refuses `json_schema` response formats with a 500, and the
+        // answer is validated and repaired once either way (`parse::argument_schema` is
+        // the same shape as a schema, for providers that take one).
+        .json()
         .tolerate_failure();
         let full = self
             .ctx
@@ -555,7 +554,7 @@ impl<'a> Forecast<'a> {
                 .messages(vec![ChatMessage::user(user)])
                 .max_tokens(self.o.scoring_output_tokens)
                 .temperature(0.2)
-                .json_schema(parse::score_schema())
+                .json()
                 .tolerate_failure(),
                 parse::score,
             )
@@ -820,7 +819,7 @@ impl<'a> Forecast<'a> {
                     ])
                     .max_tokens(self.o.synthesis_output_tokens)
                     .temperature(0.3)
-                    .json_schema(parse::synthesis_schema(&ids, &roles))
+                    .json()
                     .tolerate_failure(),
                 |v| parse::synthesis(v, &ids, &roles, rounds),
             )
