@@ -55,7 +55,8 @@ test('a forecast on the local model (two roles and the judge, two rounds) finish
   assert.ok(await page.locator('.badge.done').isVisible(), `the forecast failed: ${consoleLines.join('\n')}`);
   const verdict = await page.locator('.fc-verdict').textContent();
   const [, read, rejected] = verdict.match(/probabilities read (\d+), rejected (\d+)/);
-  assert.equal(Number(read) + Number(rejected) <= 6, true);
+  // Six arguments, and one more for each regenerated: at most twelve readings.
+  assert.ok(Number(read) + Number(rejected) <= 12);
   // Every chart bar shows a number only where one was read or computed from read ones.
   const finals = await page.$$eval('.fc-chart g[data-series="final"]', gs => gs.map(g => g.dataset.value ?? null));
   console.log(`forecast on the local model: probabilities read ${read}, rejected ${rejected}; final ${JSON.stringify(finals)}; ${verdict.replace(/\s+/g, ' ').slice(0, 400)}`);

@@ -668,12 +668,13 @@ impl<'a> Forecast<'a> {
             .filter(|t| t.role != JUDGE && !t.parsed.outcome_supported.is_empty())
             .map(|t| format!("{} → {}", self.name(&t.role), t.parsed.outcome_supported))
             .collect();
-        let distinct: std::collections::BTreeSet<&str> = this
-            .iter()
-            .filter(|t| t.role != JUDGE)
-            .map(|t| t.parsed.outcome_supported.as_str())
-            .filter(|s| !s.is_empty())
-            .collect();
+        let mut distinct: Vec<&str> = Vec::new();
+        for t in this.iter().filter(|t| t.role != JUDGE) {
+            let o = t.parsed.outcome_supported.as_str();
+            if !o.is_empty() && !distinct.contains(&o) {
+                distinct.push(o);
+            }
+        }
         if distinct.len() > 1 {
             key_disagreements.push(format!("Outcomes backed: {}", backing.join(", ")));
         }
