@@ -59,6 +59,14 @@ test('a forecast panel shows the expected final distribution, consensus and find
   await page.getByLabel('Outcome 3 id').fill('delay');
   await page.getByLabel('Outcome 3 label').fill('Delayed to next session');
   assert.match(await page.locator('#plan').textContent(), /^31 model calls planned/);
+  // The setup form fits a phone.
+  await mkdir(SHOTS, { recursive: true });
+  await page.setViewportSize({ width: 390, height: 900 });
+  await page.waitForTimeout(100);
+  assert.equal(await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth), 0, 'setup: no horizontal scroll at 390 px');
+  await page.screenshot({ path: join(SHOTS, 'forecast-setup-390.png'), fullPage: true });
+  await page.setViewportSize({ width: 1440, height: 1000 });
+  await page.screenshot({ path: join(SHOTS, 'forecast-setup-1440.png'), fullPage: true });
   await page.click('#start');
   // While it runs: round 1's cards are there with the roles.
   await page.waitForSelector('.fc-card[data-role="historian"]');
@@ -83,7 +91,6 @@ test('a forecast panel shows the expected final distribution, consensus and find
   assert.match(await page.locator('.fc-insights').textContent(), /committee chair decides the timing/);
   assert.deepEqual(await page.$$eval('.fc-timeline .fc-date', d => d.map(x => x.textContent)), ['1990', '2009']);
 
-  await mkdir(SHOTS, { recursive: true });
   await page.screenshot({ path: join(SHOTS, 'forecast-1440.png'), fullPage: true });
   await page.setViewportSize({ width: 390, height: 900 });
   await page.waitForTimeout(100);
