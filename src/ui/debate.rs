@@ -9,12 +9,12 @@ use super::duelogic::listen::Listen;
 use super::duelogic::{ChairPanel, CutMarker, Interjection, Scorecard};
 use super::forecast::ForecastPanel;
 use super::markdown::Markdown;
-use super::state::{AppState, Block, BlockKind, Route, TurnStatus, TurnView};
 use crate::engine::config::{Accountability, FormatId, FormatOptions};
+use crate::engine::finding::FindingBody;
+use super::state::{AppState, Block, BlockKind, Route, TurnStatus, TurnView};
 use crate::engine::cost::{self, dollars};
 use crate::engine::event::{Input, Outcome};
 use crate::engine::export;
-use crate::engine::finding::FindingBody;
 
 fn status_line(s: TurnStatus) -> Option<(&'static str, &'static str)> {
     match s {
@@ -98,16 +98,12 @@ fn Countdown(until_ms: u64) -> impl IntoView {
 fn awaits_evaluation(state: AppState, seat: &str, label: &str) -> bool {
     label == "Argument"
         && state.debate.running.get()
-        && state
-            .debate
-            .config
-            .with(|c| match c.as_ref().map(|c| &c.options) {
-                Some(FormatOptions::Duelogic(o)) => {
-                    o.accountability != Accountability::Relaxed
-                        && o.chairs.iter().any(|c| c.seat == seat)
-                }
-                _ => false,
-            })
+        && state.debate.config.with(|c| match c.as_ref().map(|c| &c.options) {
+            Some(FormatOptions::Duelogic(o)) => {
+                o.accountability != Accountability::Relaxed && o.chairs.iter().any(|c| c.seat == seat)
+            }
+            _ => false,
+        })
 }
 
 fn block_view(block: Block) -> AnyView {
@@ -197,18 +193,11 @@ fn block_view(block: Block) -> AnyView {
             };
             let state = expect_context::<AppState>();
             let speaking_key = key.clone();
-            let speaking = move || {
-                state
-                    .debate
-                    .speaking
-                    .with(|k| k.as_deref() == Some(speaking_key.as_str()))
-            };
+            let speaking = move || state.debate.speaking.with(|k| k.as_deref() == Some(speaking_key.as_str()));
             let (eval_seat, eval_label) = (seat.clone(), label.clone());
             let pending = Signal::derive(move || {
-                matches!(
-                    view.status.get(),
-                    TurnStatus::Done | TurnStatus::Cut | TurnStatus::Truncated
-                ) && awaits_evaluation(state, &eval_seat, &eval_label)
+                matches!(view.status.get(), TurnStatus::Done | TurnStatus::Cut | TurnStatus::Truncated)
+                    && awaits_evaluation(state, &eval_seat, &eval_label)
             });
             view! {
                 <article class=seat_class data-status=move || view.status.get().id() data-block=key.clone()

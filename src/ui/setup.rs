@@ -5,9 +5,9 @@ use leptos::prelude::*;
 
 use super::app::{navigate, session};
 use super::connection_form::ConnectionForm;
+use super::state::{AppState, Route};
 use super::duelogic::setup::{DuelogicForm, DuelogicSetup};
 use super::forecast::setup::{ForecastForm, ForecastSetup};
-use super::state::{AppState, Route};
 use crate::engine::config::{ClassicOptions, ClassicStyle, FormatId, Participant, MAX_TOPIC_CHARS};
 use crate::engine::cost;
 use crate::engine::formats::{self, classic, duelogic, forecast};
@@ -182,20 +182,13 @@ pub fn SetupScreen() -> impl IntoView {
             let f = duelogic_form;
             let chairs = f.chairs.with(|c| {
                 c.iter()
-                    .map(|c| {
-                        (
-                            c.name.get(),
-                            c.framework.get(),
-                            on_model(c.connection.get(), c.model.get()),
-                        )
-                    })
+                    .map(|c| (c.name.get(), c.framework.get(), on_model(c.connection.get(), c.model.get())))
                     .collect()
             });
             let arbiter = on_model(f.arbiter_connection.get(), f.arbiter_model.get());
             let analyst = (!f.analyst_connection.get().is_empty())
                 .then(|| on_model(f.analyst_connection.get(), f.analyst_model.get()));
-            let mut config =
-                duelogic::new_config(&topic.get(), chairs, arbiter, analyst, f.options());
+            let mut config = duelogic::new_config(&topic.get(), chairs, arbiter, analyst, f.options());
             config.spending_cap = cap.with(|c| cost::parse_decimal(c));
             return config;
         }
@@ -322,27 +315,26 @@ pub fn SetupScreen() -> impl IntoView {
     }
     .into_any();
 
-    let classic_options = move || {
-        view! {
-            <div class="grid2">
-                <TextField id="stance-a" label="Position A argues" placeholder="In favour of the motion" value=stance_a/>
-                <TextField id="stance-b" label="Position B argues" placeholder="Against the motion" value=stance_b/>
-                <label class="field">
-                    <span class="label">"Style"</span>
-                    <select id="style" prop:value=move || style.get().id() on:change=move |ev| {
-                        if let Some(s) = ClassicStyle::from_id(&event_target_value(&ev)) { style.set(s) }
-                    }>
-                        {ClassicStyle::ALL.into_iter().map(|s| view! { <option value=s.id()>{capitalise(s.id())}</option> }).collect_view()}
-                    </select>
-                </label>
-                <label class="field">
-                    <span class="label">"Rounds of argument"</span>
-                    <input id="rounds" type="number" min="1" max="10" prop:value=move || rounds.get().to_string()
-                        on:input=move |ev| { if let Ok(n) = event_target_value(&ev).parse::<u32>() { rounds.set(n.clamp(1, 10)) } }/>
-                </label>
-            </div>
-        }
-    };
+    let classic_options = move || view! {
+        <div class="grid2">
+            <TextField id="stance-a" label="Position A argues" placeholder="In favour of the motion" value=stance_a/>
+            <TextField id="stance-b" label="Position B argues" placeholder="Against the motion" value=stance_b/>
+            <label class="field">
+                <span class="label">"Style"</span>
+                <select id="style" prop:value=move || style.get().id() on:change=move |ev| {
+                    if let Some(s) = ClassicStyle::from_id(&event_target_value(&ev)) { style.set(s) }
+                }>
+                    {ClassicStyle::ALL.into_iter().map(|s| view! { <option value=s.id()>{capitalise(s.id())}</option> }).collect_view()}
+                </select>
+            </label>
+            <label class="field">
+                <span class="label">"Rounds of argument"</span>
+                <input id="rounds" type="number" min="1" max="10" prop:value=move || rounds.get().to_string()
+                    on:input=move |ev| { if let Ok(n) = event_target_value(&ev).parse::<u32>() { rounds.set(n.clamp(1, 10)) } }/>
+            </label>
+        </div>
+    }
+;
 
     let connection_block = view! {
         <div class="grid2">
@@ -388,14 +380,13 @@ pub fn SetupScreen() -> impl IntoView {
     }
     .into_any();
 
-    let seat_rows = move || {
-        view! {
-            <details class="seats">
-                <summary>"Seats: give each seat its own model, or take one yourself"</summary>
-                {seats.into_iter().map(|seat| view! { <SeatRow seat=seat/> }).collect_view()}
-            </details>
-        }
-    };
+    let seat_rows = move || view! {
+        <details class="seats">
+            <summary>"Seats: give each seat its own model, or take one yourself"</summary>
+            {seats.into_iter().map(|seat| view! { <SeatRow seat=seat/> }).collect_view()}
+        </details>
+    }
+;
 
     // The priced models in use, each once, with the connection that prices it.
     let costs = view! {

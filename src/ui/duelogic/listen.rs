@@ -32,9 +32,9 @@ fn turns(state: AppState) -> Vec<(String, String, String)> {
                     analysis: false,
                     ..
                 } if matches!(
-                    view.status.get_untracked(),
-                    TurnStatus::Done | TurnStatus::Cut | TurnStatus::Truncated
-                ) =>
+                        view.status.get_untracked(),
+                        TurnStatus::Done | TurnStatus::Cut | TurnStatus::Truncated
+                    ) =>
                 {
                     Some((b.key.clone(), seat.clone(), view.text.get_untracked()))
                 }
@@ -82,8 +82,7 @@ impl Player {
         });
         let voices = s.get_voices();
         if voices.length() > 0 {
-            let v: SpeechSynthesisVoice =
-                voices.get(place as u32 % voices.length()).unchecked_into();
+            let v: SpeechSynthesisVoice = voices.get(place as u32 % voices.length()).unchecked_into();
             u.set_voice(Some(&v));
         }
         u.set_pitch(0.8 + 0.15 * (place % 4) as f32);
@@ -98,11 +97,10 @@ impl Player {
         self.playing.set(true);
         self.paused.set(false);
         self.state.debate.speaking.set(Some(key.clone()));
-        if let Some(el) = web_sys::window().and_then(|w| w.document()).and_then(|d| {
-            d.query_selector(&format!("[data-block=\"{key}\"]"))
-                .ok()
-                .flatten()
-        }) {
+        if let Some(el) = web_sys::window()
+            .and_then(|w| w.document())
+            .and_then(|d| d.query_selector(&format!("[data-block=\"{key}\"]")).ok().flatten())
+        {
             el.scroll_into_view_with_bool(false);
         }
         s.speak(&u);

@@ -150,10 +150,7 @@ pub fn DuelogicSetup(form: DuelogicForm) -> impl IntoView {
         form.chairs.update(|c| {
             if c.len() < 6 {
                 let n = c.len();
-                c.push(ChairChoice::new(
-                    n + 1,
-                    DEFAULT_FRAMEWORKS[n % DEFAULT_FRAMEWORKS.len()],
-                ));
+                c.push(ChairChoice::new(n + 1, DEFAULT_FRAMEWORKS[n % DEFAULT_FRAMEWORKS.len()]));
             }
         })
     };
