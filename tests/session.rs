@@ -262,7 +262,7 @@ fn a_connection_runs_no_more_calls_at_once_than_its_cap() {
     });
     let mut local = Connection::local_model();
     local.concurrency = 1;
-    let mut wide = Connection::openai_compatible("wide", "Wide", "http://x/v1", "m", "");
+    let mut wide = Connection::openai_compatible("wide", "Wide", "https://x.example/v1", "m", "");
     wide.concurrency = 3;
     let router = Rc::new(Router::new(
         Rc::new(RefCell::new(vec![local, wide])),

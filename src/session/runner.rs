@@ -116,7 +116,18 @@ impl Session {
     ) -> LocalBoxFuture<'static, Result<String, String>> {
         let this = self.clone();
         let (connection, model) = (connection_id.to_string(), model.to_string());
+        let checked = match self
+            .connections
+            .borrow()
+            .iter()
+            .find(|c| c.id == connection)
+        {
+            Some(c) => c.validate(),
+            None => Err("Choose a connection first.".into()),
+        };
         Box::pin(async move {
+            // Checked as Save checks it, before anything is sent.
+            checked?;
             let req = ChatRequest {
                 connection,
                 model: model.clone(),
