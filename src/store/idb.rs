@@ -2,6 +2,15 @@
 //! `id`), `events` (key `[debate, seq]`) and `in_flight` (key `[debate, call]`). Records hold
 //! their payload as a JSON string, so the schema of what we store is serde's, versioned by
 //! the event schema; `DB_VERSION` versions only the object stores themselves.
+//!
+//! A write counts once its transaction has completed, not when its request succeeded:
+//! browsers report a full quota when the transaction commits. Opening never waits forever:
+//! a database held open at an older version by another tab (`blocked`), or one that does
+//! not answer within `OPEN_LIMIT_MS`, is an error that says what to do; and this tab lets
+//! go of its own connection when a newer Agora elsewhere needs to upgrade it.
+
+use std::cell::{Cell, RefCell};
+use std::rc::Rc;
 
 use futures::channel::oneshot;
 use futures::future::LocalBoxFuture;
@@ -10,7 +19,7 @@ use wasm_bindgen::closure::Closure;
 use wasm_bindgen::{JsCast, JsValue};
 use web_sys::{
     IdbDatabase, IdbKeyRange, IdbObjectStoreParameters, IdbOpenDbRequest, IdbRequest,
-    IdbTransactionMode,
+    IdbTransaction, IdbTransactionMode,
 };
 
 use super::{newest_first, DebateSummary, InFlight, Store, StoreResult, StoredDebate};
@@ -21,9 +30,89 @@ pub const DB_VERSION: u32 = 1;
 const DEBATES: &str = "debates";
 const EVENTS: &str = "events";
 const IN_FLIGHT: &str = "in_flight";
+/// How long opening the database may take before Agora goes on without it.
+pub const OPEN_LIMIT_MS: i32 = 10_000;
 
 pub struct IdbStore {
     db: IdbDatabase,
+    /// Set when another tab's newer Agora asked for the database and this tab closed it.
+    closed: Rc<Cell<bool>>,
+    _on_version_change: Closure<dyn FnMut()>,
+}
+
+/// Words for a failed transaction; a full quota gets its own, since it is the likely one.
+fn dom_err(context: &str, e: Option<web_sys::DomException>) -> String {
+    match e {
+        Some(e) if e.name() == "QuotaExceededError" => format!(
+            "the browser's storage for this site is full ({}: {})",
+            e.name(),
+            e.message()
+        ),
+        Some(e) => format!("{context}: {} ({})", e.message(), e.name()),
+        None => format!("{context}: the browser gave no reason"),
+    }
+}
+
+/// Waits for a transaction to commit. Its handlers are set at once (before any event can
+/// fire) and removed when this is dropped, so a closure is never called after it is gone.
+struct Committed {
+    tx: IdbTransaction,
+    rx: futures::channel::oneshot::Receiver<Result<(), String>>,
+    _handlers: [Closure<dyn FnMut()>; 3],
+}
+
+impl Committed {
+    fn watch(tx: &IdbTransaction) -> Self {
+        let (send, rx) = oneshot::channel();
+        let send = Rc::new(RefCell::new(Some(send)));
+        let settle = |outcome: fn(&IdbTransaction) -> Result<(), String>| {
+            let (send, t) = (send.clone(), tx.clone());
+            Closure::<dyn FnMut()>::new(move || {
+                if let Some(s) = send.borrow_mut().take() {
+                    let _ = s.send(outcome(&t));
+                }
+            })
+        };
+        let complete = settle(|_| Ok(()));
+        let error = settle(|t| Err(dom_err("saving failed", t.error())));
+        let abort = settle(|t| Err(dom_err("saving was cancelled", t.error())));
+        tx.set_oncomplete(Some(complete.as_ref().unchecked_ref()));
+        tx.set_onerror(Some(error.as_ref().unchecked_ref()));
+        tx.set_onabort(Some(abort.as_ref().unchecked_ref()));
+        Committed {
+            tx: tx.clone(),
+            rx,
+            _handlers: [complete, error, abort],
+        }
+    }
+
+    async fn wait(mut self) -> Result<(), String> {
+        (&mut self.rx)
+            .await
+            .unwrap_or_else(|_| Err("IndexedDB transaction was dropped".into()))
+    }
+}
+
+impl Drop for Committed {
+    fn drop(&mut self) {
+        self.tx.set_oncomplete(None);
+        self.tx.set_onerror(None);
+        self.tx.set_onabort(None);
+    }
+}
+
+/// Resolves after `ms` (a browser timer: the store has no clock of its own).
+fn after(ms: i32) -> impl std::future::Future<Output = ()> {
+    let (tx, rx) = oneshot::channel::<()>();
+    let cb = Closure::once_into_js(move || {
+        let _ = tx.send(());
+    });
+    if let Some(w) = web_sys::window() {
+        let _ = w.set_timeout_with_callback_and_timeout_and_arguments_0(cb.unchecked_ref(), ms);
+    }
+    async move {
+        let _ = rx.await;
+    }
 }
 
 fn js_err(context: &str, e: JsValue) -> String {
@@ -103,7 +192,7 @@ fn in_flight_range(id: &str) -> Result<IdbKeyRange, String> {
 }
 
 impl IdbStore {
-    /// Opens (creating or upgrading) the database named `name`.
+    /// Opens (creating or upgrading) the database named `name`; an error says what to do.
     pub async fn open(name: &str) -> Result<Self, String> {
         let window = web_sys::window().ok_or("no window")?;
         let factory = window
@@ -139,13 +228,87 @@ impl IdbStore {
             },
         );
         req.set_onupgradeneeded(Some(upgrade.as_ref().unchecked_ref()));
-        let db = done(&req).await?;
+        let (blocked_tx, blocked_rx) = oneshot::channel::<()>();
+        let blocked_tx = RefCell::new(Some(blocked_tx));
+        let blocked = Closure::<dyn FnMut()>::new(move || {
+            if let Some(t) = blocked_tx.borrow_mut().take() {
+                let _ = t.send(());
+            }
+        });
+        req.set_onblocked(Some(blocked.as_ref().unchecked_ref()));
+        let opened = {
+            use futures::future::{select, Either};
+            let opened = std::pin::pin!(done(&req));
+            let blocked = async {
+                if blocked_rx.await.is_err() {
+                    futures::future::pending::<()>().await;
+                }
+            };
+            let (blocked, limit) = (
+                std::pin::pin!(blocked),
+                std::pin::pin!(after(OPEN_LIMIT_MS)),
+            );
+            match select(opened, select(blocked, limit)).await {
+                Either::Left((r, _)) => Some(r),
+                Either::Right((Either::Left(_), _)) => None,
+                Either::Right((Either::Right(_), _)) => {
+                    Some(Err(format!("The browser's database did not open within {} seconds. Close other Agora tabs and reload this page; if that does not help, restart the browser", OPEN_LIMIT_MS / 1000)))
+                }
+            }
+        };
+        let Some(opened) = opened else {
+            // Left pending, the request opens the database once the other tab lets go:
+            // close it again then, and keep the handlers alive for that.
+            let late = Closure::<dyn FnMut()>::new({
+                let req = req.clone();
+                move || {
+                    if let Ok(db) = req.result().and_then(|r| r.dyn_into::<IdbDatabase>()) {
+                        db.close();
+                    }
+                }
+            });
+            req.set_onsuccess(Some(late.as_ref().unchecked_ref()));
+            late.forget();
+            upgrade.forget();
+            blocked.forget();
+            return Err("Agora's stored debates are held open by another tab running an older Agora. Close or reload the other Agora tabs, then reload this page".into());
+        };
         req.set_onupgradeneeded(None);
-        drop(upgrade);
-        let db: IdbDatabase = db
+        req.set_onblocked(None);
+        drop((upgrade, blocked));
+        let db: IdbDatabase = opened?
             .dyn_into()
             .map_err(|_| "IndexedDB returned no database".to_string())?;
-        Ok(IdbStore { db })
+        // A newer Agora in another tab needs to upgrade the database: let go of it rather
+        // than block it. Writes from here on fail with a message saying to reload.
+        let closed = Rc::new(Cell::new(false));
+        let on_version_change = Closure::<dyn FnMut()>::new({
+            let (db, closed) = (db.clone(), closed.clone());
+            move || {
+                db.close();
+                closed.set(true);
+            }
+        });
+        db.set_onversionchange(Some(on_version_change.as_ref().unchecked_ref()));
+        Ok(IdbStore {
+            db,
+            closed,
+            _on_version_change: on_version_change,
+        })
+    }
+
+    fn transaction(
+        &self,
+        names: &[&str],
+        mode: IdbTransactionMode,
+    ) -> Result<IdbTransaction, String> {
+        if self.closed.get() {
+            return Err("a newer Agora opened in another tab took over the stored debates; reload this tab to save again".into());
+        }
+        let list: Array = names.iter().map(|n| JsValue::from_str(n)).collect();
+        self.db
+            .transaction_with_str_sequence_and_mode(&list, mode)
+            .map_err(|e| js_err("IndexedDB transaction", e))
     }
 
     fn store(
@@ -153,16 +316,19 @@ impl IdbStore {
         name: &str,
         mode: IdbTransactionMode,
     ) -> Result<web_sys::IdbObjectStore, String> {
-        self.db
-            .transaction_with_str_and_mode(name, mode)
-            .and_then(|t| t.object_store(name))
+        self.transaction(&[name], mode)?
+            .object_store(name)
             .map_err(|e| js_err("IndexedDB transaction", e))
     }
 
+    /// Writes one record; done once its transaction has committed.
     async fn put(&self, name: &str, value: JsValue) -> StoreResult<()> {
-        let store = self.store(name, IdbTransactionMode::Readwrite)?;
-        let req = store.put(&value).map_err(|e| js_err("saving", e))?;
-        done(&req).await.map(|_| ())
+        let tx = self.transaction(&[name], IdbTransactionMode::Readwrite)?;
+        let committed = Committed::watch(&tx);
+        tx.object_store(name)
+            .and_then(|s| s.put(&value))
+            .map_err(|e| js_err("saving", e))?;
+        committed.wait().await
     }
 
     async fn get_all(&self, name: &str, range: Option<&IdbKeyRange>) -> StoreResult<Vec<JsValue>> {
@@ -232,10 +398,13 @@ impl Store for IdbStore {
         call: &'a CallKey,
     ) -> LocalBoxFuture<'a, StoreResult<()>> {
         Box::pin(async move {
-            let store = self.store(IN_FLIGHT, IdbTransactionMode::Readwrite)?;
+            let tx = self.transaction(&[IN_FLIGHT], IdbTransactionMode::Readwrite)?;
+            let committed = Committed::watch(&tx);
             let key = Array::of2(&id.into(), &call.to_string().into());
-            let req = store.delete(&key).map_err(|e| js_err("clearing", e))?;
-            done(&req).await.map(|_| ())
+            tx.object_store(IN_FLIGHT)
+                .and_then(|s| s.delete(&key))
+                .map_err(|e| js_err("clearing", e))?;
+            committed.wait().await
         })
     }
 
@@ -295,25 +464,20 @@ impl Store for IdbStore {
 
     fn delete<'a>(&'a self, id: &'a str) -> LocalBoxFuture<'a, StoreResult<()>> {
         Box::pin(async move {
-            let names = Array::of3(&DEBATES.into(), &EVENTS.into(), &IN_FLIGHT.into());
-            let tx = self
-                .db
-                .transaction_with_str_sequence_and_mode(&names, IdbTransactionMode::Readwrite)
-                .map_err(|e| js_err("IndexedDB transaction", e))?;
+            let tx =
+                self.transaction(&[DEBATES, EVENTS, IN_FLIGHT], IdbTransactionMode::Readwrite)?;
+            let committed = Committed::watch(&tx);
             let get = |n: &str| tx.object_store(n).map_err(|e| js_err("IndexedDB", e));
-            let a = get(DEBATES)?
+            get(DEBATES)?
                 .delete(&JsValue::from_str(id))
                 .map_err(|e| js_err("deleting", e))?;
-            let b = get(EVENTS)?
+            get(EVENTS)?
                 .delete(event_range(id)?.as_ref())
                 .map_err(|e| js_err("deleting", e))?;
-            let c = get(IN_FLIGHT)?
+            get(IN_FLIGHT)?
                 .delete(in_flight_range(id)?.as_ref())
                 .map_err(|e| js_err("deleting", e))?;
-            done(&a).await?;
-            done(&b).await?;
-            done(&c).await?;
-            Ok(())
+            committed.wait().await
         })
     }
 }
