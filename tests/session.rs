@@ -434,3 +434,98 @@ fn a_failed_write_is_told_once_and_the_debate_goes_on_whole_in_memory() {
     let seqs: Vec<u32> = stored.events.iter().map(|e| e.seq).collect();
     assert_eq!(seqs, (0..5).collect::<Vec<u32>>());
 }
+
+#[test]
+fn hostile_sizes_are_refused_with_a_message_and_change_nothing_stored() {
+    let w = world();
+    let (clock, heard) = (w.clock.clone(), w.heard.clone());
+    let big = "x".repeat(100_000);
+    let (refusals, stored) = run_virtual_with(&w.clock, |spawner| {
+        let s = session(&w, spawner, r#"{"default": {"chunk_delay_ms": 10}}"#);
+        let big = big.clone();
+        async move {
+            let mut refusals = Vec::new();
+            let mut topic = classic_config(1);
+            topic.topic = big.clone();
+            refusals.push(s.start(topic).unwrap_err());
+            let mut position = classic_config(1);
+            position.seats[1].stance = Some(big.clone());
+            refusals.push(s.start(position).unwrap_err());
+            let id = s.start(classic_config(1)).unwrap();
+            clock.sleep(30).await;
+            let before = s.load(&id).await.unwrap().unwrap().events.len();
+            refusals.push(
+                s.input(
+                    &id,
+                    agora::engine::event::Input::Question { text: big.clone() },
+                )
+                .unwrap_err(),
+            );
+            refusals.push(
+                s.input(
+                    &id,
+                    agora::engine::event::Input::HumanTurn {
+                        call: CallKey::new("opening/position-a", 0),
+                        text: big.clone(),
+                    },
+                )
+                .unwrap_err(),
+            );
+            let after = s.load(&id).await.unwrap().unwrap().events.len();
+            assert!(after >= before);
+            until_ended(&clock, &heard).await;
+            (refusals, s.load(&id).await.unwrap().unwrap())
+        }
+    });
+    for (r, what) in refusals
+        .iter()
+        .zip(["topic", "position", "question", "turn"])
+    {
+        assert!(
+            r.contains("100000 characters long; the limit is"),
+            "{what}: {r}"
+        );
+    }
+    assert!(!format!("{:?}", stored.events).contains("xxxxxxxxxx"));
+    assert!(matches!(
+        stored.events.last().unwrap().kind,
+        EventKind::Finished {
+            outcome: Outcome::Completed,
+            ..
+        }
+    ));
+}
+
+#[test]
+fn an_answer_that_never_ends_is_cut_at_the_calls_bound_and_marked() {
+    let w = world();
+    let (clock, heard) = (w.clock.clone(), w.heard.clone());
+    let id = run_virtual_with(&w.clock, |spawner| {
+        let s = session(
+            &w,
+            spawner,
+            r#"{"default": {"chunks": ["word "], "chunk_delay_ms": 1, "endless": true}}"#,
+        );
+        async move {
+            let id = s.start(classic_config(1)).unwrap();
+            until_ended(&clock, &heard).await;
+            id
+        }
+    });
+    let stored = futures::executor::block_on(w.store.load(&id))
+        .unwrap()
+        .unwrap();
+    let mut turns = 0;
+    for e in &stored.events {
+        if let EventKind::TurnFinished { text, finish, .. } = &e.kind {
+            turns += 1;
+            assert_eq!(*finish, agora::engine::event::FinishReason::Limit);
+            assert!(
+                text.len() <= 16_000 && text.starts_with("word word"),
+                "{}",
+                text.len()
+            );
+        }
+    }
+    assert_eq!(turns, 11, "the debate went on to its end");
+}

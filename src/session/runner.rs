@@ -19,6 +19,11 @@ use crate::engine::model::{ChatMessage, ChatModel, ChatRequest};
 use crate::engine::{CallKey, DebateConfig};
 use crate::store::{DebateSummary, Store, StoredDebate};
 
+/// Longest audience question, and longest turn or evidence a person may add: every later
+/// prompt carries them, so a pasted document must not crowd out the debate.
+pub const MAX_QUESTION_CHARS: usize = 2_000;
+pub const MAX_TURN_CHARS: usize = 20_000;
+
 /// What the UI hears about a running debate.
 #[derive(Clone, Debug)]
 pub enum Update {
@@ -349,8 +354,21 @@ impl Session {
         }
     }
 
-    /// A question, evidence or a human's turn, consumed at the next call boundary.
+    /// A question, evidence or a human's turn, consumed at the next call boundary. One too
+    /// long is refused with a message, before anything is recorded.
     pub fn input(&self, id: &str, input: Input) -> Result<(), String> {
+        let (what, text, max) = match &input {
+            Input::Question { text } => ("question", text, MAX_QUESTION_CHARS),
+            Input::Evidence { text } => ("evidence", text, MAX_TURN_CHARS),
+            Input::HumanTurn { text, .. } => ("turn", text, MAX_TURN_CHARS),
+            Input::SpendingCap { .. } => ("", &String::new(), 0),
+        };
+        let n = text.chars().count();
+        if n > max {
+            return Err(format!(
+                "This {what} is {n} characters long; the limit is {max}. Shorten it and send it again."
+            ));
+        }
         match self.running.borrow().get(id) {
             Some(r) => {
                 r.inputs.push(input);
