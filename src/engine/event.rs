@@ -236,17 +236,20 @@ pub fn migrate(schema: u32, events: Vec<serde_json::Value>) -> Result<Vec<Event>
             "This debate was saved by a newer Agora (schema {schema}; this one reads up to {SCHEMA_VERSION})."
         ));
     }
-    let mut events = events;
-    if schema < 2 {
-        events.iter_mut().for_each(v1_to_v2);
-    }
     events
         .into_iter()
         .enumerate()
-        .map(|(i, v)| {
-            serde_json::from_value(v).map_err(|e| format!("event {i} is unreadable: {e}"))
-        })
+        .map(|(i, v)| migrate_one(schema, i, v))
         .collect()
+}
+
+/// One event of a log saved with `schema` (checked by `migrate`), the `i`th: for a reader
+/// that reads a long log a piece at a time.
+pub fn migrate_one(schema: u32, i: usize, mut event: serde_json::Value) -> Result<Event, String> {
+    if schema < 2 {
+        v1_to_v2(&mut event);
+    }
+    serde_json::from_value(event).map_err(|e| format!("event {i} is unreadable: {e}"))
 }
 
 /// Schema 1 kept classic's options in `config.classic` beside `config.format`; schema 2

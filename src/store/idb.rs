@@ -23,13 +23,15 @@ use web_sys::{
 };
 
 use super::{newest_first, DebateSummary, InFlight, Store, StoreResult, StoredDebate};
-use crate::engine::event::{migrate, Event};
+use crate::engine::event::{migrate, migrate_one, Event};
 use crate::engine::CallKey;
 
 pub const DB_VERSION: u32 = 1;
 const DEBATES: &str = "debates";
 const EVENTS: &str = "events";
 const IN_FLIGHT: &str = "in_flight";
+/// The longest the page is kept busy reading one piece of a stored log.
+const READ_SLICE_MS: f64 = 8.0;
 /// How long opening the database may take before Agora goes on without it.
 pub const OPEN_LIMIT_MS: i32 = 10_000;
 
@@ -435,17 +437,22 @@ impl Store for IdbStore {
             let summary: DebateSummary = json_of(&row)
                 .and_then(|j| serde_json::from_str(&j).ok())
                 .ok_or("the stored debate's summary is unreadable")?;
-            let raw: Vec<serde_json::Value> = self
-                .get_all(EVENTS, Some(&event_range(id)?))
-                .await?
-                .iter()
-                .filter_map(json_of)
-                .map(|j| {
-                    serde_json::from_str(&j)
-                        .map_err(|e| format!("a stored event is unreadable: {e}"))
-                })
-                .collect::<Result<_, _>>()?;
-            let mut events = migrate(summary.schema, raw)?;
+            // Refuses a log from a newer Agora before reading any of it.
+            migrate(summary.schema, Vec::new())?;
+            let rows = self.get_all(EVENTS, Some(&event_range(id)?)).await?;
+            // Read a slice at a time, letting the page breathe in between: a debate of
+            // hundreds of turns must not block it (BENCHMARKS.md, "Opening a long debate").
+            let mut events = Vec::with_capacity(rows.len());
+            let mut slice_start = js_sys::Date::now();
+            for (i, json) in rows.iter().filter_map(json_of).enumerate() {
+                let raw = serde_json::from_str(&json)
+                    .map_err(|e| format!("a stored event is unreadable: {e}"))?;
+                events.push(migrate_one(summary.schema, i, raw)?);
+                if js_sys::Date::now() - slice_start > READ_SLICE_MS {
+                    after(0).await;
+                    slice_start = js_sys::Date::now();
+                }
+            }
             events.sort_by_key(|e| e.seq);
             let in_flight = self
                 .get_all(IN_FLIGHT, Some(&in_flight_range(id)?))
