@@ -244,6 +244,8 @@ pub fn DebateScreen() -> impl IntoView {
     let d = state.debate;
     let question = RwSignal::new(String::new());
     let action_error = RwSignal::new(None::<String>);
+    // A long stored debate is drawn a slice at a time (no long task).
+    let drawn = super::progressive::progressively(d.blocks);
 
     let stop = move |_| {
         if let (Some(s), Some(id)) = (session(), d.id.get_untracked()) {
@@ -461,7 +463,7 @@ pub fn DebateScreen() -> impl IntoView {
                 </Show>
                 {move || is_duelogic().then(|| view! { <Listen/> <ChairPanel/> })}
                 <div class="transcript">
-                    <For each=move || d.blocks.get() key=|b| b.key.clone() let:block>
+                    <For each=drawn key=|b| b.key.clone() let:block>
                         {block_view(block)}
                     </For>
                 </div>
