@@ -354,6 +354,16 @@ impl Connection {
         Ok(())
     }
 
+    /// What "List the provider's models" checks: everything Save checks (where the key may
+    /// go above all) but the model name, which the list is there to choose.
+    pub fn validate_listing(&self) -> Result<(), String> {
+        let mut c = self.clone();
+        if c.default_model.trim().is_empty() {
+            c.default_model = "listing".into();
+        }
+        c.validate()
+    }
+
     /// "model via label", for error messages (never includes the key).
     pub fn describe(&self, model: &str) -> String {
         format!("{} ({model})", self.label)
@@ -491,8 +501,19 @@ mod tests {
             );
             c.base_url = "https://api.anthropic.com/v1".into();
             assert_eq!(c.validate(), Ok(()), "{kind:?}");
+            c.default_model.clear();
+            assert_eq!(
+                c.validate_listing(),
+                Ok(()),
+                "{kind:?}: a list is how a model is chosen"
+            );
             c.api_key.clear();
-            assert_eq!(c.validate().is_ok(), kind == ProviderKind::OpenAiCompatible);
+            assert_eq!(
+                c.validate_listing().is_ok(),
+                kind == ProviderKind::OpenAiCompatible
+            );
+            c.base_url = "http://api.anthropic.com/v1".into();
+            assert!(c.validate_listing().unwrap_err().contains("https"));
         }
     }
 

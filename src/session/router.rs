@@ -56,9 +56,9 @@ impl Router {
     }
 
     /// The models a connection offers (it may be a draft not saved yet, checked here as
-    /// Save checks it); errors never carry its key.
+    /// Save checks it, but for the model name); errors never carry its key.
     pub async fn list_models(&self, c: &Connection) -> Result<Vec<String>, String> {
-        c.validate()?;
+        c.validate_listing()?;
         (self.providers)(c)
             .list_models()
             .await

@@ -115,9 +115,10 @@ pub fn ConnectionForm(
 
     let list = move |_| {
         let Some(s) = session() else { return };
-        // Checked as Save checks it, so the key only goes where a saved one could.
+        // Checked as Save checks it (but for the model name, which the list is for), so
+        // the key only goes where a saved one could.
         let c = draft();
-        if let Err(e) = c.validate() {
+        if let Err(e) = c.validate_listing() {
             listing.set(Some(Err(e)));
             return;
         }
