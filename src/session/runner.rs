@@ -299,24 +299,25 @@ impl Session {
         let (eid, notice_to) = (id.clone(), self.clone());
         let on_error: Rc<dyn Fn(String)> =
             Rc::new(move |m| notice_to.notify(&eid, &Update::Notice(m)));
-        let writer = run_writer(
+        let (all_kept, wid, done_kept) = (self.kept.clone(), id.clone(), kept.clone());
+        // Everything stored: the store is the copy to read from now on. A debate whose
+        // store failed stays in memory until the tab closes.
+        let on_done = Box::new(move || {
+            let mut all = all_kept.borrow_mut();
+            if !done_kept.unsaved.get() && all.get(&wid).is_some_and(|k| Rc::ptr_eq(k, &done_kept))
+            {
+                all.remove(&wid);
+            }
+        });
+        (self.env.spawn)(Box::pin(run_writer(
             id.clone(),
             self.env.store.clone(),
             summary,
             rx,
-            kept.clone(),
+            kept,
             on_error,
-        );
-        let (all_kept, wid) = (self.kept.clone(), id.clone());
-        (self.env.spawn)(Box::pin(async move {
-            writer.await;
-            // Everything is stored: the store is the copy to read from now on. A debate
-            // whose store failed stays in memory until the tab closes.
-            let mut all = all_kept.borrow_mut();
-            if !kept.unsaved.get() && all.get(&wid).is_some_and(|k| Rc::ptr_eq(k, &kept)) {
-                all.remove(&wid);
-            }
-        }));
+            on_done,
+        )));
         (self.env.spawn)(Box::pin(async move {
             formats::drive(&ctx).await;
             for w in ctx.warnings() {

@@ -153,6 +153,7 @@ pub async fn run_writer(
     mut rx: mpsc::UnboundedReceiver<Write>,
     kept: Rc<Kept>,
     on_error: Rc<dyn Fn(String)>,
+    on_done: Box<dyn FnOnce()>,
 ) {
     let fail = |e: String| {
         kept.unsaved.set(true);
@@ -184,4 +185,5 @@ pub async fn run_writer(
             fail(e);
         }
     }
+    on_done();
 }

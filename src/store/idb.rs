@@ -453,7 +453,7 @@ impl Store for IdbStore {
                     slice_start = js_sys::Date::now();
                 }
             }
-            events.sort_by_key(|e| e.seq);
+            // In sequence order already: IndexedDB returns records by key, `[debate, seq]`.
             let in_flight = self
                 .get_all(IN_FLIGHT, Some(&in_flight_range(id)?))
                 .await?
