@@ -207,9 +207,7 @@ pub fn estimate(config: &DebateConfig, plan: &[PlannedCall]) -> Estimate {
             };
             match seat_price(config, &call.seat) {
                 Some(p) => range[i] += p.cost(&usage),
-                None if !unpriced.contains(&call.seat) => {
-                    unpriced.push(call.seat.clone())
-                }
+                None if !unpriced.contains(&call.seat) => unpriced.push(call.seat.clone()),
                 None => {}
             }
         }

@@ -230,7 +230,7 @@ pub struct Event {
 
 /// Brings stored events of any earlier schema to the current one, one version step at a
 /// time; an unknown newer version is refused with a message rather than misread.
-pub fn migrate(schema: u32, events: Vec<serde_json::Value>) -> Result<Vec<Event>, String> {
+pub fn migrate(schema: u32, events: Vec<String>) -> Result<Vec<Event>, String> {
     if schema > SCHEMA_VERSION {
         return Err(format!(
             "This debate was saved by a newer Agora (schema {schema}; this one reads up to {SCHEMA_VERSION})."
@@ -239,17 +239,24 @@ pub fn migrate(schema: u32, events: Vec<serde_json::Value>) -> Result<Vec<Event>
     events
         .into_iter()
         .enumerate()
-        .map(|(i, v)| migrate_one(schema, i, v))
+        .map(|(i, text)| migrate_one(schema, i, text))
         .collect()
 }
 
-/// One event of a log saved with `schema` (checked by `migrate`), the `i`th: for a reader
-/// that reads a long log a piece at a time.
-pub fn migrate_one(schema: u32, i: usize, mut event: serde_json::Value) -> Result<Event, String> {
-    if schema < 2 {
-        v1_to_v2(&mut event);
-    }
-    serde_json::from_value(event).map_err(|e| format!("event {i} is unreadable: {e}"))
+/// One event of a log saved with `schema` (checked by `migrate`), the `i`th, from its JSON
+/// text: for a reader that reads a long log a piece at a time. Events are read from their
+/// text; only an older schema goes through a generic value to be rewritten (reading events
+/// from values too would link a second copy of their whole deserializer into the app).
+pub fn migrate_one(schema: u32, i: usize, text: String) -> Result<Event, String> {
+    let text = if schema < 2 {
+        let mut v: serde_json::Value =
+            serde_json::from_str(&text).map_err(|e| format!("event {i} is unreadable: {e}"))?;
+        v1_to_v2(&mut v);
+        v.to_string()
+    } else {
+        text
+    };
+    serde_json::from_str(&text).map_err(|e| format!("event {i} is unreadable: {e}"))
 }
 
 /// Schema 1 kept classic's options in `config.classic` beside `config.format`; schema 2
@@ -301,13 +308,15 @@ mod tests {
                     "argument_tokens": 250, "closing_tokens": 350, "summary_tokens": 300}}}}});
         let turn = serde_json::json!({"seq": 1, "at_ms": 6, "kind": {"PhaseStarted": {
             "key": "opening", "title": "Opening"}}});
-        let events = migrate(1, vec![v1.clone(), turn]).unwrap();
+        let events = migrate(1, vec![v1.to_string(), turn.to_string()]).unwrap();
         let config = config_of(&events).unwrap();
         assert_eq!(config.format(), super::super::config::FormatId::Classic);
         assert_eq!(config.classic().unwrap().rounds, 3);
         // Migrating again (a v1 debate resumed, then loaded) changes nothing.
-        let again = serde_json::to_value(&events[0]).unwrap();
+        let again = serde_json::to_string(&events[0]).unwrap();
         assert_eq!(migrate(1, vec![again]).unwrap()[0], events[0]);
-        assert!(migrate(3, vec![v1]).unwrap_err().contains("newer Agora"));
+        assert!(migrate(3, vec![v1.to_string()])
+            .unwrap_err()
+            .contains("newer Agora"));
     }
 }

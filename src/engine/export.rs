@@ -218,16 +218,27 @@ fn cost_json(config: &DebateConfig, ledger: &Ledger) -> serde_json::Value {
     })
 }
 
+/// The export file. Written straight to text with the same serializer the store uses for
+/// events (going through a generic value, or pretty-printing, would link another copy of
+/// the events' serializer into the app).
+#[derive(serde::Serialize)]
+struct ExportFile<'a> {
+    agora_export: u32,
+    schema: u32,
+    events: &'a [Event],
+    #[serde(skip_serializing_if = "Option::is_none")]
+    cost: Option<serde_json::Value>,
+}
+
 pub fn to_json(events: &[Event]) -> String {
-    let mut doc = serde_json::json!({
-        "agora_export": 1,
-        "schema": SCHEMA_VERSION,
-        "events": events,
-    });
-    if let Some(config) = config_of(events) {
-        doc["cost"] = cost_json(config, &Ledger::from_events(config, events));
-    }
-    serde_json::to_string_pretty(&doc).unwrap_or_default()
+    let cost = config_of(events).map(|c| cost_json(c, &Ledger::from_events(c, events)));
+    serde_json::to_string(&ExportFile {
+        agora_export: 1,
+        schema: SCHEMA_VERSION,
+        events,
+        cost,
+    })
+    .unwrap_or_default()
 }
 
 fn usage_line(config: &DebateConfig, seat: &str, ledger: &mut Ledger, e: &EventKind) -> String {

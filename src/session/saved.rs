@@ -79,3 +79,23 @@ pub fn save_prices(table: &PriceTable) {
         let _ = s.set_item(PRICES, &json);
     }
 }
+
+const FRAMEWORKS: &str = "agora.frameworks";
+
+/// The user's own duelogic frameworks; an unreadable entry counts as none, and each one is
+/// checked again, so a hand-edited entry cannot reach a debate unvalidated.
+pub fn load_frameworks() -> Vec<crate::engine::config::Framework> {
+    let all: Vec<crate::engine::config::Framework> = storage()
+        .and_then(|s| s.get_item(FRAMEWORKS).ok().flatten())
+        .and_then(|json| serde_json::from_str(&json).ok())
+        .unwrap_or_default();
+    all.into_iter()
+        .filter(|f| crate::engine::formats::duelogic::frameworks::validate(f).is_ok())
+        .collect()
+}
+
+pub fn save_frameworks(all: &[crate::engine::config::Framework]) {
+    if let (Some(s), Ok(json)) = (storage(), serde_json::to_string(all)) {
+        let _ = s.set_item(FRAMEWORKS, &json);
+    }
+}

@@ -5,15 +5,16 @@ use leptos::prelude::*;
 use leptos::task::spawn_local;
 
 use super::app::{navigate, session};
+use super::classic::ScoreCard;
 use super::duelogic::listen::Listen;
 use super::duelogic::{ChairPanel, CutMarker, Interjection, Scorecard};
 use super::markdown::Markdown;
-use crate::engine::config::{Accountability, FormatId, FormatOptions};
-use crate::engine::finding::FindingBody;
 use super::state::{AppState, Block, BlockKind, Route, TurnStatus, TurnView};
+use crate::engine::config::{Accountability, FormatId, FormatOptions};
 use crate::engine::cost::{self, dollars};
 use crate::engine::event::{Input, Outcome};
 use crate::engine::export;
+use crate::engine::finding::FindingBody;
 
 fn status_line(s: TurnStatus) -> Option<(&'static str, &'static str)> {
     match s {
@@ -102,12 +103,16 @@ fn Countdown(until_ms: u64) -> impl IntoView {
 fn awaits_evaluation(state: AppState, seat: &str, label: &str) -> bool {
     label == "Argument"
         && state.debate.running.get()
-        && state.debate.config.with(|c| match c.as_ref().map(|c| &c.options) {
-            Some(FormatOptions::Duelogic(o)) => {
-                o.accountability != Accountability::Relaxed && o.chairs.iter().any(|c| c.seat == seat)
-            }
-            _ => false,
-        })
+        && state
+            .debate
+            .config
+            .with(|c| match c.as_ref().map(|c| &c.options) {
+                Some(FormatOptions::Duelogic(o)) => {
+                    o.accountability != Accountability::Relaxed
+                        && o.chairs.iter().any(|c| c.seat == seat)
+                }
+                _ => false,
+            })
 }
 
 fn block_view(block: Block) -> AnyView {
@@ -131,6 +136,11 @@ fn block_view(block: Block) -> AnyView {
         BlockKind::Finding(f) if matches!(f.body, FindingBody::Interjection { .. }) => {
             view! { <Interjection finding=f/> }.into_any()
         }
+        BlockKind::Finding(f)
+            if matches!(f.body, FindingBody::Score { .. } | FindingBody::Unscored { .. }) =>
+        {
+            view! { <ScoreCard finding=f/> }.into_any()
+        }
         BlockKind::Finding(f) => view! {
             <aside class="finding" data-kind=f.body.label()>
                 <strong>{f.body.label()}</strong>
@@ -151,7 +161,7 @@ fn block_view(block: Block) -> AnyView {
         } => view! {
             <details class="analysis-call" data-status=move || view.status.get().id()>
                 <summary>
-                    <span class="label">{label}</span>
+                    <span class="call-label">{label}</span>
                     " · "{speaker}
                     {move || status_line(view.status.get()).map(|(_, t)| format!(" · {t}"))}
                 </summary>
@@ -197,11 +207,18 @@ fn block_view(block: Block) -> AnyView {
             };
             let state = expect_context::<AppState>();
             let speaking_key = key.clone();
-            let speaking = move || state.debate.speaking.with(|k| k.as_deref() == Some(speaking_key.as_str()));
+            let speaking = move || {
+                state
+                    .debate
+                    .speaking
+                    .with(|k| k.as_deref() == Some(speaking_key.as_str()))
+            };
             let (eval_seat, eval_label) = (seat.clone(), label.clone());
             let pending = Signal::derive(move || {
-                matches!(view.status.get(), TurnStatus::Done | TurnStatus::Cut | TurnStatus::Truncated)
-                    && awaits_evaluation(state, &eval_seat, &eval_label)
+                matches!(
+                    view.status.get(),
+                    TurnStatus::Done | TurnStatus::Cut | TurnStatus::Truncated
+                ) && awaits_evaluation(state, &eval_seat, &eval_label)
             });
             view! {
                 <article class=seat_class data-status=move || view.status.get().id() data-block=key.clone()
@@ -221,7 +238,7 @@ fn block_view(block: Block) -> AnyView {
                     <CutMarker cut_by=view.cut_by/>
                     <Scorecard judged=view.judged pending=pending/>
                     <HumanTurn call=call view=view/>
-                    {move || status_line(view.status.get()).map(|(class, text)| view! {
+                    {move || status_line(view.status.get()).filter(|_| view.cut_by.with(|c| c.is_none())).map(|(class, text)| view! {
                         <p class=format!("turn-status {class}")>
                             {text}
                             {move || view.error.get().map(|e| format!(": {e}"))}
@@ -303,15 +320,20 @@ pub fn DebateScreen() -> impl IntoView {
         let p = d.progress.get();
         let tokens = p.input_tokens + p.output_tokens;
         let est = if p.estimated { " (estimated)" } else { "" };
+        // Some calls depend on what is said (an interruption, an interjection, a retry
+        // of a weak argument): past the plan, the count stops saying "of".
+        let calls = if p.calls_done <= p.planned {
+            format!("{} of {} calls", p.calls_done, p.planned)
+        } else {
+            format!("{} calls ({} planned)", p.calls_done, p.planned)
+        };
         format!(
-            "{} · {} of {} calls · {} tokens{}",
+            "{} · {calls} · {} tokens{}",
             if p.phase.is_empty() {
                 "Starting"
             } else {
                 &p.phase
             },
-            p.calls_done,
-            p.planned,
             tokens,
             est
         )

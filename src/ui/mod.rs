@@ -13,11 +13,13 @@ mod debate;
 #[cfg(target_arch = "wasm32")]
 mod download;
 #[cfg(target_arch = "wasm32")]
+mod classic;
+#[cfg(target_arch = "wasm32")]
+mod duelogic;
+#[cfg(target_arch = "wasm32")]
 mod history;
 #[cfg(target_arch = "wasm32")]
 pub mod markdown;
-#[cfg(target_arch = "wasm32")]
-mod duelogic;
 #[cfg(target_arch = "wasm32")]
 mod progressive;
 #[cfg(target_arch = "wasm32")]

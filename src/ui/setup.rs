@@ -5,8 +5,8 @@ use leptos::prelude::*;
 
 use super::app::{navigate, session};
 use super::connection_form::ConnectionForm;
-use super::state::{AppState, Route};
 use super::duelogic::setup::{DuelogicForm, DuelogicSetup};
+use super::state::{AppState, Route};
 use crate::engine::config::{ClassicOptions, ClassicStyle, FormatId, Participant, MAX_TOPIC_CHARS};
 use crate::engine::cost;
 use crate::engine::formats::{self, classic, duelogic};
@@ -26,7 +26,7 @@ const SUGGESTIONS: [&str; 6] = [
 /// The formats, what each is, and whether it can be chosen yet.
 const FORMATS: [(FormatId, &str, bool); 4] = [
     (FormatId::Classic, "A moderator, two positions, rounds of argument and rebuttal, closing statements and a summary.", true),
-    (FormatId::Duelogic, "A podcast: chairs argue from philosophical frameworks, the Arbiter scores every response, steps in, and chairs cut each other off.", true),
+    (FormatId::Duelogic, "Chairs argue from philosophical frameworks on a podcast; the Arbiter scores every answer and steps in.", true),
     (FormatId::Forecast, "Five roles debate the odds of outcomes. Coming soon.", false),
     (FormatId::Crux, "Personas hunt for the real disagreement. Coming soon.", false),
 ];
@@ -113,6 +113,8 @@ pub fn SetupScreen() -> impl IntoView {
     let stance_b = RwSignal::new(String::new());
     let style = RwSignal::new(ClassicStyle::Formal);
     let rounds = RwSignal::new(2u32);
+    let fact_checker = RwSignal::new(false);
+    let scoring = RwSignal::new(false);
     let connection = RwSignal::new("local".to_string());
     let model = RwSignal::new(crate::session::connections::LOCAL_MODEL_NAME.to_string());
     let error = RwSignal::new(None::<String>);
@@ -153,6 +155,8 @@ pub fn SetupScreen() -> impl IntoView {
         let options = ClassicOptions {
             rounds: rounds.get(),
             style: style.get(),
+            fact_checker: fact_checker.get(),
+            scoring: scoring.get(),
             ..Default::default()
         };
         // A connection and model (empty: the debate's own), priced as the table says.
@@ -180,13 +184,20 @@ pub fn SetupScreen() -> impl IntoView {
             let f = duelogic_form;
             let chairs = f.chairs.with(|c| {
                 c.iter()
-                    .map(|c| (c.name.get(), c.framework.get(), on_model(c.connection.get(), c.model.get())))
+                    .map(|c| {
+                        (
+                            c.name.get(),
+                            c.framework.get(),
+                            on_model(c.connection.get(), c.model.get()),
+                        )
+                    })
                     .collect()
             });
             let arbiter = on_model(f.arbiter_connection.get(), f.arbiter_model.get());
             let analyst = (!f.analyst_connection.get().is_empty())
                 .then(|| on_model(f.analyst_connection.get(), f.analyst_model.get()));
-            let mut config = duelogic::new_config(&topic.get(), chairs, arbiter, analyst, f.options());
+            let mut config =
+                duelogic::new_config(&topic.get(), chairs, arbiter, analyst, f.options());
             config.spending_cap = cap.with(|c| cost::parse_decimal(c));
             return config;
         }
@@ -293,26 +304,31 @@ pub fn SetupScreen() -> impl IntoView {
     }
     .into_any();
 
-    let classic_options = move || view! {
-        <div class="grid2">
-            <TextField id="stance-a" label="Position A argues" placeholder="In favour of the motion" value=stance_a/>
-            <TextField id="stance-b" label="Position B argues" placeholder="Against the motion" value=stance_b/>
-            <label class="field">
-                <span class="label">"Style"</span>
-                <select id="style" prop:value=move || style.get().id() on:change=move |ev| {
-                    if let Some(s) = ClassicStyle::from_id(&event_target_value(&ev)) { style.set(s) }
-                }>
-                    {ClassicStyle::ALL.into_iter().map(|s| view! { <option value=s.id()>{capitalise(s.id())}</option> }).collect_view()}
-                </select>
-            </label>
-            <label class="field">
-                <span class="label">"Rounds of argument"</span>
-                <input id="rounds" type="number" min="1" max="10" prop:value=move || rounds.get().to_string()
-                    on:input=move |ev| { if let Ok(n) = event_target_value(&ev).parse::<u32>() { rounds.set(n.clamp(1, 10)) } }/>
-            </label>
-        </div>
-    }
-;
+    let classic_options = move || {
+        view! {
+            <div class="grid2">
+                <TextField id="stance-a" label="Position A argues" placeholder="In favour of the motion" value=stance_a/>
+                <TextField id="stance-b" label="Position B argues" placeholder="Against the motion" value=stance_b/>
+                <label class="field">
+                    <span class="label">"Style"</span>
+                    <select id="style" prop:value=move || style.get().id() on:change=move |ev| {
+                        if let Some(s) = ClassicStyle::from_id(&event_target_value(&ev)) { style.set(s) }
+                    }>
+                        {ClassicStyle::ALL.into_iter().map(|s| view! { <option value=s.id()>{capitalise(s.id())}</option> }).collect_view()}
+                    </select>
+                </label>
+                <label class="field">
+                    <span class="label">"Rounds of argument"</span>
+                    <input id="rounds" type="number" min="1" max="10" prop:value=move || rounds.get().to_string()
+                        on:input=move |ev| { if let Ok(n) = event_target_value(&ev).parse::<u32>() { rounds.set(n.clamp(1, 10)) } }/>
+                </label>
+                <label class="check"><input type="checkbox" id="scoring" prop:checked=move || scoring.get()
+                    on:change=move |ev| scoring.set(event_target_checked(&ev))/>"Score both positions at the end (0–10, weighted by the style)"</label>
+                <label class="check"><input type="checkbox" id="fact-checker" prop:checked=move || fact_checker.get()
+                    on:change=move |ev| fact_checker.set(event_target_checked(&ev))/>"A fact checker checks each turn's claims"</label>
+            </div>
+        }
+    };
 
     let connection_block = view! {
         <div class="grid2">
@@ -358,13 +374,14 @@ pub fn SetupScreen() -> impl IntoView {
     }
     .into_any();
 
-    let seat_rows = move || view! {
-        <details class="seats">
-            <summary>"Seats: give each seat its own model, or take one yourself"</summary>
-            {seats.into_iter().map(|seat| view! { <SeatRow seat=seat/> }).collect_view()}
-        </details>
-    }
-;
+    let seat_rows = move || {
+        view! {
+            <details class="seats">
+                <summary>"Seats: give each seat its own model, or take one yourself"</summary>
+                {seats.into_iter().map(|seat| view! { <SeatRow seat=seat/> }).collect_view()}
+            </details>
+        }
+    };
 
     // The priced models in use, each once, with the connection that prices it.
     let costs = view! {

@@ -57,7 +57,7 @@ test('a duelogic episode shows its intro, scorecards, an interjection, an interr
   const rows = page.locator('.chair-row');
   assert.equal(await rows.count(), 2);
   assert.match(await rows.nth(0).textContent(), /82/);
-  assert.match(await rows.nth(1).textContent(), /Interjections\s*1/);
+  assert.match(await rows.nth(1).textContent(), /Called out\s*1/);
   assert.match(await page.locator('.chair-panel').textContent(), /factual correction ×1/);
 
   await mkdir(SHOTS, { recursive: true });
@@ -86,7 +86,7 @@ test('Listen reads each turn in order with its speaker\'s voice, and pause and s
     window.SpeechSynthesisUtterance = class { constructor(text) { this.text = text; this.voice = null; this.pitch = 1; this.onend = null; } };
     Object.defineProperty(window, 'speechSynthesis', { value: {
       getVoices: () => voices,
-      speak(u) { log.push({ op: 'speak', text: u.text, voice: u.voice?.name, pitch: u.pitch }); current = u; if (!paused) timer = setTimeout(finish, 40); },
+      speak(u) { log.push({ op: 'speak', text: u.text, voice: u.voice?.name, pitch: u.pitch }); current = u; if (!paused && !window.__hold) timer = setTimeout(finish, 40); },
       cancel() { log.push({ op: 'cancel' }); clearTimeout(timer); current = null; },
       pause() { log.push({ op: 'pause' }); paused = true; clearTimeout(timer); },
       resume() { log.push({ op: 'resume' }); paused = false; timer = setTimeout(finish, 40); },
@@ -109,7 +109,8 @@ test('Listen reads each turn in order with its speaker\'s voice, and pause and s
 
   // Play again from the start, pause on the first turn, skip ahead.
   await page.click('#listen-stop').catch(() => {});
-  await page.evaluate(() => { window.__speech.length = 0; });
+  // From here an utterance lasts until the test moves on.
+  await page.evaluate(() => { window.__speech.length = 0; window.__hold = true; });
   await page.click('#listen-prev');
   await page.click('#listen-play'); // pauses the turn just started
   const afterPause = await page.evaluate(() => window.__speech.map(e => e.op));
@@ -120,4 +121,24 @@ test('Listen reads each turn in order with its speaker\'s voice, and pause and s
   await page.click('#listen-next');
   const last = (await page.evaluate(() => window.__speech)).filter(e => e.op === 'speak').at(-1);
   assert.equal(last.text.slice(0, 20), turns[1].text.replace(/[*_#`>|]/g, '').slice(0, 20));
+});
+
+test('a framework of your own is checked, offered to every chair and kept on this device', async () => {
+  const { page } = await openApp(w.browser, w.site.url);
+  await page.getByRole('radio', { name: 'Duelogic' }).check();
+  await page.getByText('Add your own framework').click();
+  await page.fill('#fw-name', 'Stoicism');
+  await page.fill('#fw-description', 'Live by reason and accept what is outside your control.');
+  await page.click('#fw-save');
+  assert.match(await page.locator('.new-framework [role=alert]').textContent(), /needs a core question/);
+  await page.fill('#fw-question', 'What here is up to us?');
+  await page.fill('#fw-strengths', 'Calm under uncertainty\nFocus on what can be changed');
+  await page.fill('#fw-blind-spots', 'Can excuse passivity');
+  await page.click('#fw-save');
+  await page.getByLabel('Chair 2 framework').selectOption({ label: 'Stoicism' });
+  assert.equal(await page.getByLabel('Chair 1 framework').locator('option', { hasText: 'Stoicism' }).count(), 1);
+  await page.reload();
+  await page.waitForSelector('#start:not([disabled])');
+  await page.getByRole('radio', { name: 'Duelogic' }).check();
+  assert.equal(await page.getByLabel('Chair 2 framework').locator('option', { hasText: 'Stoicism' }).count(), 1, 'kept after a reload');
 });

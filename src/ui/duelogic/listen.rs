@@ -32,9 +32,9 @@ fn turns(state: AppState) -> Vec<(String, String, String)> {
                     analysis: false,
                     ..
                 } if matches!(
-                        view.status.get_untracked(),
-                        TurnStatus::Done | TurnStatus::Cut | TurnStatus::Truncated
-                    ) =>
+                    view.status.get_untracked(),
+                    TurnStatus::Done | TurnStatus::Cut | TurnStatus::Truncated
+                ) =>
                 {
                     Some((b.key.clone(), seat.clone(), view.text.get_untracked()))
                 }
@@ -80,10 +80,28 @@ impl Player {
                 .and_then(|c| c.seats.iter().position(|x| x.id == seat))
                 .unwrap_or(0)
         });
-        let voices = s.get_voices();
-        if voices.length() > 0 {
-            let v: SpeechSynthesisVoice = voices.get(place as u32 % voices.length()).unchecked_into();
-            u.set_voice(Some(&v));
+        // Voices of the reader's language first (an English episode in a German voice is
+        // hard to follow), any voice otherwise.
+        let all: Vec<SpeechSynthesisVoice> = s
+            .get_voices()
+            .iter()
+            .map(|v| v.unchecked_into::<SpeechSynthesisVoice>())
+            .collect();
+        let lang = web_sys::window()
+            .and_then(|w| w.navigator().language())
+            .unwrap_or_else(|| "en".into());
+        let prefix = lang.split('-').next().unwrap_or("en").to_ascii_lowercase();
+        let mine: Vec<&SpeechSynthesisVoice> = all
+            .iter()
+            .filter(|v| v.lang().to_ascii_lowercase().starts_with(&prefix))
+            .collect();
+        let pool: Vec<&SpeechSynthesisVoice> = if mine.is_empty() {
+            all.iter().collect()
+        } else {
+            mine
+        };
+        if !pool.is_empty() {
+            u.set_voice(Some(pool[place % pool.len()]));
         }
         u.set_pitch(0.8 + 0.15 * (place % 4) as f32);
         let me = self;
@@ -97,10 +115,11 @@ impl Player {
         self.playing.set(true);
         self.paused.set(false);
         self.state.debate.speaking.set(Some(key.clone()));
-        if let Some(el) = web_sys::window()
-            .and_then(|w| w.document())
-            .and_then(|d| d.query_selector(&format!("[data-block=\"{key}\"]")).ok().flatten())
-        {
+        if let Some(el) = web_sys::window().and_then(|w| w.document()).and_then(|d| {
+            d.query_selector(&format!("[data-block=\"{key}\"]"))
+                .ok()
+                .flatten()
+        }) {
             el.scroll_into_view_with_bool(false);
         }
         s.speak(&u);
@@ -159,10 +178,10 @@ pub fn Listen() -> impl IntoView {
                             _ => "▶ Listen",
                         }}
                     </button>
-                    <button id="listen-prev" class="link" aria-label="Previous turn"
-                        on:click=move |_| p.speak(p.at.get_untracked().saturating_sub(1))>"⏮"</button>
-                    <button id="listen-next" class="link" aria-label="Next turn"
-                        on:click=move |_| p.speak(p.at.get_untracked() + 1)>"⏭"</button>
+                    <button id="listen-prev" class="link" title="Previous turn"
+                        on:click=move |_| p.speak(p.at.get_untracked().saturating_sub(1))>"‹ Previous"</button>
+                    <button id="listen-next" class="link" title="Next turn"
+                        on:click=move |_| p.speak(p.at.get_untracked() + 1)>"Next ›"</button>
                     <Show when=move || p.playing.get()>
                         <button id="listen-stop" class="link" on:click=move |_| p.stop()>"Stop"</button>
                         <span class="hint">{move || format!("Turn {} of {}", p.at.get() + 1, count())}</span>

@@ -48,14 +48,23 @@ fn chip(name: &'static str, value: String, class: &'static str) -> impl IntoView
 fn evaluation_view(e: Evaluation) -> AnyView {
     let a = e.adherence;
     let notes: Vec<String> = [
-        (!e.steel_manning.notes.is_empty()).then(|| format!("Steel-man: {}", e.steel_manning.notes)),
-        (!e.self_critique.notes.is_empty()).then(|| format!("Self-critique: {}", e.self_critique.notes)),
+        (!e.steel_manning.notes.is_empty())
+            .then(|| format!("Steel-man: {}", e.steel_manning.notes)),
+        (!e.self_critique.notes.is_empty())
+            .then(|| format!("Self-critique: {}", e.self_critique.notes)),
     ]
     .into_iter()
     .flatten()
-    .chain(e.violations.iter().map(|v| format!("Left the framework: {v}")))
+    .chain(
+        e.violations
+            .iter()
+            .map(|v| format!("Left the framework: {v}")),
+    )
     .chain(e.honesty_issues.iter().map(|v| format!("Honesty: {v}")))
-    .chain((e.requires_interjection && !e.reason.is_empty()).then(|| format!("Interjection needed: {}", e.reason)))
+    .chain(
+        (e.requires_interjection && !e.reason.is_empty())
+            .then(|| format!("Interjection needed: {}", e.reason)),
+    )
     .collect();
     view! {
         <div class="scorecard" data-adherence=a.to_string()>
@@ -87,8 +96,10 @@ fn evaluation_view(e: Evaluation) -> AnyView {
 /// "not scored" when the analyst's answer could not be read.
 #[component]
 pub fn Scorecard(judged: RwSignal<Option<Finding>>, pending: Signal<bool>) -> impl IntoView {
-    move || match judged.get().map(|f| f.body) {
+    move || {
+        match judged.get().map(|f| f.body) {
         Some(FindingBody::Evaluation(e)) => evaluation_view(e),
+        Some(FindingBody::FactCheck { claims }) => crate::ui::classic::fact_checks(claims),
         Some(FindingBody::Unscored { reason, .. }) => view! {
             <div class="scorecard unscored"><span class="num">"–"</span>
                 <span>"Not scored: "{reason}</span></div>
@@ -99,6 +110,7 @@ pub fn Scorecard(judged: RwSignal<Option<Finding>>, pending: Signal<bool>) -> im
         }
         .into_any(),
         _ => ().into_any(),
+    }
     }
 }
 
@@ -123,7 +135,8 @@ pub fn CutMarker(cut_by: RwSignal<Option<Finding>>) -> impl IntoView {
                 .and_then(|c| c.seat(&by))
                 .map_or(by.clone(), |s| s.name.clone())
         });
-        let reason = InterruptReason::from_id(&reason).map_or(reason.clone(), |r| r.words().to_string());
+        let reason =
+            InterruptReason::from_id(&reason).map_or(reason.clone(), |r| r.words().to_string());
         Some(view! {
             <p class="cut-marker">
                 <span class="scissors" aria-hidden="true">"✂"</span>
@@ -186,10 +199,10 @@ pub fn ChairPanel() -> impl IntoView {
                             </span>
                         </div>
                         <dl class="counts">
-                            <dt>"Steel-manned"</dt><dd>{format!("{}/{}", c.steel_manned, c.evaluations)}</dd>
+                            <dt>"Steel-man"</dt><dd>{format!("{}/{}", c.steel_manned, c.evaluations)}</dd>
                             <dt>"Self-critique"</dt><dd>{format!("{}/{}", c.self_critiqued, c.evaluations)}</dd>
-                            <dt>"Interjections"</dt><dd>{c.interjections}</dd>
-                            <dt>"Cut in / cut off"</dt><dd>{format!("{} / {}", c.interrupted_others, c.was_interrupted)}</dd>
+                            <dt>"Called out"</dt><dd>{c.interjections}</dd>
+                            <dt>"Cut in / off"</dt><dd>{format!("{} / {}", c.interrupted_others, c.was_interrupted)}</dd>
                         </dl>
                     </li>
                 }

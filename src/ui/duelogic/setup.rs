@@ -3,7 +3,7 @@
 
 use leptos::prelude::*;
 
-use crate::engine::config::{Accountability, DuelogicOptions};
+use crate::engine::config::{Accountability, DuelogicOptions, Framework};
 use crate::engine::formats::duelogic::frameworks;
 use crate::ui::setup::ConnectionOptions;
 
@@ -57,6 +57,8 @@ pub struct DuelogicForm {
     pub episode: RwSignal<u32>,
     pub context: RwSignal<String>,
     pub call_to_action: RwSignal<bool>,
+    /// The user's own frameworks, kept on this device.
+    pub custom: RwSignal<Vec<Framework>>,
 }
 
 impl DuelogicForm {
@@ -81,6 +83,7 @@ impl DuelogicForm {
             episode: RwSignal::new(d.episode),
             context: RwSignal::new(String::new()),
             call_to_action: RwSignal::new(false),
+            custom: RwSignal::new(crate::session::saved::load_frameworks()),
         }
     }
 
@@ -88,7 +91,7 @@ impl DuelogicForm {
     pub fn options(&self) -> DuelogicOptions {
         DuelogicOptions {
             chairs: Vec::new(),
-            frameworks: Vec::new(),
+            frameworks: self.custom.get(),
             context: self.context.get(),
             call_to_action: self.call_to_action.get(),
             rounds: self.rounds.get(),
@@ -119,15 +122,19 @@ fn accountability_id(a: Accountability) -> &'static str {
 
 #[component]
 fn ChairRow(i: usize, chair: ChairChoice, form: DuelogicForm) -> impl IntoView {
-    let all = frameworks::catalogue();
     let n = i + 1;
+    let all = move || {
+        let mut all = form.custom.get();
+        all.extend(frameworks::catalogue());
+        all
+    };
     view! {
         <div class="chair-setup">
             <input class="chair-name" aria-label=format!("Chair {n} name") prop:value=move || chair.name.get()
                 on:input=move |ev| chair.name.set(event_target_value(&ev))/>
             <select aria-label=format!("Chair {n} framework") prop:value=move || chair.framework.get()
                 on:change=move |ev| chair.framework.set(event_target_value(&ev))>
-                {all.into_iter().map(|f| view! { <option value=f.id.clone() title=f.description>{f.name}</option> }).collect_view()}
+                {move || all().into_iter().map(|f| view! { <option value=f.id.clone() title=f.description>{f.name}</option> }).collect_view()}
             </select>
             <select aria-label=format!("Chair {n} connection") prop:value=move || chair.connection.get()
                 on:change=move |ev| chair.connection.set(event_target_value(&ev))>
@@ -150,7 +157,10 @@ pub fn DuelogicSetup(form: DuelogicForm) -> impl IntoView {
         form.chairs.update(|c| {
             if c.len() < 6 {
                 let n = c.len();
-                c.push(ChairChoice::new(n + 1, DEFAULT_FRAMEWORKS[n % DEFAULT_FRAMEWORKS.len()]));
+                c.push(ChairChoice::new(
+                    n + 1,
+                    DEFAULT_FRAMEWORKS[n % DEFAULT_FRAMEWORKS.len()],
+                ));
             }
         })
     };
@@ -196,10 +206,15 @@ pub fn DuelogicSetup(form: DuelogicForm) -> impl IntoView {
                             "strict" => Accountability::Strict,
                             _ => Accountability::Moderate,
                         })>
-                        <option value="relaxed">"Relaxed: no evaluations"</option>
-                        <option value="moderate">"Moderate: steps in on major violations"</option>
-                        <option value="strict">"Strict: steps in under 60 adherence"</option>
+                        <option value="relaxed">"Relaxed"</option>
+                        <option value="moderate">"Moderate"</option>
+                        <option value="strict">"Strict"</option>
                     </select>
+                    <span class="hint">{move || match form.accountability.get() {
+                        Accountability::Relaxed => "No evaluations, no interjections.",
+                        Accountability::Moderate => "Every answer scored; the Arbiter steps in on major violations (adherence under 40).",
+                        Accountability::Strict => "Every answer scored; the Arbiter steps in on any violation or adherence under 60.",
+                    }}</span>
                 </label>
                 <label class="field">
                     <span class="label">"Rounds"</span>
@@ -224,6 +239,7 @@ pub fn DuelogicSetup(form: DuelogicForm) -> impl IntoView {
                         on:input=number(form.cooldown_s, 0, 3600)/>
                 </label>
             </fieldset>
+            <NewFramework form=form/>
             <details class="podcast">
                 <summary>"Podcast: show name, episode, context"</summary>
                 <div class="grid2">
@@ -240,5 +256,77 @@ pub fn DuelogicSetup(form: DuelogicForm) -> impl IntoView {
                     on:change=move |ev| form.call_to_action.set(event_target_checked(&ev))/>"End with a call to subscribe and share"</label>
             </details>
         </div>
+    }
+}
+
+/// "Add your own framework": checked like the catalogue's, kept on this device, and
+/// offered to every chair.
+#[component]
+fn NewFramework(form: DuelogicForm) -> impl IntoView {
+    let name = RwSignal::new(String::new());
+    let description = RwSignal::new(String::new());
+    let question = RwSignal::new(String::new());
+    let strengths = RwSignal::new(String::new());
+    let blind_spots = RwSignal::new(String::new());
+    let problem = RwSignal::new(None::<String>);
+    let open = RwSignal::new(false);
+    let lines = |s: String| -> Vec<String> {
+        s.lines()
+            .map(str::trim)
+            .filter(|l| !l.is_empty())
+            .map(str::to_string)
+            .collect()
+    };
+    let save = move |_| {
+        let n = name.get_untracked().trim().to_string();
+        let id: String = format!(
+            "own-{}",
+            n.chars()
+                .map(|c| if c.is_alphanumeric() { c } else { '-' })
+                .collect::<String>()
+        );
+        let f = Framework {
+            id,
+            name: n,
+            description: description.get_untracked().trim().to_string(),
+            core_question: question.get_untracked().trim().to_string(),
+            strengths: lines(strengths.get_untracked()),
+            blind_spots: lines(blind_spots.get_untracked()),
+        };
+        if let Err(e) = frameworks::validate(&f) {
+            problem.set(Some(e));
+            return;
+        }
+        problem.set(None);
+        form.custom.update(|all| {
+            all.retain(|x| x.id != f.id);
+            all.push(f);
+        });
+        form.custom
+            .with_untracked(|all| crate::session::saved::save_frameworks(all));
+        for s in [name, description, question, strengths, blind_spots] {
+            s.set(String::new());
+        }
+        open.set(false);
+    };
+    let field = |label: &'static str, id: &'static str, value: RwSignal<String>, rows: u32| {
+        view! {
+            <label class="field"><span class="label">{label}</span>
+                <textarea id=id rows=rows.to_string() prop:value=move || value.get()
+                    on:input=move |ev| value.set(event_target_value(&ev))></textarea></label>
+        }
+    };
+    view! {
+        <details class="new-framework" prop:open=move || open.get()
+            on:toggle=move |ev| open.set(event_target::<web_sys::HtmlDetailsElement>(&ev).open())>
+            <summary>"Add your own framework"</summary>
+            {field("Name", "fw-name", name, 1)}
+            {field("What it holds", "fw-description", description, 2)}
+            {field("Its core question", "fw-question", question, 1)}
+            {field("Strengths a chair may lean on (one per line)", "fw-strengths", strengths, 2)}
+            {field("Blind spots a chair must admit (one per line)", "fw-blind-spots", blind_spots, 2)}
+            {move || problem.get().map(|e| view! { <p class="error" role="alert">{e}</p> })}
+            <button type="button" class="secondary" id="fw-save" on:click=save>"Add the framework"</button>
+        </details>
     }
 }

@@ -221,6 +221,22 @@ impl<'a> Duelogic<'a> {
         })
     }
 
+    /// `template` rendered with `vars` and a `{{context}}` of what was said, sized to the
+    /// seat's window around everything else the call carries.
+    fn prompt(
+        &self,
+        seat: &str,
+        system: &str,
+        template: &str,
+        max_tokens: u32,
+        vars: &[(&str, &str)],
+    ) -> String {
+        let context = self.context(seat, system, &render(template, vars), max_tokens);
+        let mut all = vars.to_vec();
+        all.push(("context", &context));
+        render(template, &all)
+    }
+
     fn name_of(&self, seat: &str) -> String {
         self.config
             .seat(seat)
@@ -460,11 +476,7 @@ impl<'a> Duelogic<'a> {
             ("instruction", &instruction),
             ("max_words", &words),
         ];
-        let fixed = render(p::CHAIR_TURN, &vars);
-        let context = self.context(&chair.id, &system, &fixed, TURN_TOKENS);
-        let mut all = vars.to_vec();
-        all.push(("context", &context));
-        let user = render(p::CHAIR_TURN, &all);
+        let user = self.prompt(&chair.id, &system, p::CHAIR_TURN, TURN_TOKENS, &vars);
 
         let watch = Watch::new();
         let speech = self.ctx.call(
@@ -556,14 +568,7 @@ impl<'a> Duelogic<'a> {
             ("opener", &opener),
             ("max_words", &words),
         ];
-        let context = self.context(
-            &by.id,
-            &system,
-            &render(p::INTERRUPTION, &vars),
-            INTERRUPTION_TOKENS,
-        );
-        let mut all = vars.to_vec();
-        all.push(("context", &context));
+        let user = self.prompt(&by.id, &system, p::INTERRUPTION, INTERRUPTION_TOKENS, &vars);
         let said = self
             .speak(
                 format!("{path}/interruption"),
@@ -571,7 +576,7 @@ impl<'a> Duelogic<'a> {
                 Purpose::Argument,
                 "Interruption",
                 system,
-                render(p::INTERRUPTION, &all),
+                user,
                 INTERRUPTION_TOKENS,
                 0.8,
             )
@@ -583,9 +588,7 @@ impl<'a> Duelogic<'a> {
             ("interruption", &said),
             ("max_words", &words),
         ];
-        let context = self.context(&chair.id, &system, &render(p::RESUME, &vars), RESUME_TOKENS);
-        let mut all = vars.to_vec();
-        all.push(("context", &context));
+        let user = self.prompt(&chair.id, &system, p::RESUME, RESUME_TOKENS, &vars);
         let answer = self
             .speak(
                 format!("{path}/resume"),
@@ -593,7 +596,7 @@ impl<'a> Duelogic<'a> {
                 Purpose::Argument,
                 "Answer and resume",
                 system,
-                render(p::RESUME, &all),
+                user,
                 RESUME_TOKENS,
                 0.8,
             )
@@ -712,21 +715,20 @@ impl<'a> Duelogic<'a> {
         let system = self.chair_system(chair);
         let words = transcript::words(ANSWER_TOKENS);
         let vars = [("interjection", text.as_str()), ("max_words", &words)];
-        let context = self.context(
+        let user = self.prompt(
             &chair.id,
             &system,
-            &render(p::INTERJECTION_ANSWER, &vars),
+            p::INTERJECTION_ANSWER,
             ANSWER_TOKENS,
+            &vars,
         );
-        let mut all = vars.to_vec();
-        all.push(("context", &context));
         self.speak(
             format!("{path}/answer"),
             &chair.id,
             Purpose::Argument,
             "Answer to the Arbiter",
             system,
-            render(p::INTERJECTION_ANSWER, &all),
+            user,
             ANSWER_TOKENS,
             0.8,
         )
@@ -752,16 +754,14 @@ impl<'a> Duelogic<'a> {
             ("call_to_action", cta),
             ("max_words", &transcript::words(CLOSING_TOKENS)),
         ];
-        let context = self.context(ARBITER, &system, &render(p::CLOSING, &vars), CLOSING_TOKENS);
-        let mut all = vars.to_vec();
-        all.push(("context", &context));
+        let user = self.prompt(ARBITER, &system, p::CLOSING, CLOSING_TOKENS, &vars);
         self.speak(
             "closing".into(),
             ARBITER,
             Purpose::Summary,
             "Closing",
             system,
-            render(p::CLOSING, &all),
+            user,
             CLOSING_TOKENS,
             0.7,
         )

@@ -96,6 +96,8 @@ struct Run {
     outcome: Outcome,
     events: Vec<Event>,
     calls: Vec<String>,
+    /// Calls whose prompt still holds a `{{variable}}` nobody filled in.
+    unfilled: Vec<String>,
 }
 
 fn run_episode(config: DebateConfig, script: Script) -> Run {
@@ -123,11 +125,19 @@ fn run_episode(config: DebateConfig, script: Script) -> Run {
         .iter()
         .map(|r| r.call.clone())
         .collect();
+    let unfilled = model
+        .requests
+        .borrow()
+        .iter()
+        .filter(|r| r.messages.iter().any(|m| m.content.contains("{{")))
+        .map(|r| r.call.clone())
+        .collect();
     let events = log.events.borrow().clone();
     Run {
         outcome,
         events,
         calls,
+        unfilled,
     }
 }
 
@@ -154,6 +164,7 @@ fn turn_text(events: &[Event], path: &str) -> Option<(String, FinishReason)> {
 fn a_whole_episode_has_intro_turns_evaluations_an_interjection_an_interruption_and_a_closing() {
     let run = run_episode(config(options(1, 3, 60)), script(vec![]));
     assert_eq!(run.outcome, Outcome::Completed);
+    assert!(run.unfilled.is_empty(), "unfilled prompt variables in {:?}", run.unfilled);
     let labels: Vec<String> = run
         .events
         .iter()
