@@ -55,36 +55,35 @@ fn dom_err(context: &str, e: Option<web_sys::DomException>) -> String {
     }
 }
 
-/// Waits for a transaction to commit. Its handlers are set at once (before any event can
-/// fire) and removed when this is dropped, so a closure is never called after it is gone.
+/// Waits for a transaction to commit. Its handler is set at once (before any event can
+/// fire) and removed when this is dropped, so it is never called after it is gone. A failed
+/// request's `error` is always followed by the transaction's `abort`, which carries the
+/// reason, so `complete` and `abort` are all it listens to.
 struct Committed {
     tx: IdbTransaction,
-    rx: futures::channel::oneshot::Receiver<Result<(), String>>,
-    _handlers: [Closure<dyn FnMut()>; 3],
+    rx: oneshot::Receiver<Result<(), String>>,
+    _handler: Closure<dyn FnMut(web_sys::Event)>,
 }
 
 impl Committed {
     fn watch(tx: &IdbTransaction) -> Self {
         let (send, rx) = oneshot::channel();
-        let send = Rc::new(RefCell::new(Some(send)));
-        let settle = |outcome: fn(&IdbTransaction) -> Result<(), String>| {
-            let (send, t) = (send.clone(), tx.clone());
-            Closure::<dyn FnMut()>::new(move || {
-                if let Some(s) = send.borrow_mut().take() {
-                    let _ = s.send(outcome(&t));
-                }
-            })
-        };
-        let complete = settle(|_| Ok(()));
-        let error = settle(|t| Err(dom_err("saving failed", t.error())));
-        let abort = settle(|t| Err(dom_err("saving was cancelled", t.error())));
-        tx.set_oncomplete(Some(complete.as_ref().unchecked_ref()));
-        tx.set_onerror(Some(error.as_ref().unchecked_ref()));
-        tx.set_onabort(Some(abort.as_ref().unchecked_ref()));
+        let send = RefCell::new(Some(send));
+        let t = tx.clone();
+        let handler = Closure::<dyn FnMut(web_sys::Event)>::new(move |ev: web_sys::Event| {
+            if let Some(s) = send.borrow_mut().take() {
+                let _ = s.send(match ev.type_().as_str() {
+                    "complete" => Ok(()),
+                    _ => Err(dom_err("saving failed", t.error())),
+                });
+            }
+        });
+        tx.set_oncomplete(Some(handler.as_ref().unchecked_ref()));
+        tx.set_onabort(Some(handler.as_ref().unchecked_ref()));
         Committed {
             tx: tx.clone(),
             rx,
-            _handlers: [complete, error, abort],
+            _handler: handler,
         }
     }
 
@@ -98,7 +97,6 @@ impl Committed {
 impl Drop for Committed {
     fn drop(&mut self) {
         self.tx.set_oncomplete(None);
-        self.tx.set_onerror(None);
         self.tx.set_onabort(None);
     }
 }
@@ -230,57 +228,68 @@ impl IdbStore {
             },
         );
         req.set_onupgradeneeded(Some(upgrade.as_ref().unchecked_ref()));
-        let (blocked_tx, blocked_rx) = oneshot::channel::<()>();
-        let blocked_tx = RefCell::new(Some(blocked_tx));
-        let blocked = Closure::<dyn FnMut()>::new(move || {
-            if let Some(t) = blocked_tx.borrow_mut().take() {
-                let _ = t.send(());
-            }
-        });
-        req.set_onblocked(Some(blocked.as_ref().unchecked_ref()));
-        let opened = {
-            use futures::future::{select, Either};
-            let opened = std::pin::pin!(done(&req));
-            let blocked = async {
-                if blocked_rx.await.is_err() {
-                    futures::future::pending::<()>().await;
+        // One answer settles the open: opened, failed, blocked by another tab, or too slow.
+        // A database that opens after Agora gave up on it is closed again at once.
+        let (send, answer) = oneshot::channel::<Result<IdbDatabase, String>>();
+        let send = RefCell::new(Some(send));
+        let settle: Rc<dyn Fn(Result<IdbDatabase, String>)> =
+            Rc::new(move |r| match send.borrow_mut().take() {
+                Some(s) => {
+                    let _ = s.send(r);
                 }
-            };
-            let (blocked, limit) = (
-                std::pin::pin!(blocked),
-                std::pin::pin!(after(OPEN_LIMIT_MS)),
-            );
-            match select(opened, select(blocked, limit)).await {
-                Either::Left((r, _)) => Some(r),
-                Either::Right((Either::Left(_), _)) => None,
-                Either::Right((Either::Right(_), _)) => {
-                    Some(Err(format!("The browser's database did not open within {} seconds. Close other Agora tabs and reload this page; if that does not help, restart the browser", OPEN_LIMIT_MS / 1000)))
-                }
-            }
-        };
-        let Some(opened) = opened else {
-            // Left pending, the request opens the database once the other tab lets go:
-            // close it again then, and keep the handlers alive for that.
-            let late = Closure::<dyn FnMut()>::new({
-                let req = req.clone();
-                move || {
-                    if let Ok(db) = req.result().and_then(|r| r.dyn_into::<IdbDatabase>()) {
+                None => {
+                    if let Ok(db) = r {
                         db.close();
                     }
                 }
             });
-            req.set_onsuccess(Some(late.as_ref().unchecked_ref()));
-            late.forget();
-            upgrade.forget();
-            blocked.forget();
-            return Err("Agora's stored debates are held open by another tab running an older Agora. Close or reload the other Agora tabs, then reload this page".into());
+        let on = |f: Box<dyn Fn() -> Result<IdbDatabase, String>>| {
+            let settle = settle.clone();
+            Closure::<dyn FnMut()>::new(move || settle(f()))
         };
-        req.set_onupgradeneeded(None);
-        req.set_onblocked(None);
-        drop((upgrade, blocked));
-        let db: IdbDatabase = opened?
-            .dyn_into()
-            .map_err(|_| "IndexedDB returned no database".to_string())?;
+        let r = req.clone();
+        let opened = on(Box::new(move || {
+            r.result()
+                .and_then(|db| db.dyn_into::<IdbDatabase>())
+                .map_err(|e| js_err("opening IndexedDB", e))
+        }));
+        let r = req.clone();
+        let failed = on(Box::new(move || {
+            Err(dom_err("opening IndexedDB", r.error().ok().flatten()))
+        }));
+        let blocked = on(Box::new(|| {
+            Err("Agora's stored debates are held open by another tab running an older Agora. Close or reload the other Agora tabs, then reload this page".into())
+        }));
+        let too_slow = on(Box::new(|| {
+            Err(format!("The browser's database did not open within {} seconds. Close other Agora tabs and reload this page; if that does not help, restart the browser", OPEN_LIMIT_MS / 1000))
+        }));
+        req.set_onsuccess(Some(opened.as_ref().unchecked_ref()));
+        req.set_onerror(Some(failed.as_ref().unchecked_ref()));
+        req.set_onblocked(Some(blocked.as_ref().unchecked_ref()));
+        let _ = window.set_timeout_with_callback_and_timeout_and_arguments_0(
+            too_slow.as_ref().unchecked_ref(),
+            OPEN_LIMIT_MS,
+        );
+        let result = answer
+            .await
+            .unwrap_or_else(|_| Err("IndexedDB did not answer".into()));
+        let handlers = (upgrade, opened, failed, blocked, too_slow);
+        let db = match result {
+            Ok(db) => {
+                req.set_onupgradeneeded(None);
+                req.set_onsuccess(None);
+                req.set_onerror(None);
+                req.set_onblocked(None);
+                drop(handlers);
+                db
+            }
+            Err(e) => {
+                // The request may still answer (once the other tab lets go): its handlers
+                // stay to close what it opens.
+                std::mem::forget(handlers);
+                return Err(e);
+            }
+        };
         // A newer Agora in another tab needs to upgrade the database: let go of it rather
         // than block it. Writes from here on fail with a message saying to reload.
         let closed = Rc::new(Cell::new(false));
