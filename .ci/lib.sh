@@ -111,4 +111,18 @@ release_build() {
   (cd "$ROOT" && TRUNK_OFFLINE=true with_heartbeat "Building the release bundle ($dist/)" trunk build --release --dist "$dist")
   [ -f "$ROOT/$dist/index.html" ] || { echo "the release build failed" >&2; return 1; }
   node "$ROOT/.ci/minify-js.mjs" "$ROOT/$dist"
+  check_csp "$ROOT/$dist/index.html"
+}
+
+# The page's Content Security Policy allows no inline script and no inline style: a build
+# that brings one back (a Trunk update, a new asset) would not start, so it fails here.
+check_csp() {
+  local html=$1
+  grep -q 'http-equiv="\?Content-Security-Policy' "$html" || { echo "$html has no Content Security Policy" >&2; return 1; }
+  if grep -o '<script[^>]*>' "$html" | grep -qv ' src='; then
+    echo "$html has an inline <script>, which its Content Security Policy refuses" >&2; return 1
+  fi
+  if grep -q '<style' "$html"; then
+    echo "$html has an inline <style>, which its Content Security Policy refuses" >&2; return 1
+  fi
 }

@@ -25,10 +25,28 @@ struct Spy {
     inner: MemoryStore,
     in_flight_writes: Cell<u32>,
     everything: RefCell<String>,
+    /// Appends so far, and from which one every write fails (as a full quota does).
+    appends: Cell<u32>,
+    fail_from: Cell<u32>,
+}
+
+impl Spy {
+    fn full(&self) -> bool {
+        self.appends.get() >= self.fail_from.get()
+    }
+}
+
+fn quota<'a>() -> LocalBoxFuture<'a, StoreResult<()>> {
+    Box::pin(futures::future::ready(Err(
+        "the browser's storage for this site is full (QuotaExceededError)".to_string(),
+    )))
 }
 
 impl Store for Spy {
     fn put_summary<'a>(&'a self, s: &'a DebateSummary) -> LocalBoxFuture<'a, StoreResult<()>> {
+        if self.full() {
+            return quota();
+        }
         self.everything
             .borrow_mut()
             .push_str(&serde_json::to_string(s).unwrap());
@@ -39,6 +57,10 @@ impl Store for Spy {
         id: &'a str,
         e: &'a agora::engine::Event,
     ) -> LocalBoxFuture<'a, StoreResult<()>> {
+        self.appends.set(self.appends.get() + 1);
+        if self.full() {
+            return quota();
+        }
         self.everything
             .borrow_mut()
             .push_str(&serde_json::to_string(e).unwrap());
@@ -50,6 +72,9 @@ impl Store for Spy {
         r: &'a InFlight,
     ) -> LocalBoxFuture<'a, StoreResult<()>> {
         self.in_flight_writes.set(self.in_flight_writes.get() + 1);
+        if self.full() {
+            return quota();
+        }
         self.everything
             .borrow_mut()
             .push_str(&serde_json::to_string(r).unwrap());
@@ -88,6 +113,8 @@ fn world() -> World {
             inner: MemoryStore::new(),
             in_flight_writes: Cell::new(0),
             everything: RefCell::new(String::new()),
+            appends: Cell::new(0),
+            fail_from: Cell::new(u32::MAX),
         }),
         heard: Rc::new(RefCell::new(Vec::new())),
     }
@@ -262,7 +289,7 @@ fn a_connection_runs_no_more_calls_at_once_than_its_cap() {
     });
     let mut local = Connection::local_model();
     local.concurrency = 1;
-    let mut wide = Connection::openai_compatible("wide", "Wide", "http://x/v1", "m", "");
+    let mut wide = Connection::openai_compatible("wide", "Wide", "https://x.example/v1", "m", "");
     wide.concurrency = 3;
     let router = Rc::new(Router::new(
         Rc::new(RefCell::new(vec![local, wide])),
@@ -346,4 +373,159 @@ fn stop_ends_a_running_debate_as_stopped_and_it_can_resume_to_the_end() {
     unique.dedup();
     assert_eq!(finished.len(), 11);
     assert_eq!(unique.len(), 11, "no turn recorded twice");
+}
+
+#[test]
+fn a_failed_write_is_told_once_and_the_debate_goes_on_whole_in_memory() {
+    let w = world();
+    // The sixth event does not fit: the store keeps the first five.
+    w.store.fail_from.set(6);
+    let (clock, heard) = (w.clock.clone(), w.heard.clone());
+    let (id, listed, here) = run_virtual_with(&w.clock, |spawner| {
+        let s = session(&w, spawner, r#"{"default": {"chunk_delay_ms": 10}}"#);
+        async move {
+            let id = s.start(classic_config(1)).unwrap();
+            until_ended(&clock, &heard).await;
+            let listed = s.list().await.unwrap();
+            let here = s.load(&id).await.unwrap().unwrap();
+            (id, listed, here)
+        }
+    });
+    let heard = w.heard.borrow();
+    let notices: Vec<&String> = heard
+        .iter()
+        .filter_map(|u| match u {
+            Update::Notice(m) => Some(m),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(notices.len(), 1, "{notices:?}");
+    assert!(notices[0]
+        .contains("Saving this debate stopped: the browser's storage for this site is full"));
+    assert!(notices[0].contains("Export"));
+    // The debate ran to its end, and this tab's copy is all of it: what the screen showed.
+    let shown: Vec<_> = heard
+        .iter()
+        .filter_map(|u| match u {
+            Update::Event(e) => Some(e.clone()),
+            _ => None,
+        })
+        .collect();
+    assert!(matches!(
+        shown.last().unwrap().kind,
+        EventKind::Finished {
+            outcome: Outcome::Completed,
+            ..
+        }
+    ));
+    assert_eq!(here.events, shown);
+    assert_eq!(here.summary.turns, 11);
+    assert_eq!(listed[0].id, id);
+    assert_eq!(listed[0].turns, 11, "history lists this tab's copy");
+    assert_eq!(
+        agora::engine::export::to_json(&here.events),
+        agora::engine::export::to_json(&shown),
+        "an export is built from the whole log"
+    );
+    // The store kept a beginning of the log with no gap, and nothing after the failure.
+    let stored = futures::executor::block_on(w.store.inner.load(&id))
+        .unwrap()
+        .unwrap();
+    let seqs: Vec<u32> = stored.events.iter().map(|e| e.seq).collect();
+    assert_eq!(seqs, (0..5).collect::<Vec<u32>>());
+}
+
+#[test]
+fn hostile_sizes_are_refused_with_a_message_and_change_nothing_stored() {
+    let w = world();
+    let (clock, heard) = (w.clock.clone(), w.heard.clone());
+    let big = "x".repeat(100_000);
+    let (refusals, stored) = run_virtual_with(&w.clock, |spawner| {
+        let s = session(&w, spawner, r#"{"default": {"chunk_delay_ms": 10}}"#);
+        let big = big.clone();
+        async move {
+            let mut refusals = Vec::new();
+            let mut topic = classic_config(1);
+            topic.topic = big.clone();
+            refusals.push(s.start(topic).unwrap_err());
+            let mut position = classic_config(1);
+            position.seats[1].stance = Some(big.clone());
+            refusals.push(s.start(position).unwrap_err());
+            let id = s.start(classic_config(1)).unwrap();
+            clock.sleep(30).await;
+            let before = s.load(&id).await.unwrap().unwrap().events.len();
+            refusals.push(
+                s.input(
+                    &id,
+                    agora::engine::event::Input::Question { text: big.clone() },
+                )
+                .unwrap_err(),
+            );
+            refusals.push(
+                s.input(
+                    &id,
+                    agora::engine::event::Input::HumanTurn {
+                        call: CallKey::new("opening/position-a", 0),
+                        text: big.clone(),
+                    },
+                )
+                .unwrap_err(),
+            );
+            let after = s.load(&id).await.unwrap().unwrap().events.len();
+            assert!(after >= before);
+            until_ended(&clock, &heard).await;
+            (refusals, s.load(&id).await.unwrap().unwrap())
+        }
+    });
+    for (r, what) in refusals
+        .iter()
+        .zip(["topic", "position", "question", "turn"])
+    {
+        assert!(
+            r.contains("100000 characters long; the limit is"),
+            "{what}: {r}"
+        );
+    }
+    assert!(!format!("{:?}", stored.events).contains("xxxxxxxxxx"));
+    assert!(matches!(
+        stored.events.last().unwrap().kind,
+        EventKind::Finished {
+            outcome: Outcome::Completed,
+            ..
+        }
+    ));
+}
+
+#[test]
+fn an_answer_that_never_ends_is_cut_at_the_calls_bound_and_marked() {
+    let w = world();
+    let (clock, heard) = (w.clock.clone(), w.heard.clone());
+    let id = run_virtual_with(&w.clock, |spawner| {
+        let s = session(
+            &w,
+            spawner,
+            r#"{"default": {"chunks": ["word "], "chunk_delay_ms": 1, "endless": true}}"#,
+        );
+        async move {
+            let id = s.start(classic_config(1)).unwrap();
+            until_ended(&clock, &heard).await;
+            id
+        }
+    });
+    let stored = futures::executor::block_on(w.store.load(&id))
+        .unwrap()
+        .unwrap();
+    let mut turns = 0;
+    for e in &stored.events {
+        if let EventKind::TurnFinished { text, finish, .. } = &e.kind {
+            turns += 1;
+            assert_eq!(*finish, agora::engine::event::FinishReason::Limit);
+            assert!(
+                text.len() <= 16_000 && text.starts_with("word word"),
+                "{}",
+                text.len()
+            );
+        }
+    }
+    assert_eq!(turns, 11, "the debate went on to its end");
 }

@@ -3,7 +3,8 @@
 //!
 //! `agora-standin [--port N] [--script FILE]` prints `listening on http://127.0.0.1:PORT`.
 //! Endpoints: `POST /v1/chat/completions` (streaming or not), `GET /v1/models`, and for tests
-//! `POST /__script` (replace the script, reset counters) and `GET /__log` (requests seen).
+//! `POST /__script` (replace the script, reset counters), `GET /__log` (chat calls seen) and
+//! `GET /__requests` (every request as received: method, target, headers and body text).
 //! Calls are told apart by the `X-Agora-Call: seat;purpose;path` header Agora sends to
 //! connections that ask for it.
 //!
@@ -34,6 +35,7 @@ mod server {
     struct Shared {
         player: ScriptPlayer,
         log: Vec<Value>,
+        requests: Vec<Value>,
     }
 
     pub fn main() {
@@ -73,6 +75,7 @@ mod server {
         let shared = Arc::new(Mutex::new(Shared {
             player,
             log: Vec::new(),
+            requests: Vec::new(),
         }));
         for stream in listener.incoming().flatten() {
             let shared = shared.clone();
@@ -162,6 +165,17 @@ mod server {
 
     fn handle(mut stream: TcpStream, shared: &Arc<Mutex<Shared>>) -> std::io::Result<()> {
         let req = read_request(&stream)?;
+        if !req.path.starts_with("/__") && req.method != "OPTIONS" {
+            let headers: serde_json::Map<String, Value> = req
+                .headers
+                .iter()
+                .map(|(k, v)| (k.to_ascii_lowercase(), Value::from(v.as_str())))
+                .collect();
+            shared.lock().unwrap().requests.push(json!({
+                "method": req.method, "target": req.path, "headers": headers,
+                "body": String::from_utf8_lossy(&req.body),
+            }));
+        }
         if req.method == "OPTIONS" {
             return respond(&mut stream, 204, "", "text/plain", "");
         }
@@ -184,10 +198,15 @@ mod server {
                         let mut s = shared.lock().unwrap();
                         s.player = p;
                         s.log.clear();
+                        s.requests.clear();
                         respond(&mut stream, 200, "", "application/json", "{\"ok\":true}")
                     }
                     Err(e) => respond(&mut stream, 400, "", "text/plain", &e),
                 }
+            }
+            ("GET", "/__requests") => {
+                let all = Value::Array(shared.lock().unwrap().requests.clone()).to_string();
+                respond(&mut stream, 200, "", "application/json", &all)
             }
             ("GET", "/__log") => {
                 let log = Value::Array(shared.lock().unwrap().log.clone()).to_string();
@@ -325,6 +344,13 @@ mod server {
                 pause(&mut out, plan.chunk_delay_ms)?;
             }
             out += &format!("data: {}\n\n", chunk(json!({"content": c}), Value::Null));
+        }
+        // Until the client hangs up (a write fails): Agora's own bounds must end it.
+        while plan.endless && ending.is_none() {
+            for c in &chunks {
+                out += &format!("data: {}\n\n", chunk(json!({"content": c}), Value::Null));
+                pause(&mut out, plan.chunk_delay_ms)?;
+            }
         }
         if let Some(stall) = ending {
             return pause(&mut out, stall); // dropped without [DONE]: a cut stream

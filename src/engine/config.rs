@@ -327,6 +327,9 @@ pub struct DebateConfig {
 /// Longest topic accepted: a debate topic is a sentence or a paragraph, not a document, and
 /// a hostile multi-megabyte topic must not blow every prompt past its context window.
 pub const MAX_TOPIC_CHARS: usize = 2_000;
+/// Longest position (a seat's stance) and seat name, for the same reason.
+pub const MAX_STANCE_CHARS: usize = 2_000;
+pub const MAX_NAME_CHARS: usize = 200;
 
 impl DebateConfig {
     pub fn format(&self) -> FormatId {
@@ -367,6 +370,18 @@ impl DebateConfig {
             ));
         }
         for seat in &self.seats {
+            if seat.name.chars().count() > MAX_NAME_CHARS {
+                return Err(format!(
+                    "A seat's name is longer than {MAX_NAME_CHARS} characters."
+                ));
+            }
+            let stance = seat.stance.as_deref().unwrap_or("").trim().chars().count();
+            if stance > MAX_STANCE_CHARS {
+                return Err(format!(
+                    "The position of {} is {stance} characters long; the limit is {MAX_STANCE_CHARS}.",
+                    seat.name
+                ));
+            }
             if let Participant::Model { model, .. } = &seat.participant {
                 if model.trim().is_empty() {
                     return Err(format!("Choose a model for {}.", seat.name));

@@ -236,24 +236,27 @@ pub fn migrate(schema: u32, events: Vec<String>) -> Result<Vec<Event>, String> {
             "This debate was saved by a newer Agora (schema {schema}; this one reads up to {SCHEMA_VERSION})."
         ));
     }
-    // Events are read from their JSON text; only an older schema goes through a generic
-    // value to be rewritten (reading events from values too would link a second copy of
-    // their whole deserializer into the app).
     events
         .into_iter()
         .enumerate()
-        .map(|(i, text)| {
-            let text = if schema < 2 {
-                let mut v: serde_json::Value = serde_json::from_str(&text)
-                    .map_err(|e| format!("event {i} is unreadable: {e}"))?;
-                v1_to_v2(&mut v);
-                v.to_string()
-            } else {
-                text
-            };
-            serde_json::from_str(&text).map_err(|e| format!("event {i} is unreadable: {e}"))
-        })
+        .map(|(i, text)| migrate_one(schema, i, text))
         .collect()
+}
+
+/// One event of a log saved with `schema` (checked by `migrate`), the `i`th, from its JSON
+/// text: for a reader that reads a long log a piece at a time. Events are read from their
+/// text; only an older schema goes through a generic value to be rewritten (reading events
+/// from values too would link a second copy of their whole deserializer into the app).
+pub fn migrate_one(schema: u32, i: usize, text: String) -> Result<Event, String> {
+    let text = if schema < 2 {
+        let mut v: serde_json::Value =
+            serde_json::from_str(&text).map_err(|e| format!("event {i} is unreadable: {e}"))?;
+        v1_to_v2(&mut v);
+        v.to_string()
+    } else {
+        text
+    };
+    serde_json::from_str(&text).map_err(|e| format!("event {i} is unreadable: {e}"))
 }
 
 /// Schema 1 kept classic's options in `config.classic` beside `config.format`; schema 2

@@ -1,15 +1,121 @@
 //! A debate as a file: JSON (the whole event log, which Agora can read back, plus its cost)
 //! and Markdown (the transcript for people). Both are built from the event log alone, so
 //! they hold what the log holds: never an API key.
+//!
+//! The Markdown carries no live HTML: whatever a model (or a topic, a name) wrote is made
+//! inert (`inert`), so a viewer that renders Markdown shows it as text, loads no image and
+//! follows no `javascript:` link.
 
 use super::config::{DebateConfig, Participant};
 use super::cost::{dollars, Ledger};
 use super::event::{config_of, Event, EventKind, FinishReason, Input, SCHEMA_VERSION};
 
 fn seat_name(config: &DebateConfig, seat: &str) -> String {
-    config
-        .seat(seat)
-        .map_or_else(|| seat.to_string(), |s| s.name.clone())
+    one_line(
+        &config
+            .seat(seat)
+            .map_or_else(|| seat.to_string(), |s| s.name.clone()),
+    )
+}
+
+/// Text that stands in one line of the Markdown (a heading, a list item, a note): a line
+/// break in it would start a block of its own.
+fn one_line(text: &str) -> String {
+    text.split(['\r', '\n'])
+        .filter(|l| !l.trim().is_empty())
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
+/// Several lines as one quote block.
+fn quote(text: &str) -> String {
+    text.lines()
+        .map(|l| format!("> {l}"))
+        .collect::<Vec<_>>()
+        .join("\n")
+}
+
+/// A fence that opens a top-level code block: at the very start of a line (a fence
+/// indented inside a list or a quote ends with its container, so only these are trusted to
+/// hold raw text), three or more backticks or tildes, and for backticks no backtick after.
+fn opening_fence(line: &str) -> Option<(char, usize)> {
+    let c = line.chars().next().filter(|c| *c == '`' || *c == '~')?;
+    let n = line.chars().take_while(|x| *x == c).count();
+    let info = &line[n..];
+    (n >= 3 && !(c == '`' && info.contains('`'))).then_some((c, n))
+}
+
+fn closes_fence(line: &str, (c, n): (char, usize)) -> bool {
+    let t = line.trim_end();
+    let indent = t.len() - t.trim_start_matches(' ').len();
+    let rest = &t[indent..];
+    indent <= 3
+        && rest.chars().take_while(|x| *x == c).count() >= n.max(1)
+        && rest.chars().all(|x| x == c)
+}
+
+/// Closes a code block a text left open, so it cannot swallow the rest of the export.
+fn close_fences(text: &str) -> String {
+    let mut open = None;
+    for line in text.lines() {
+        open = match open {
+            Some(f) if closes_fence(line, f) => None,
+            Some(f) => Some(f),
+            None => opening_fence(line),
+        };
+    }
+    match open {
+        Some((c, n)) => format!("{text}\n{}", c.to_string().repeat(n)),
+        None => text.to_string(),
+    }
+}
+
+/// Makes Markdown inert outside top-level fenced code (where nothing is ever HTML): every
+/// `<` becomes `&lt;` (no tag, comment or autolink survives), `![` becomes `!\[` (a link to
+/// the picture, never a loaded picture), a link whose target is not http(s) or mailto loses
+/// its `(`, and `]:` is escaped so no reference definition can name a target. Rendered, the
+/// text reads the same; it only cannot act.
+pub fn inert(md: &str) -> String {
+    let mut out = String::with_capacity(md.len() + md.len() / 16);
+    let mut fence = None;
+    for line in md.split_inclusive('\n') {
+        if let Some(f) = fence {
+            if closes_fence(line, f) {
+                fence = None;
+            }
+            out.push_str(line);
+            continue;
+        }
+        if let Some(f) = opening_fence(line) {
+            fence = Some(f);
+            out.push_str(&line.replace('<', "&lt;"));
+            continue;
+        }
+        let mut rest = line;
+        while let Some(i) = rest.find(['<', '!', ']']) {
+            out.push_str(&rest[..i]);
+            let tail = &rest[i..];
+            let (put, after) = if let Some(r) = tail.strip_prefix('<') {
+                ("&lt;", r)
+            } else if let Some(r) = tail.strip_prefix("![") {
+                ("!\\[", r)
+            } else if let Some(r) = tail.strip_prefix("]:") {
+                ("]\\:", r)
+            } else if let Some(r) = tail.strip_prefix("](") {
+                let t = r.trim_start().as_bytes();
+                let safe = [&b"http://"[..], b"https://", b"mailto:"]
+                    .iter()
+                    .any(|p| t.len() >= p.len() && t[..p.len()].eq_ignore_ascii_case(p));
+                (if safe { "](" } else { "]\\(" }, r)
+            } else {
+                tail.split_at(1)
+            };
+            out.push_str(put);
+            rest = after;
+        }
+        out.push_str(rest);
+    }
+    out
 }
 
 /// A file name from the topic: "should-cities-ban-cars.md", "städte-ohne-autos.md",
@@ -154,7 +260,7 @@ pub fn to_markdown(events: &[Event]) -> String {
     let Some(config) = config_of(events) else {
         return String::new();
     };
-    let mut md = format!("# {}\n\n", config.topic.trim());
+    let mut md = format!("# {}\n\n", one_line(config.topic.trim()));
     md.push_str(&format!(
         "*{}. Exported from Agora.*\n\n",
         config.options.describe()
@@ -163,20 +269,22 @@ pub fn to_markdown(events: &[Event]) -> String {
         let stance = s
             .stance
             .as_deref()
-            .map(|x| format!(": {x}"))
+            .map(|x| format!(": {}", one_line(x)))
             .unwrap_or_default();
         let who = match &s.participant {
-            Participant::Model { .. } => s.participant.describe(),
+            Participant::Model { .. } => one_line(&s.participant.describe()),
             Participant::Human => "a person".into(),
         };
-        md.push_str(&format!("- **{}**{stance} ({who})\n", s.name));
+        md.push_str(&format!("- **{}**{stance} ({who})\n", one_line(&s.name)));
     }
     md.push('\n');
     let mut ledger = Ledger::new(config);
     let mut labels: Vec<(String, String)> = Vec::new();
     for e in events {
         match &e.kind {
-            EventKind::PhaseStarted { title, .. } => md.push_str(&format!("## {title}\n\n")),
+            EventKind::PhaseStarted { title, .. } => {
+                md.push_str(&format!("## {}\n\n", one_line(title)))
+            }
             EventKind::TurnStarted { call, label, .. } => {
                 labels.push((call.to_string(), label.clone()));
             }
@@ -192,8 +300,12 @@ pub fn to_markdown(events: &[Event]) -> String {
                     .rev()
                     .find(|(c, _)| *c == call.to_string())
                     .map_or("", |(_, l)| l.as_str());
-                md.push_str(&format!("### {} — {label}\n\n", seat_name(config, seat)));
-                md.push_str(text.trim());
+                md.push_str(&format!(
+                    "### {} — {}\n\n",
+                    seat_name(config, seat),
+                    one_line(label)
+                ));
+                md.push_str(&close_fences(text.trim()));
                 md.push_str("\n\n");
                 match finish {
                     FinishReason::Length => md.push_str("*Cut off by the token limit.*\n\n"),
@@ -206,31 +318,35 @@ pub fn to_markdown(events: &[Event]) -> String {
                 md.push_str(&usage_line(config, seat, &mut ledger, &e.kind));
             }
             EventKind::TurnFailed { seat, error, .. } => md.push_str(&format!(
-                "> {}'s attempt failed: {error}\n\n",
-                seat_name(config, seat)
+                "> {}'s attempt failed: {}\n\n",
+                seat_name(config, seat),
+                one_line(error)
             )),
             EventKind::InputReceived { input, .. } => match input {
-                Input::Question { text } => {
-                    md.push_str(&format!("> Audience question: {text}\n\n"))
-                }
-                Input::Evidence { text } => {
-                    md.push_str(&format!("> Evidence submitted: {text}\n\n"))
-                }
+                Input::Question { text } => md.push_str(&format!(
+                    "{}\n\n",
+                    quote(&format!("Audience question: {text}"))
+                )),
+                Input::Evidence { text } => md.push_str(&format!(
+                    "{}\n\n",
+                    quote(&format!("Evidence submitted: {text}"))
+                )),
                 Input::SpendingCap { usd } => md.push_str(&format!(
                     "> Spending cap set to {}.\n\n",
                     usd.map_or("none".into(), dollars)
                 )),
                 Input::HumanTurn { .. } => {}
             },
-            EventKind::Error { message } => md.push_str(&format!("> {message}\n\n")),
+            EventKind::Error { message } => md.push_str(&format!("> {}\n\n", one_line(message))),
             EventKind::FindingRecorded(f) => md.push_str(&format!(
                 "> **{}**: {}\n\n",
-                f.body.label(),
-                f.body.summary()
+                one_line(f.body.label()),
+                one_line(&f.body.summary())
             )),
             EventKind::CallSkipped { seat, reason, .. } => md.push_str(&format!(
-                "> {}'s call was skipped: {reason}\n\n",
-                seat_name(config, seat)
+                "> {}'s call was skipped: {}\n\n",
+                seat_name(config, seat),
+                one_line(reason)
             )),
             _ => {}
         }
@@ -238,7 +354,10 @@ pub fn to_markdown(events: &[Event]) -> String {
     md.push_str("## Cost\n\n| Seat | Cost (USD) |\n|---|---|\n");
     for (id, usd) in &ledger.seats {
         let v = ledger.shown(id, *usd);
-        md.push_str(&format!("| {} | {v} |\n", seat_name(config, id)));
+        md.push_str(&format!(
+            "| {} | {v} |\n",
+            seat_name(config, id).replace('|', "\\|")
+        ));
     }
     let est = if ledger.estimated {
         " (estimated: the provider reported no usage for some calls)"
@@ -249,12 +368,68 @@ pub fn to_markdown(events: &[Event]) -> String {
         "| **Total** | **{}**{est} |\n",
         dollars(ledger.total)
     ));
-    md
+    inert(&md)
 }
 
 #[cfg(test)]
 mod tests {
-    use super::{named, SLUG_MAX_CHARS};
+    use super::{close_fences, inert, named, SLUG_MAX_CHARS};
+
+    #[test]
+    fn markdown_from_a_model_carries_no_live_html_image_or_script_link() {
+        let hostile = concat!(
+            "Hi <img src=https://t.example/p.gif onerror=alert(1)> and <script>alert(1)</script>\n",
+            "<!-- hidden --> <a href=\"javascript:alert(1)\">x</a> <https://auto.example>\n",
+            "![tracker](https://t.example/pixel.png) [![b](https://t.example/b.png)](https://ok.example)\n",
+            "[click](javascript:alert(1)) [ok](https://ok.example/a) [mail](mailto:a@b.example)\n",
+            "[x](  JaVaScRiPt:alert(1)) [y](<javascript:alert(1)>) [data](data:text/html,hi)\n",
+            "[ref]: javascript:alert(1)\n",
+            "   <div>indented html</div>\n",
+        );
+        let out = inert(hostile);
+        assert!(!out.contains('<'), "{out}");
+        assert!(!out.contains("!["), "{out}");
+        assert!(
+            !out.contains("](javascript") && !out.contains("](  JaVa"),
+            "{out}"
+        );
+        assert!(!out.contains("](data") && !out.contains("]:"), "{out}");
+        for kept in [
+            "[ok](https://ok.example/a)",
+            "[mail](mailto:a@b.example)",
+            "](https://ok.example)",
+        ] {
+            assert!(out.contains(kept), "{kept} in {out}");
+        }
+        // Rendered, it reads the same: entities and escapes are shown as the characters.
+        assert!(out.contains("Hi &lt;img src=https://t.example/p.gif onerror=alert(1)>"));
+        assert!(out.contains("!\\[tracker](https://t.example/pixel.png)"));
+    }
+
+    #[test]
+    fn code_at_the_top_level_stays_as_written_and_is_always_closed() {
+        let text = "Look:\n```html\n<b>bold</b> ![x](y) [a](javascript:b)\n```\nafter <i>";
+        let out = inert(text);
+        assert!(
+            out.contains("\n<b>bold</b> ![x](y) [a](javascript:b)\n```\n"),
+            "{out}"
+        );
+        assert!(out.ends_with("after &lt;i>"), "{out}");
+        // A fence inside a list ends with the list, so what it holds is escaped too.
+        let listed = inert("- a\n  ```\n  x\n<img src=x>\n");
+        assert!(!listed.contains("<img"), "{listed}");
+        // A turn that leaves its code block open cannot turn the rest of the file into
+        // code (where the rest would no longer be escaped the way a viewer reads it).
+        let open = close_fences("Code:\n~~~~\nlet a = 1;");
+        assert!(open.ends_with("\n~~~~"));
+        let doc = inert(&format!("{open}\n\n<img src=x>"));
+        assert!(doc.ends_with("&lt;img src=x>"), "{doc}");
+        assert_eq!(
+            close_fences("``` a `b` c\n<i>"),
+            "``` a `b` c\n<i>",
+            "not a fence"
+        );
+    }
 
     #[test]
     fn file_names_keep_the_letters_of_every_script() {

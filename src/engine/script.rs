@@ -55,6 +55,10 @@ pub struct Answer {
     pub finish: Option<FinishReason>,
     #[serde(default)]
     pub fault: Option<FaultSpec>,
+    /// Stream the chunks again and again, never finishing: a broken or hostile server that
+    /// only Agora's own bounds on a call can stop.
+    #[serde(default)]
+    pub endless: bool,
 }
 
 #[derive(Clone, Copy, Debug, Serialize, Deserialize)]
@@ -129,6 +133,7 @@ pub struct Plan {
     pub usage: Option<ScriptUsage>,
     pub finish: FinishReason,
     pub fault: Option<Fault>,
+    pub endless: bool,
 }
 
 impl Plan {
@@ -205,6 +210,7 @@ impl ScriptPlayer {
                     usage: a.usage,
                     finish: a.finish.unwrap_or_default(),
                     fault: a.fault.as_ref().and_then(FaultSpec::fault),
+                    endless: a.endless && !a.chunks.as_ref().is_some_and(|c| c.is_empty()),
                 }
             }
             None => Plan {
@@ -214,6 +220,7 @@ impl ScriptPlayer {
                 usage: None,
                 finish: FinishReason::Stop,
                 fault: None,
+                endless: false,
             },
         }
     }
@@ -324,7 +331,13 @@ impl<C: Clock> ChatModel for ScriptedModel<C> {
                 }) => (plan.chunks_up_to(*stall_after_bytes), Some(Some(*stall_ms))),
                 None => (plan.chunks.clone(), None),
             };
-            for (i, chunk) in chunks.iter().enumerate() {
+            let times = if plan.endless && after.is_none() {
+                usize::MAX
+            } else {
+                1
+            };
+            let all = std::iter::repeat_n(chunks.iter(), times).flatten();
+            for (i, chunk) in all.enumerate() {
                 if i > 0 && !self.wait(plan.chunk_delay_ms, cancel).await {
                     return Err(ModelError::cancelled(text));
                 }

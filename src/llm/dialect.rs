@@ -54,7 +54,10 @@ impl Dialect {
         match self {
             Dialect::OpenAi => format!("{base}/chat/completions"),
             Dialect::Anthropic => format!("{base}/messages"),
-            Dialect::Gemini => format!("{base}/models/{model}:streamGenerateContent?alt=sse"),
+            Dialect::Gemini => format!(
+                "{base}/models/{}:streamGenerateContent?alt=sse",
+                path_segment(model)
+            ),
         }
     }
 
@@ -141,6 +144,21 @@ impl Dialect {
             Dialect::Gemini => gemini::accept(state, data),
         }
     }
+}
+
+/// `text` percent-encoded as one URL path segment: everything but letters, digits and
+/// `-._~`, so a model name cannot add a query (`?`), a fragment (`#`) or climb the path
+/// (`/..`).
+pub fn path_segment(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    for b in text.bytes() {
+        if b.is_ascii_alphanumeric() || matches!(b, b'-' | b'.' | b'_' | b'~') {
+            out.push(b as char);
+        } else {
+            out.push_str(&format!("%{b:02X}"));
+        }
+    }
+    out
 }
 
 /// Splits off the system prompts (Anthropic and Gemini take them apart from the
@@ -239,6 +257,14 @@ mod model_lists {
             ["gemini-2.5-flash"]
         );
         assert_eq!(Dialect::OpenAi.parse_models("<html>nope</html>"), None);
+        assert_eq!(
+            Dialect::Gemini.url("https://g.example/v1beta/", "gemini-2.5-flash"),
+            "https://g.example/v1beta/models/gemini-2.5-flash:streamGenerateContent?alt=sse"
+        );
+        assert_eq!(
+            Dialect::Gemini.url("https://g.example/v1beta", "x?alt=json#/../../ünï"),
+            "https://g.example/v1beta/models/x%3Falt%3Djson%23%2F..%2F..%2F%C3%BCn%C3%AF:streamGenerateContent?alt=sse"
+        );
         assert_eq!(
             Dialect::Gemini.models_url("https://generativelanguage.googleapis.com/v1beta/"),
             "https://generativelanguage.googleapis.com/v1beta/models?pageSize=1000"

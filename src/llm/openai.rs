@@ -4,7 +4,7 @@
 use serde_json::{json, Value};
 
 use super::dialect::Effort;
-use super::redact::redact;
+use super::redact::{clip, redact_error};
 use crate::engine::event::{FinishReason, Usage};
 use crate::engine::model::{kind_for_status, ChatRequest, ErrorKind, ModelError};
 
@@ -147,8 +147,9 @@ pub fn http_error(
     let detail = serde_json::from_str::<Value>(body)
         .ok()
         .and_then(|v| v.get("error").map(error_text))
-        .unwrap_or_else(|| body.chars().take(300).collect());
-    let detail = redact(detail.trim(), key);
+        .unwrap_or_else(|| body.to_string());
+    // Redacted whole, then cut: a cut first could keep the start of a key.
+    let detail = clip(redact_error(&detail, key).trim(), 300);
     let kind = kind_for_status(status);
     let advice = match kind {
         ErrorKind::Auth => "Check the API key for this connection.",
@@ -266,6 +267,12 @@ mod tests {
             (e.kind, e.retry_after_ms),
             (ErrorKind::RateLimited, Some(2000))
         );
-        assert!(super::redact("key sk-other123 leaked", "").contains("[key] leaked"));
+        assert!(redact_error("key sk-other123 leaked", "").contains("[key] leaked"));
+        // A key that straddles the cut is gone entirely, not cut in half.
+        let long = format!("{}{key} is wrong", "y".repeat(295));
+        let e = http_error(401, &long, None, "X", key);
+        assert!(!e.message.contains("sk-pr"), "{}", e.message);
+        let huge = format!("{{\"error\":{{\"message\":\"{}\"}}}}", "z".repeat(5_000));
+        assert!(http_error(500, &huge, None, "X", key).message.len() < 500);
     }
 }

@@ -13,7 +13,7 @@ use web_sys::{AbortController, AbortSignal, ReadableStreamDefaultReader};
 
 use super::openai::http_error;
 use super::rate_limit;
-use super::redact::redact;
+use super::redact::redact_error;
 use super::stream::AnswerStream;
 use super::wire::HttpTarget;
 use crate::engine::cancel::CancelToken;
@@ -115,18 +115,17 @@ impl HttpTransport {
         // Held for the call only: the Stop token outlives thousands of calls.
         let _listening = cancel.on_cancel(move || controller.abort());
 
-        let body = wire.body.to_string();
         let sent = send(
             Method::POST,
             &wire.url,
             &wire.headers,
-            Some(&body),
+            Some(&wire.body),
             Some(&signal),
         );
         let response = match sent.await {
             Ok(r) => r,
             Err(_) if cancel.is_cancelled() => return Err(ModelError::cancelled(String::new())),
-            Err(e) => return Err(network_error(&t.base_url, &redact(&e, &t.api_key))),
+            Err(e) => return Err(network_error(&t.base_url, &redact_error(&e, &t.api_key))),
         };
         if !response.ok() {
             let headers: Vec<(&str, String)> = rate_limit::HEADERS
@@ -208,7 +207,7 @@ impl ChatModel for HttpTransport {
             let url = t.dialect.models_url(&t.base_url);
             let response = send(Method::GET, &url, &t.provider_headers(), None, None)
                 .await
-                .map_err(|e| network_error(&t.base_url, &redact(&e, &t.api_key)))?;
+                .map_err(|e| network_error(&t.base_url, &redact_error(&e, &t.api_key)))?;
             let body = response.text().await.unwrap_or_default();
             if !response.ok() {
                 return Err(http_error(

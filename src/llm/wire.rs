@@ -1,8 +1,8 @@
 //! The exact HTTP request a call becomes, built once: the transport sends it and the
-//! transcript shows it (with the key redacted) under "Request".
+//! transcript shows it (with the key replaced) under "Request", byte for byte the same body.
 
 use super::dialect::{Dialect, Effort};
-use super::redact::redact;
+use super::redact::redact_key;
 use crate::engine::model::ChatRequest;
 
 /// Where and how to reach one provider endpoint.
@@ -21,7 +21,9 @@ pub struct HttpTarget {
 pub struct WireRequest {
     pub url: String,
     pub headers: Vec<(String, String)>,
-    pub body: serde_json::Value,
+    /// The body as sent: indented JSON, so the Request view can show the very bytes sent
+    /// and still be read (whitespace costs no tokens).
+    pub body: String,
 }
 
 impl HttpTarget {
@@ -48,12 +50,13 @@ impl HttpTarget {
         WireRequest {
             url: self.dialect.url(&self.base_url, &req.model),
             headers,
-            body: self.dialect.body(req, self.effort),
+            body: serde_json::to_string_pretty(&self.dialect.body(req, self.effort))
+                .unwrap_or_default(),
         }
     }
 
-    /// The request as text for people: method, URL, headers and the body, with the key
-    /// replaced wherever it appears.
+    /// The request as text for people: method, URL, headers, a blank line and the body
+    /// exactly as sent, with only the key replaced wherever it appears.
     pub fn describe(&self, req: &ChatRequest) -> String {
         let w = self.wire(req);
         let mut out = format!("POST {}\n", w.url);
@@ -61,8 +64,8 @@ impl HttpTarget {
             out.push_str(&format!("{name}: {value}\n"));
         }
         out.push('\n');
-        out.push_str(&serde_json::to_string_pretty(&w.body).unwrap_or_default());
-        redact(&out, &self.api_key)
+        out.push_str(&w.body);
+        redact_key(&out, &self.api_key)
     }
 }
 
@@ -119,11 +122,22 @@ mod tests {
                 text.contains("[key]"),
                 "{dialect:?}: the key header is shown, redacted"
             );
-            // The body shown is the body sent.
+            // The body shown is the body sent, byte for byte.
             let body = text.split_once("\n\n").unwrap().1;
-            let sent: serde_json::Value = serde_json::from_str(body).unwrap();
-            assert_eq!(sent, t.wire(&req()).body);
+            assert_eq!(body, t.wire(&req()).body);
         }
+    }
+
+    #[test]
+    fn the_request_view_keeps_key_shaped_words_and_replaces_only_the_key() {
+        let t = target(Dialect::OpenAi, "k9");
+        let mut r = req();
+        r.messages = vec![ChatMessage::user(
+            "A risk-free plan? sk-proj-LOOKSLIKEAKEY stays.",
+        )];
+        let text = t.describe(&r);
+        assert!(text.contains("Authorization: Bearer [key]"), "{text}");
+        assert!(text.contains("A risk-free plan? sk-proj-LOOKSLIKEAKEY stays."));
     }
 
     #[test]
@@ -132,10 +146,13 @@ mod tests {
         t.effort = Some(Effort::High);
         let mut r = req();
         r.model = "o3-mini".into();
-        assert_eq!(t.wire(&r).body["reasoning_effort"], "high");
+        let body = |t: &HttpTarget, r: &ChatRequest| -> serde_json::Value {
+            serde_json::from_str(&t.wire(r).body).unwrap()
+        };
+        assert_eq!(body(&t, &r)["reasoning_effort"], "high");
 
         t.dialect = Dialect::Anthropic;
-        let b = t.wire(&req()).body;
+        let b = body(&t, &req());
         assert_eq!(b["thinking"]["budget_tokens"], 16384);
         assert_eq!(
             b["max_tokens"],
@@ -146,7 +163,7 @@ mod tests {
 
         t.dialect = Dialect::Gemini;
         t.effort = Some(Effort::Low);
-        let b = t.wire(&req()).body;
+        let b = body(&t, &req());
         assert_eq!(
             b["generationConfig"]["thinkingConfig"]["thinkingBudget"],
             1024
@@ -157,7 +174,7 @@ mod tests {
         );
 
         t.effort = None;
-        assert!(t.wire(&req()).body["generationConfig"]
+        assert!(body(&t, &req())["generationConfig"]
             .get("thinkingConfig")
             .is_none());
     }

@@ -187,6 +187,100 @@ pub fn default_stall_ms(model: &str, effort: Option<Effort>) -> u64 {
     }
 }
 
+/// The origin (`https://api.openai.com`, `http://localhost:11434`) of a base URL a key may
+/// be sent to, or why it may not be used. The URL must be absolute: `https`, or `http` only
+/// for this machine (`localhost`, `127.0.0.1`), with no `user:password@` and no query or
+/// fragment. A URL without a scheme would otherwise be fetched relative to the page, and
+/// the key sent to whoever serves Agora. `connect-src` of the page's Content Security
+/// Policy (index.html) allows exactly these addresses.
+pub fn key_origin(url: &str) -> Result<String, String> {
+    const EXAMPLE: &str = "for example https://api.openai.com/v1";
+    let url = url.trim();
+    if url.is_empty() {
+        return Err(format!("Enter the base URL ({EXAMPLE})."));
+    }
+    if url
+        .chars()
+        .any(|c| c.is_whitespace() || c.is_control() || c == '\\')
+    {
+        return Err("The base URL cannot contain spaces or backslashes.".into());
+    }
+    let Some((scheme, rest)) = url.split_once("://") else {
+        return Err(format!(
+            "The base URL must be a full address starting with https:// ({EXAMPLE})."
+        ));
+    };
+    let scheme = scheme.to_ascii_lowercase();
+    if scheme != "https" && scheme != "http" {
+        return Err(format!(
+            "The base URL must start with https:// ({EXAMPLE}), not {scheme}://."
+        ));
+    }
+    if rest.contains(['?', '#']) {
+        return Err("The base URL cannot have a query string (?…) or a fragment (#…): Agora adds the path it needs after it.".into());
+    }
+    let authority = rest.split('/').next().unwrap_or_default();
+    if authority.contains('@') {
+        return Err("The base URL cannot contain a user name or password (user:password@): the API key field is where a key goes.".into());
+    }
+    let (host, port) = match authority.strip_prefix('[') {
+        Some(v6) => {
+            let (inside, after) = v6
+                .split_once(']')
+                .ok_or("The base URL's IPv6 address is missing its closing ].")?;
+            (format!("[{}]", inside.to_ascii_lowercase()), after)
+        }
+        None => match authority.split_once(':') {
+            Some((h, _)) => (h.to_ascii_lowercase(), &authority[h.len()..]),
+            None => (authority.to_ascii_lowercase(), ""),
+        },
+    };
+    let host_ok = match host.strip_prefix('[').and_then(|h| h.strip_suffix(']')) {
+        Some(v6) => {
+            !v6.is_empty()
+                && v6
+                    .chars()
+                    .all(|c| c.is_ascii_hexdigit() || matches!(c, ':' | '.'))
+        }
+        None => {
+            !host.is_empty()
+                && host
+                    .chars()
+                    .all(|c| c.is_alphanumeric() || matches!(c, '-' | '.' | '_'))
+        }
+    };
+    if !host_ok {
+        return Err(format!(
+            "The base URL has no valid server name ({EXAMPLE})."
+        ));
+    }
+    let port = match port {
+        "" => "",
+        p => match p.strip_prefix(':').map(|n| (n, n.parse::<u16>())) {
+            Some((n, Ok(v))) if v > 0 && !n.starts_with('+') => p,
+            _ => return Err("The base URL's port must be a number from 1 to 65535.".into()),
+        },
+    };
+    if scheme == "http" {
+        match host.as_str() {
+            "localhost" | "127.0.0.1" => {}
+            // A Content Security Policy cannot name an IPv6 address, so the page could not
+            // reach it; localhost reaches the same server.
+            "[::1]" => {
+                return Err("Use http://localhost instead of http://[::1] (the same server): the page's security policy cannot name an IPv6 address.".into())
+            }
+            _ => {
+                return Err(format!(
+                    "The base URL must use https:// ({EXAMPLE}); plain http:// is only for a server on this machine (localhost or 127.0.0.1), so a key never crosses the network unencrypted."
+                ))
+            }
+        }
+    }
+    let default_port = if scheme == "https" { ":443" } else { ":80" };
+    let port = if port == default_port { "" } else { port };
+    Ok(format!("{scheme}://{host}{port}"))
+}
+
 /// Where the run command serves the local model.
 pub const LOCAL_MODEL_URL: &str = "http://127.0.0.1:8081/v1";
 pub const LOCAL_MODEL_NAME: &str = "smollm2-135m";
@@ -237,16 +331,16 @@ impl Connection {
         }
     }
 
-    /// Says what is wrong with the form, if anything.
+    /// Says what is wrong with the form, if anything. Save, "List the provider's models",
+    /// "Test connection" and every call check this first, so a key is only ever sent to an
+    /// address that passes `key_origin`.
     pub fn validate(&self) -> Result<(), String> {
-        if self.kind == ProviderKind::OpenAiCompatible {
-            let u = self.base_url.trim();
-            if !(u.starts_with("http://") || u.starts_with("https://")) {
-                return Err("The base URL must start with http:// or https:// (for example https://api.openai.com/v1).".into());
-            }
-            if self.default_model.trim().is_empty() {
-                return Err("Enter the model name (for example gpt-4o-mini).".into());
-            }
+        key_origin(&self.base_url)?;
+        if self.kind != ProviderKind::OpenAiCompatible && self.api_key.trim().is_empty() {
+            return Err(format!("{} needs an API key.", self.label));
+        }
+        if self.kind == ProviderKind::OpenAiCompatible && self.default_model.trim().is_empty() {
+            return Err("Enter the model name (for example gpt-4o-mini).".into());
         }
         if !(1..=32).contains(&self.concurrency) {
             return Err("Calls at once must be between 1 and 32.".into());
@@ -258,6 +352,16 @@ impl Connection {
             return Err("The silence limit must be between 5 and 3,600 seconds.".into());
         }
         Ok(())
+    }
+
+    /// What "List the provider's models" checks: everything Save checks (where the key may
+    /// go above all) but the model name, which the list is there to choose.
+    pub fn validate_listing(&self) -> Result<(), String> {
+        let mut c = self.clone();
+        if c.default_model.trim().is_empty() {
+            c.default_model = "listing".into();
+        }
+        c.validate()
     }
 
     /// "model via label", for error messages (never includes the key).
@@ -317,6 +421,100 @@ mod tests {
         let c: Connection = serde_json::from_str(stored).unwrap();
         assert_eq!(c.origin, ConnectionOrigin::User);
         assert_eq!(Connection::local_model().origin, ConnectionOrigin::BuiltIn);
+    }
+
+    #[test]
+    fn only_absolute_https_or_local_http_urls_may_receive_a_key() {
+        for (url, origin) in [
+            ("https://api.openai.com/v1", "https://api.openai.com"),
+            ("HTTPS://API.Anthropic.com/v1/", "https://api.anthropic.com"),
+            ("https://api.example.com:443/v1", "https://api.example.com"),
+            (
+                "https://api.example.com:8443",
+                "https://api.example.com:8443",
+            ),
+            ("http://localhost:11434/v1", "http://localhost:11434"),
+            ("http://127.0.0.1:8081/v1", "http://127.0.0.1:8081"),
+            ("http://localhost/v1", "http://localhost"),
+            (
+                "https://[2001:db8::1]:8443/v1",
+                "https://[2001:db8::1]:8443",
+            ),
+            (
+                "https://generativelanguage.googleapis.com/v1beta",
+                "https://generativelanguage.googleapis.com",
+            ),
+        ] {
+            assert_eq!(key_origin(url).as_deref(), Ok(origin), "{url}");
+        }
+        for (url, why) in [
+            ("", "Enter the base URL"),
+            ("api.anthropic.com/v1", "full address"),
+            ("//api.openai.com/v1", "full address"),
+            ("/v1", "full address"),
+            ("ftp://api.openai.com/v1", "not ftp://"),
+            ("javascript://x/%0aalert(1)", "not javascript://"),
+            ("http://api.openai.com/v1", "must use https://"),
+            ("http://192.168.1.10:8000/v1", "must use https://"),
+            ("http://localhost.evil.example/v1", "must use https://"),
+            ("http://127.0.0.1.nip.io/v1", "must use https://"),
+            ("http://[::1]:8080/v1", "instead of http://[::1]"),
+            (
+                "https://user:pass@api.openai.com/v1",
+                "user name or password",
+            ),
+            (
+                "https://api.openai.com@evil.example/v1",
+                "user name or password",
+            ),
+            ("https://api.openai.com/v1?key=x", "query string"),
+            ("https://api.openai.com/v1#x", "query string"),
+            ("https://api.openai.com\\@evil.example/v1", "backslashes"),
+            ("https://api.open ai.com/v1", "backslashes"),
+            ("https:///v1", "no valid server name"),
+            ("https://exa<mple.com/v1", "no valid server name"),
+            ("https://api.openai.com:0/v1", "port"),
+            ("https://api.openai.com:99999/v1", "port"),
+            ("https://api.openai.com:/v1", "port"),
+            ("https://[::1/v1", "closing ]"),
+            ("https://[]/v1", "no valid server name"),
+            ("https://[evil.example]/v1", "no valid server name"),
+        ] {
+            let e = key_origin(url).unwrap_err();
+            assert!(e.contains(why), "{url}: {e}");
+        }
+    }
+
+    #[test]
+    fn every_provider_kind_is_held_to_the_url_rule() {
+        for kind in [
+            ProviderKind::OpenAiCompatible,
+            ProviderKind::OpenRouter,
+            ProviderKind::Anthropic,
+            ProviderKind::Gemini,
+        ] {
+            let mut c = Connection::openai_compatible("c-x", "X", "api.anthropic.com/v1", "m", "k");
+            c.kind = kind;
+            assert!(
+                c.validate().unwrap_err().contains("full address"),
+                "{kind:?}"
+            );
+            c.base_url = "https://api.anthropic.com/v1".into();
+            assert_eq!(c.validate(), Ok(()), "{kind:?}");
+            c.default_model.clear();
+            assert_eq!(
+                c.validate_listing(),
+                Ok(()),
+                "{kind:?}: a list is how a model is chosen"
+            );
+            c.api_key.clear();
+            assert_eq!(
+                c.validate_listing().is_ok(),
+                kind == ProviderKind::OpenAiCompatible
+            );
+            c.base_url = "http://api.anthropic.com/v1".into();
+            assert!(c.validate_listing().unwrap_err().contains("https"));
+        }
     }
 
     #[test]

@@ -13,7 +13,7 @@ use crate::engine::model::{
     Admission, ChatModel, ChatRequest, ChatResponse, ErrorKind, ModelError,
 };
 use crate::engine::small_map::SmallMap;
-use crate::llm::redact::redact;
+use crate::llm::redact::{redact_error, redact_key};
 
 /// Makes the model object for a connection (a provider transport; a scripted model in tests).
 pub type ProviderFactory = Rc<dyn Fn(&Connection) -> Rc<dyn ChatModel>>;
@@ -55,13 +55,14 @@ impl Router {
             .cloned()
     }
 
-    /// The models a connection offers (it may be a draft not saved yet); errors never
-    /// carry its key.
+    /// The models a connection offers (it may be a draft not saved yet, checked here as
+    /// Save checks it, but for the model name); errors never carry its key.
     pub async fn list_models(&self, c: &Connection) -> Result<Vec<String>, String> {
+        c.validate_listing()?;
         (self.providers)(c)
             .list_models()
             .await
-            .map_err(|e| redact(&e.message, &c.api_key))
+            .map_err(|e| redact_error(&e.message, &c.api_key))
     }
 
     fn model(&self, c: &Connection) -> Rc<dyn ChatModel> {
@@ -74,6 +75,18 @@ impl Router {
         let m = (self.providers)(c);
         cache.insert(c.id.clone(), (c.clone(), m.clone()));
         m
+    }
+}
+
+/// A connection that does not pass `Connection::validate` (one saved by an older Agora, or
+/// edited in storage) is never called: its key could go to an address it was not meant for.
+fn checked(c: Connection) -> Result<Connection, ModelError> {
+    match c.validate() {
+        Ok(()) => Ok(c),
+        Err(e) => Err(ModelError::new(
+            ErrorKind::BadRequest,
+            format!("{e} Fix it under Edit connection, then resume."),
+        )),
     }
 }
 
@@ -121,20 +134,30 @@ impl ChatModel for Router {
             let conn = self
                 .connection(&req.connection)
                 .ok_or_else(|| not_set_up(&req.connection))?;
+            let conn = checked(conn)?;
             let model = self.model(&conn);
             let result = model.complete(req, on_delta, cancel).await;
-            // Whatever a provider echoes back, the key does not travel further.
-            result.map_err(|mut e| {
-                e.message = redact(&e.message, &conn.api_key);
-                e.partial = redact(&e.partial, &conn.api_key);
-                e
-            })
+            // Whatever a provider echoes back, the key does not travel further. Its error
+            // text may hold part of a key, so key-shaped words go too; what the model said
+            // is shown as said, only the real key replaced.
+            match result {
+                Ok(mut r) => {
+                    r.text = redact_key(&r.text, &conn.api_key);
+                    r.reasoning = redact_key(&r.reasoning, &conn.api_key);
+                    Ok(r)
+                }
+                Err(mut e) => {
+                    e.message = redact_error(&e.message, &conn.api_key);
+                    e.partial = redact_key(&e.partial, &conn.api_key);
+                    Err(e)
+                }
+            }
         })
     }
 
     fn describe(&self, req: &ChatRequest) -> String {
         match self.connection(&req.connection) {
-            Some(c) => redact(&self.model(&c).describe(req), &c.api_key),
+            Some(c) => redact_key(&self.model(&c).describe(req), &c.api_key),
             None => String::new(),
         }
     }

@@ -9,7 +9,7 @@ use futures::future::LocalBoxFuture;
 
 use super::connections::Connection;
 use super::router::{ProviderFactory, Router};
-use super::writer::{run_writer, Listener, Recorder};
+use super::writer::{run_writer, Kept, Listener, Recorder};
 use crate::engine::cancel::CancelToken;
 use crate::engine::clock::Clock;
 use crate::engine::context::{DebateCtx, Inputs, Wiring};
@@ -18,6 +18,11 @@ use crate::engine::formats;
 use crate::engine::model::{ChatMessage, ChatModel, ChatRequest};
 use crate::engine::{CallKey, DebateConfig};
 use crate::store::{DebateSummary, Store, StoredDebate};
+
+/// Longest audience question, and longest turn or evidence a person may add: every later
+/// prompt carries them, so a pasted document must not crowd out the debate.
+pub const MAX_QUESTION_CHARS: usize = 2_000;
+pub const MAX_TURN_CHARS: usize = 20_000;
 
 /// What the UI hears about a running debate.
 #[derive(Clone, Debug)]
@@ -59,6 +64,8 @@ pub struct Session {
     running: RefCell<crate::engine::small_map::SmallMap<String, Running>>,
     listener: Rc<RefCell<Option<Listener>>>,
     offline: std::cell::Cell<bool>,
+    /// The debates running in this tab, and those whose store failed: their logs in memory.
+    kept: Rc<RefCell<crate::engine::small_map::SmallMap<String, Rc<Kept>>>>,
 }
 
 impl Session {
@@ -72,6 +79,7 @@ impl Session {
             running: RefCell::new(crate::engine::small_map::SmallMap::new()),
             listener: Rc::new(RefCell::new(None)),
             offline: Default::default(),
+            kept: Default::default(),
         })
     }
 
@@ -116,7 +124,18 @@ impl Session {
     ) -> LocalBoxFuture<'static, Result<String, String>> {
         let this = self.clone();
         let (connection, model) = (connection_id.to_string(), model.to_string());
+        let checked = match self
+            .connections
+            .borrow()
+            .iter()
+            .find(|c| c.id == connection)
+        {
+            Some(c) => c.validate(),
+            None => Err("Choose a connection first.".into()),
+        };
         Box::pin(async move {
+            // Checked as Save checks it, before anything is sent.
+            checked?;
             let req = ChatRequest {
                 connection,
                 model: model.clone(),
@@ -196,9 +215,9 @@ impl Session {
         }
         let seed = (self.env.random)();
         let planned = formats::planned_calls(&config);
-        let (wiring, rx, running) = self.wiring(&id);
+        let (wiring, rx, running, kept) = self.wiring(&id, Vec::new());
         let ctx = DebateCtx::start(config, seed, planned, wiring);
-        self.launch(id.clone(), ctx, rx, running, DebateSummary::new(&id));
+        self.launch(id.clone(), ctx, rx, running, DebateSummary::new(&id), kept);
         Ok(())
     }
 
@@ -215,15 +234,14 @@ impl Session {
                 r.inputs.release();
                 return Ok(());
             }
+            // This tab's copy when it has one: after a failed write it is the whole log.
             let stored = this
-                .env
-                .store
                 .load(&id)
                 .await?
                 .ok_or("This debate is no longer stored.")?;
-            let (wiring, rx, running) = this.wiring(&id);
+            let (wiring, rx, running, kept) = this.wiring(&id, stored.events.clone());
             let ctx = DebateCtx::resume(stored.events, wiring)?;
-            this.launch(id, ctx, rx, running, stored.summary);
+            this.launch(id, ctx, rx, running, stored.summary, kept);
             Ok(())
         })
     }
@@ -231,18 +249,24 @@ impl Session {
     fn wiring(
         &self,
         id: &str,
+        log: Vec<Event>,
     ) -> (
         Wiring,
         mpsc::UnboundedReceiver<super::writer::Write>,
         Running,
+        Rc<Kept>,
     ) {
         let (tx, rx) = mpsc::unbounded();
+        // A debate whose store already failed is not written again: a gap would follow.
+        let unsaved = self.kept.borrow().get(id).is_some_and(|k| k.unsaved.get());
+        let kept = Rc::new(Kept::new(log, unsaved));
+        self.kept.borrow_mut().insert(id.to_string(), kept.clone());
         let recorder = Rc::new(Recorder {
             debate: id.to_string(),
             tx,
             clock: self.env.clock.clone(),
             listener: self.listener.clone(),
-            live: RefCell::new(crate::engine::small_map::SmallMap::new()),
+            kept: kept.clone(),
         });
         let running = Running {
             stop: CancelToken::new(),
@@ -258,7 +282,7 @@ impl Session {
             inputs: running.inputs.clone(),
             stop: running.stop.clone(),
         };
-        (wiring, rx, running)
+        (wiring, rx, running, kept)
     }
 
     fn launch(
@@ -268,18 +292,31 @@ impl Session {
         rx: mpsc::UnboundedReceiver<super::writer::Write>,
         running: Running,
         summary: DebateSummary,
+        kept: Rc<Kept>,
     ) {
         self.running.borrow_mut().insert(id.clone(), running);
         let this = self.clone();
         let (eid, notice_to) = (id.clone(), self.clone());
         let on_error: Rc<dyn Fn(String)> =
             Rc::new(move |m| notice_to.notify(&eid, &Update::Notice(m)));
+        let (all_kept, wid, done_kept) = (self.kept.clone(), id.clone(), kept.clone());
+        // Everything stored: the store is the copy to read from now on. A debate whose
+        // store failed stays in memory until the tab closes.
+        let on_done = Box::new(move || {
+            let mut all = all_kept.borrow_mut();
+            if !done_kept.unsaved.get() && all.get(&wid).is_some_and(|k| Rc::ptr_eq(k, &done_kept))
+            {
+                all.remove(&wid);
+            }
+        });
         (self.env.spawn)(Box::pin(run_writer(
             id.clone(),
             self.env.store.clone(),
             summary,
             rx,
+            kept,
             on_error,
+            on_done,
         )));
         (self.env.spawn)(Box::pin(async move {
             formats::drive(&ctx).await;
@@ -318,8 +355,21 @@ impl Session {
         }
     }
 
-    /// A question, evidence or a human's turn, consumed at the next call boundary.
+    /// A question, evidence or a human's turn, consumed at the next call boundary. One too
+    /// long is refused with a message, before anything is recorded.
     pub fn input(&self, id: &str, input: Input) -> Result<(), String> {
+        let (what, text, max) = match &input {
+            Input::Question { text } => ("question", text, MAX_QUESTION_CHARS),
+            Input::Evidence { text } => ("evidence", text, MAX_TURN_CHARS),
+            Input::HumanTurn { text, .. } => ("turn", text, MAX_TURN_CHARS),
+            Input::SpendingCap { .. } => ("", &String::new(), 0),
+        };
+        let n = text.chars().count();
+        if n > max {
+            return Err(format!(
+                "This {what} is {n} characters long; the limit is {max}. Shorten it and send it again."
+            ));
+        }
         match self.running.borrow().get(id) {
             Some(r) => {
                 r.inputs.push(input);
@@ -329,18 +379,47 @@ impl Session {
         }
     }
 
+    /// Every debate, newest first: the stored ones, with this tab's copy of those running
+    /// here or not saved whole.
     pub fn list(&self) -> LocalBoxFuture<'static, Result<Vec<DebateSummary>, String>> {
         let store = self.env.store.clone();
-        Box::pin(async move { store.list().await })
+        let here: Vec<DebateSummary> = self
+            .kept
+            .borrow()
+            .keys()
+            .zip(self.kept.borrow().values())
+            .map(|(id, k)| k.summary(id))
+            .filter(|s| !s.topic.is_empty())
+            .collect();
+        Box::pin(async move {
+            let mut list = store.list().await?;
+            for s in here {
+                match list.iter_mut().find(|x| x.id == s.id) {
+                    Some(x) => *x = s,
+                    None => list.push(s),
+                }
+            }
+            crate::store::newest_first(&mut list);
+            Ok(list)
+        })
     }
 
+    /// A debate: this tab's copy while it runs here (or when its store failed), which is
+    /// never behind the store; otherwise the stored one.
     pub fn load(&self, id: &str) -> LocalBoxFuture<'static, Result<Option<StoredDebate>, String>> {
+        let here = self.kept.borrow().get(id).map(|k| k.snapshot(id));
         let (store, id) = (self.env.store.clone(), id.to_string());
-        Box::pin(async move { store.load(&id).await })
+        Box::pin(async move {
+            match here {
+                Some(d) => Ok(Some(d)),
+                None => store.load(&id).await,
+            }
+        })
     }
 
     pub fn delete(&self, id: &str) -> LocalBoxFuture<'static, Result<(), String>> {
         self.stop(id);
+        self.kept.borrow_mut().remove(id);
         let (store, id) = (self.env.store.clone(), id.to_string());
         Box::pin(async move { store.delete(&id).await })
     }

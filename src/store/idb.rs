@@ -2,6 +2,15 @@
 //! `id`), `events` (key `[debate, seq]`) and `in_flight` (key `[debate, call]`). Records hold
 //! their payload as a JSON string, so the schema of what we store is serde's, versioned by
 //! the event schema; `DB_VERSION` versions only the object stores themselves.
+//!
+//! A write counts once its transaction has completed, not when its request succeeded:
+//! browsers report a full quota when the transaction commits. Opening never waits forever:
+//! a database held open at an older version by another tab (`blocked`), or one that does
+//! not answer within `OPEN_LIMIT_MS`, is an error that says what to do; and this tab lets
+//! go of its own connection when a newer Agora elsewhere needs to upgrade it.
+
+use std::cell::{Cell, RefCell};
+use std::rc::Rc;
 
 use futures::channel::oneshot;
 use futures::future::LocalBoxFuture;
@@ -10,20 +19,100 @@ use wasm_bindgen::closure::Closure;
 use wasm_bindgen::{JsCast, JsValue};
 use web_sys::{
     IdbDatabase, IdbKeyRange, IdbObjectStoreParameters, IdbOpenDbRequest, IdbRequest,
-    IdbTransactionMode,
+    IdbTransaction, IdbTransactionMode,
 };
 
 use super::{newest_first, DebateSummary, InFlight, Store, StoreResult, StoredDebate};
-use crate::engine::event::{migrate, Event};
+use crate::engine::event::{migrate, migrate_one, Event};
 use crate::engine::CallKey;
 
 pub const DB_VERSION: u32 = 1;
 const DEBATES: &str = "debates";
 const EVENTS: &str = "events";
 const IN_FLIGHT: &str = "in_flight";
+/// The longest the page is kept busy reading one piece of a stored log.
+const READ_SLICE_MS: f64 = 8.0;
+/// How long opening the database may take before Agora goes on without it.
+pub const OPEN_LIMIT_MS: i32 = 10_000;
 
 pub struct IdbStore {
     db: IdbDatabase,
+    /// Set when another tab's newer Agora asked for the database and this tab closed it.
+    closed: Rc<Cell<bool>>,
+    _on_version_change: Closure<dyn FnMut()>,
+}
+
+/// Words for a failed transaction; a full quota gets its own, since it is the likely one.
+fn dom_err(context: &str, e: Option<web_sys::DomException>) -> String {
+    match e {
+        Some(e) if e.name() == "QuotaExceededError" => format!(
+            "the browser's storage for this site is full ({}: {})",
+            e.name(),
+            e.message()
+        ),
+        Some(e) => format!("{context}: {} ({})", e.message(), e.name()),
+        None => format!("{context}: the browser gave no reason"),
+    }
+}
+
+/// Waits for a transaction to commit. Its handler is set at once (before any event can
+/// fire) and removed when this is dropped, so it is never called after it is gone. A failed
+/// request's `error` is always followed by the transaction's `abort`, which carries the
+/// reason, so `complete` and `abort` are all it listens to.
+struct Committed {
+    tx: IdbTransaction,
+    rx: oneshot::Receiver<Result<(), String>>,
+    _handler: Closure<dyn FnMut(web_sys::Event)>,
+}
+
+impl Committed {
+    fn watch(tx: &IdbTransaction) -> Self {
+        let (send, rx) = oneshot::channel();
+        let send = RefCell::new(Some(send));
+        let t = tx.clone();
+        let handler = Closure::<dyn FnMut(web_sys::Event)>::new(move |ev: web_sys::Event| {
+            if let Some(s) = send.borrow_mut().take() {
+                let _ = s.send(match ev.type_().as_str() {
+                    "complete" => Ok(()),
+                    _ => Err(dom_err("saving failed", t.error())),
+                });
+            }
+        });
+        tx.set_oncomplete(Some(handler.as_ref().unchecked_ref()));
+        tx.set_onabort(Some(handler.as_ref().unchecked_ref()));
+        Committed {
+            tx: tx.clone(),
+            rx,
+            _handler: handler,
+        }
+    }
+
+    async fn wait(mut self) -> Result<(), String> {
+        (&mut self.rx)
+            .await
+            .unwrap_or_else(|_| Err("IndexedDB transaction was dropped".into()))
+    }
+}
+
+impl Drop for Committed {
+    fn drop(&mut self) {
+        self.tx.set_oncomplete(None);
+        self.tx.set_onabort(None);
+    }
+}
+
+/// Resolves after `ms` (a browser timer: the store has no clock of its own).
+fn after(ms: i32) -> impl std::future::Future<Output = ()> {
+    let (tx, rx) = oneshot::channel::<()>();
+    let cb = Closure::once_into_js(move || {
+        let _ = tx.send(());
+    });
+    if let Some(w) = web_sys::window() {
+        let _ = w.set_timeout_with_callback_and_timeout_and_arguments_0(cb.unchecked_ref(), ms);
+    }
+    async move {
+        let _ = rx.await;
+    }
 }
 
 fn js_err(context: &str, e: JsValue) -> String {
@@ -103,7 +192,7 @@ fn in_flight_range(id: &str) -> Result<IdbKeyRange, String> {
 }
 
 impl IdbStore {
-    /// Opens (creating or upgrading) the database named `name`.
+    /// Opens (creating or upgrading) the database named `name`; an error says what to do.
     pub async fn open(name: &str) -> Result<Self, String> {
         let window = web_sys::window().ok_or("no window")?;
         let factory = window
@@ -139,13 +228,98 @@ impl IdbStore {
             },
         );
         req.set_onupgradeneeded(Some(upgrade.as_ref().unchecked_ref()));
-        let db = done(&req).await?;
-        req.set_onupgradeneeded(None);
-        drop(upgrade);
-        let db: IdbDatabase = db
-            .dyn_into()
-            .map_err(|_| "IndexedDB returned no database".to_string())?;
-        Ok(IdbStore { db })
+        // One answer settles the open: opened, failed, blocked by another tab, or too slow.
+        // A database that opens after Agora gave up on it is closed again at once.
+        let (send, answer) = oneshot::channel::<Result<IdbDatabase, String>>();
+        let send = RefCell::new(Some(send));
+        let settle: Rc<dyn Fn(Result<IdbDatabase, String>)> =
+            Rc::new(move |r| match send.borrow_mut().take() {
+                Some(s) => {
+                    let _ = s.send(r);
+                }
+                None => {
+                    if let Ok(db) = r {
+                        db.close();
+                    }
+                }
+            });
+        let on = |f: Box<dyn Fn() -> Result<IdbDatabase, String>>| {
+            let settle = settle.clone();
+            Closure::<dyn FnMut()>::new(move || settle(f()))
+        };
+        let r = req.clone();
+        let opened = on(Box::new(move || {
+            r.result()
+                .and_then(|db| db.dyn_into::<IdbDatabase>())
+                .map_err(|e| js_err("opening IndexedDB", e))
+        }));
+        let r = req.clone();
+        let failed = on(Box::new(move || {
+            Err(dom_err("opening IndexedDB", r.error().ok().flatten()))
+        }));
+        let blocked = on(Box::new(|| {
+            Err("Agora's stored debates are held open by another tab running an older Agora. Close or reload the other Agora tabs, then reload this page".into())
+        }));
+        let too_slow = on(Box::new(|| {
+            Err(format!("The browser's database did not open within {} seconds. Close other Agora tabs and reload this page; if that does not help, restart the browser", OPEN_LIMIT_MS / 1000))
+        }));
+        req.set_onsuccess(Some(opened.as_ref().unchecked_ref()));
+        req.set_onerror(Some(failed.as_ref().unchecked_ref()));
+        req.set_onblocked(Some(blocked.as_ref().unchecked_ref()));
+        let _ = window.set_timeout_with_callback_and_timeout_and_arguments_0(
+            too_slow.as_ref().unchecked_ref(),
+            OPEN_LIMIT_MS,
+        );
+        let result = answer
+            .await
+            .unwrap_or_else(|_| Err("IndexedDB did not answer".into()));
+        let handlers = (upgrade, opened, failed, blocked, too_slow);
+        let db = match result {
+            Ok(db) => {
+                req.set_onupgradeneeded(None);
+                req.set_onsuccess(None);
+                req.set_onerror(None);
+                req.set_onblocked(None);
+                drop(handlers);
+                db
+            }
+            Err(e) => {
+                // The request may still answer (once the other tab lets go): its handlers
+                // stay to close what it opens.
+                std::mem::forget(handlers);
+                return Err(e);
+            }
+        };
+        // A newer Agora in another tab needs to upgrade the database: let go of it rather
+        // than block it. Writes from here on fail with a message saying to reload.
+        let closed = Rc::new(Cell::new(false));
+        let on_version_change = Closure::<dyn FnMut()>::new({
+            let (db, closed) = (db.clone(), closed.clone());
+            move || {
+                db.close();
+                closed.set(true);
+            }
+        });
+        db.set_onversionchange(Some(on_version_change.as_ref().unchecked_ref()));
+        Ok(IdbStore {
+            db,
+            closed,
+            _on_version_change: on_version_change,
+        })
+    }
+
+    fn transaction(
+        &self,
+        names: &[&str],
+        mode: IdbTransactionMode,
+    ) -> Result<IdbTransaction, String> {
+        if self.closed.get() {
+            return Err("a newer Agora opened in another tab took over the stored debates; reload this tab to save again".into());
+        }
+        let list: Array = names.iter().map(|n| JsValue::from_str(n)).collect();
+        self.db
+            .transaction_with_str_sequence_and_mode(&list, mode)
+            .map_err(|e| js_err("IndexedDB transaction", e))
     }
 
     fn store(
@@ -153,16 +327,19 @@ impl IdbStore {
         name: &str,
         mode: IdbTransactionMode,
     ) -> Result<web_sys::IdbObjectStore, String> {
-        self.db
-            .transaction_with_str_and_mode(name, mode)
-            .and_then(|t| t.object_store(name))
+        self.transaction(&[name], mode)?
+            .object_store(name)
             .map_err(|e| js_err("IndexedDB transaction", e))
     }
 
+    /// Writes one record; done once its transaction has committed.
     async fn put(&self, name: &str, value: JsValue) -> StoreResult<()> {
-        let store = self.store(name, IdbTransactionMode::Readwrite)?;
-        let req = store.put(&value).map_err(|e| js_err("saving", e))?;
-        done(&req).await.map(|_| ())
+        let tx = self.transaction(&[name], IdbTransactionMode::Readwrite)?;
+        let committed = Committed::watch(&tx);
+        tx.object_store(name)
+            .and_then(|s| s.put(&value))
+            .map_err(|e| js_err("saving", e))?;
+        committed.wait().await
     }
 
     async fn get_all(&self, name: &str, range: Option<&IdbKeyRange>) -> StoreResult<Vec<JsValue>> {
@@ -232,10 +409,13 @@ impl Store for IdbStore {
         call: &'a CallKey,
     ) -> LocalBoxFuture<'a, StoreResult<()>> {
         Box::pin(async move {
-            let store = self.store(IN_FLIGHT, IdbTransactionMode::Readwrite)?;
+            let tx = self.transaction(&[IN_FLIGHT], IdbTransactionMode::Readwrite)?;
+            let committed = Committed::watch(&tx);
             let key = Array::of2(&id.into(), &call.to_string().into());
-            let req = store.delete(&key).map_err(|e| js_err("clearing", e))?;
-            done(&req).await.map(|_| ())
+            tx.object_store(IN_FLIGHT)
+                .and_then(|s| s.delete(&key))
+                .map_err(|e| js_err("clearing", e))?;
+            committed.wait().await
         })
     }
 
@@ -266,14 +446,21 @@ impl Store for IdbStore {
             let summary: DebateSummary = json_of(&row)
                 .and_then(|j| serde_json::from_str(&j).ok())
                 .ok_or("the stored debate's summary is unreadable")?;
-            let raw: Vec<String> = self
-                .get_all(EVENTS, Some(&event_range(id)?))
-                .await?
-                .iter()
-                .filter_map(json_of)
-                .collect();
-            let mut events = migrate(summary.schema, raw)?;
-            events.sort_by_key(|e| e.seq);
+            // Refuses a log from a newer Agora before reading any of it.
+            migrate(summary.schema, Vec::new())?;
+            let rows = self.get_all(EVENTS, Some(&event_range(id)?)).await?;
+            // Read a slice at a time, letting the page breathe in between: a debate of
+            // hundreds of turns must not block it (BENCHMARKS.md, "Opening a long debate").
+            let mut events = Vec::with_capacity(rows.len());
+            let mut slice_start = js_sys::Date::now();
+            for (i, json) in rows.iter().filter_map(json_of).enumerate() {
+                events.push(migrate_one(summary.schema, i, json)?);
+                if js_sys::Date::now() - slice_start > READ_SLICE_MS {
+                    after(0).await;
+                    slice_start = js_sys::Date::now();
+                }
+            }
+            // In sequence order already: IndexedDB returns records by key, `[debate, seq]`.
             let in_flight = self
                 .get_all(IN_FLIGHT, Some(&in_flight_range(id)?))
                 .await?
@@ -291,25 +478,20 @@ impl Store for IdbStore {
 
     fn delete<'a>(&'a self, id: &'a str) -> LocalBoxFuture<'a, StoreResult<()>> {
         Box::pin(async move {
-            let names = Array::of3(&DEBATES.into(), &EVENTS.into(), &IN_FLIGHT.into());
-            let tx = self
-                .db
-                .transaction_with_str_sequence_and_mode(&names, IdbTransactionMode::Readwrite)
-                .map_err(|e| js_err("IndexedDB transaction", e))?;
+            let tx =
+                self.transaction(&[DEBATES, EVENTS, IN_FLIGHT], IdbTransactionMode::Readwrite)?;
+            let committed = Committed::watch(&tx);
             let get = |n: &str| tx.object_store(n).map_err(|e| js_err("IndexedDB", e));
-            let a = get(DEBATES)?
+            get(DEBATES)?
                 .delete(&JsValue::from_str(id))
                 .map_err(|e| js_err("deleting", e))?;
-            let b = get(EVENTS)?
+            get(EVENTS)?
                 .delete(event_range(id)?.as_ref())
                 .map_err(|e| js_err("deleting", e))?;
-            let c = get(IN_FLIGHT)?
+            get(IN_FLIGHT)?
                 .delete(in_flight_range(id)?.as_ref())
                 .map_err(|e| js_err("deleting", e))?;
-            done(&a).await?;
-            done(&b).await?;
-            done(&c).await?;
-            Ok(())
+            committed.wait().await
         })
     }
 }

@@ -1,12 +1,13 @@
 //! The form that adds a connection to any OpenAI-compatible API. The key is kept in this
-//! tab's memory only and sent only to the base URL given here.
+//! tab's memory only and sent only to the base URL given here: when an edit points the
+//! connection at another origin, its stored key is dropped and must be typed again.
 
 use leptos::prelude::*;
 
 use super::app::session;
 use super::state::AppState;
 use crate::llm::dialect::Effort;
-use crate::session::connections::{default_stall_ms, ProviderKind, PRESETS};
+use crate::session::connections::{default_stall_ms, key_origin, PRESETS};
 use crate::session::Connection;
 
 #[component]
@@ -60,6 +61,11 @@ pub fn ConnectionForm(
     };
     let error = RwSignal::new(None::<String>);
 
+    // A key was given for one origin; a base URL now pointing elsewhere does not inherit it.
+    let key_origin_was = StoredValue::new(key_origin(&base.base_url).ok());
+    let moved =
+        move || had_key && key_origin(base_url.get().trim()).ok() != key_origin_was.get_value();
+
     // The connection as the form describes it now (its key too, when one is typed).
     let existing = StoredValue::new(existing);
     let draft = move || {
@@ -91,7 +97,7 @@ pub fn ConnectionForm(
             .to_string();
         c.default_model = model.get_untracked().trim().to_string();
         let typed = key.get_untracked();
-        if !typed.trim().is_empty() || existing.is_none() {
+        if !typed.trim().is_empty() || existing.is_none() || moved() {
             c.api_key = typed.trim().to_string();
         }
         c.context_tokens = context.get_untracked();
@@ -109,8 +115,15 @@ pub fn ConnectionForm(
 
     let list = move |_| {
         let Some(s) = session() else { return };
+        // Checked as Save checks it (but for the model name, which the list is for), so
+        // the key only goes where a saved one could.
+        let c = draft();
+        if let Err(e) = c.validate_listing() {
+            listing.set(Some(Err(e)));
+            return;
+        }
         listing.set(Some(Ok("Asking for the model list…".into())));
-        let fut = s.list_models(draft());
+        let fut = s.list_models(c);
         leptos::task::spawn_local(async move {
             listing.set(Some(match fut.await {
                 Ok(m) if m.is_empty() => {
@@ -132,10 +145,6 @@ pub fn ConnectionForm(
     let save = move |_| {
         let Some(s) = session() else { return };
         let c = draft();
-        if c.kind != ProviderKind::OpenAiCompatible && c.api_key.is_empty() {
-            error.set(Some(format!("{} needs an API key.", c.label)));
-            return;
-        }
         let id = c.id.clone();
         match s.save_connection(c) {
             Ok(()) => {
@@ -190,8 +199,11 @@ pub fn ConnectionForm(
             </div>
             <label class="field"><span class="label">"API key"</span>
                 <input id="conn-key" type="password" autocomplete="off"
-                    placeholder=move || if had_key { "Unchanged: type a new key to replace it" } else if needs_key.get() { "Your API key for this provider" } else { "Not needed for local servers" }
+                    placeholder=move || if moved() { "Enter the key again for the new address" } else if had_key { "Unchanged: type a new key to replace it" } else if needs_key.get() { "Your API key for this provider" } else { "Not needed for local servers" }
                     prop:value=move || key.get() on:input=move |ev| key.set(event_target_value(&ev))/></label>
+            <Show when=moved>
+                <p class="warn" id="conn-key-dropped" role="status">"The base URL now points to another server, so the saved key will not be sent there: enter the key for this address (or put the old URL back)."</p>
+            </Show>
             <div class="row">
                 <button type="button" id="conn-list-models" class="link" on:click=list>"List the provider's models"</button>
                 {move || listing.get().map(|r| {

@@ -38,22 +38,26 @@ fn status_line(s: TurnStatus) -> Option<(&'static str, &'static str)> {
 fn HumanTurn(call: crate::engine::CallKey, view: TurnView) -> impl IntoView {
     let state = expect_context::<AppState>();
     let draft = RwSignal::new(String::new());
+    let refused = RwSignal::new(None::<String>);
     let send = move |_| {
         let text = draft.get_untracked();
         if text.trim().is_empty() {
             return;
         }
         if let (Some(s), Some(id)) = (session(), state.debate.id.get_untracked()) {
-            if s.input(
+            // A refused turn (too long) says why and keeps the draft to shorten.
+            match s.input(
                 &id,
                 Input::HumanTurn {
                     call: call.clone(),
                     text: text.trim().to_string(),
                 },
-            )
-            .is_ok()
-            {
-                draft.set(String::new());
+            ) {
+                Ok(()) => {
+                    draft.set(String::new());
+                    refused.set(None);
+                }
+                Err(e) => refused.set(Some(e)),
             }
         }
     };
@@ -63,6 +67,7 @@ fn HumanTurn(call: crate::engine::CallKey, view: TurnView) -> impl IntoView {
                 <textarea rows="4" placeholder="Write this seat's turn…" prop:value=move || draft.get()
                     on:input=move |ev| draft.set(event_target_value(&ev))></textarea>
                 <button class="primary" on:click=send.clone()>"Submit turn"</button>
+                {move || refused.get().map(|e| view! { <p class="error" role="alert">{e}</p> })}
             </div>
         </Show>
     }
@@ -250,6 +255,8 @@ pub fn DebateScreen() -> impl IntoView {
     let d = state.debate;
     let question = RwSignal::new(String::new());
     let action_error = RwSignal::new(None::<String>);
+    // A long stored debate is drawn a slice at a time (no long task).
+    let drawn = super::progressive::progressively(d.blocks);
 
     let stop = move |_| {
         if let (Some(s), Some(id)) = (session(), d.id.get_untracked()) {
@@ -472,7 +479,7 @@ pub fn DebateScreen() -> impl IntoView {
                 </Show>
                 {move || is_duelogic().then(|| view! { <Listen/> <ChairPanel/> })}
                 <div class="transcript">
-                    <For each=move || d.blocks.get() key=|b| b.key.clone() let:block>
+                    <For each=drawn key=|b| b.key.clone() let:block>
                         {block_view(block)}
                     </For>
                 </div>

@@ -1,7 +1,9 @@
 //! Markdown from models, rendered into DOM nodes from minimad's parsed lines. No HTML string
 //! is ever built: text is always a text node (raw HTML in the Markdown shows as text), links
 //! survive only for http/https/mailto, and images are never loaded; they show as their alt
-//! text with a link to open them.
+//! text with a link to open them. A link shows where it goes before anyone clicks it: its
+//! host beside its text (as the browser itself reads the URL, so `user@host` tricks and
+//! look-alike letters show as they are), and the whole URL as its title.
 //!
 //! A streaming turn is rendered incrementally (see `md_blocks`): finished blocks once, only
 //! the block being written again on each token, so a turn costs time linear in its length,
@@ -64,12 +66,17 @@ fn compound(doc: &Document, parent: &Element, c: &Compound) {
                         let a = link(doc, href);
                         a.set_text_content(Some(" (open)"));
                         let _ = span.append_child(&a);
+                        destination(doc, &span, &a, href);
                         let _ = target.append_child(&span);
                     }
                     Some(href) => {
                         let a = link(doc, href);
                         a.set_text_content(Some(&shown));
                         let _ = target.append_child(&a);
+                        // A bare URL already shows where it goes.
+                        if text.trim() != href {
+                            destination(doc, &target, &a, href);
+                        }
                     }
                     None => {
                         let span = el(doc, "span");
@@ -86,9 +93,27 @@ fn compound(doc: &Document, parent: &Element, c: &Compound) {
     }
 }
 
+/// The host a link goes to, in a muted span after it: the browser's own reading of the
+/// URL (punycode for look-alike letters, the real host after a `user@`), or the address of
+/// a mailto link.
+fn destination(doc: &Document, parent: &Element, a: &Element, href: &str) {
+    use wasm_bindgen::JsCast;
+    let host = match a.dyn_ref::<web_sys::HtmlAnchorElement>() {
+        Some(a) if a.protocol() == "mailto:" => a.pathname(),
+        Some(a) => a.hostname(),
+        None => String::new(),
+    };
+    let host = if host.is_empty() { href } else { &host };
+    let span = el(doc, "span");
+    let _ = span.set_attribute("class", "md-host");
+    span.set_text_content(Some(&format!(" ({host})")));
+    let _ = parent.append_child(&span);
+}
+
 fn link(doc: &Document, href: &str) -> Element {
     let a = el(doc, "a");
     let _ = a.set_attribute("href", href);
+    let _ = a.set_attribute("title", href);
     let _ = a.set_attribute("rel", "noopener noreferrer nofollow");
     let _ = a.set_attribute("target", "_blank");
     a

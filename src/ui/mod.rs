@@ -19,6 +19,8 @@ mod history;
 #[cfg(target_arch = "wasm32")]
 pub mod markdown;
 #[cfg(target_arch = "wasm32")]
+mod progressive;
+#[cfg(target_arch = "wasm32")]
 mod setup;
 #[cfg(target_arch = "wasm32")]
 pub mod state;
