@@ -57,18 +57,17 @@ pub fn plan(config: &DebateConfig) -> Vec<PlannedCall> {
         FormatOptions::Classic(o) => {
             use super::classic as c;
             let (m, a, b) = (c::MODERATOR, c::POSITION_A, c::POSITION_B);
-            let position = |p: &mut Plan, seat: &str, tokens: u32| p.one(seat, tokens);
             p.one(m, o.summary_tokens);
-            position(&mut p, a, o.opening_tokens);
-            position(&mut p, b, o.opening_tokens);
+            p.one(a, o.opening_tokens);
+            p.one(b, o.opening_tokens);
             for _ in 0..o.rounds {
                 for seat in [a, b, b, a] {
-                    position(&mut p, seat, o.argument_tokens);
+                    p.one(seat, o.argument_tokens);
                 }
                 p.one(m, o.summary_tokens);
             }
-            position(&mut p, a, o.closing_tokens);
-            position(&mut p, b, o.closing_tokens);
+            p.one(a, o.closing_tokens);
+            p.one(b, o.closing_tokens);
             p.one(m, o.summary_tokens);
         }
         FormatOptions::Duelogic(o) => {

@@ -21,6 +21,7 @@ struct Classic<'a> {
     ctx: &'a DebateCtx,
     config: DebateConfig,
     o: ClassicOptions,
+    rules: String,
     said: Vec<Said>,
     summaries: Vec<(String, String)>,
     /// Index into `said` of the first turn no summary covers.
@@ -44,7 +45,7 @@ impl<'a> Classic<'a> {
     fn system_prompt(&self, seat: &str) -> Result<String, DebateError> {
         let c = &self.config;
         let style = p::style(self.o.style);
-        let (rules, _) = scoring::configuration(self.o.style);
+        let rules = self.rules.as_str();
         let rounds = self.o.rounds.to_string();
         let (a, b) = (self.stance(POSITION_A), self.stance(POSITION_B));
         Ok(if seat == MODERATOR {
@@ -56,7 +57,7 @@ impl<'a> Classic<'a> {
                     ("position_b", &b),
                     ("rounds", &rounds),
                     ("style", style),
-                    ("rules", &rules),
+                    ("rules", rules),
                 ],
             )
         } else {
@@ -71,7 +72,7 @@ impl<'a> Classic<'a> {
                     ("opponent_stance", opponent),
                     ("rounds", &rounds),
                     ("style", style),
-                    ("rules", &rules),
+                    ("rules", rules),
                 ],
             )
         })
@@ -303,10 +304,13 @@ pub async fn run(ctx: &DebateCtx) -> Result<(), DebateError> {
         .classic()
         .cloned()
         .ok_or_else(|| DebateError::Config("This is not a classic debate.".into()))?;
+    // The configuration's rules, read once: every system prompt carries them.
+    let rules = scoring::configuration(o.style).0;
     let mut c = Classic {
         ctx,
         config,
         o,
+        rules,
         said: Vec::new(),
         summaries: Vec::new(),
         unsummarised_from: 0,
