@@ -150,7 +150,14 @@ impl Session {
             };
             let cancel = CancelToken::new();
             let timeout = this.env.clock.sleep(30_000);
-            let call = this.router.complete(&req, &|_| {}, &cancel);
+            // Through the connection's limit on calls at once, like every debate call: a
+            // local server that takes one call at a time is not sent a second one.
+            let router = this.router.clone();
+            let call = async {
+                let _place = router.admit(&req, true).await?;
+                router.complete(&req, &|_| {}, &cancel).await
+            };
+            let call = Box::pin(call);
             let outcome = match futures::future::select(call, timeout).await {
                 futures::future::Either::Left((Ok(r), _)) => {
                     let said = crate::engine::transcript::clip(r.text.trim(), 60);

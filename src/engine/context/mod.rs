@@ -398,22 +398,18 @@ impl DebateCtx {
                 needs_resume,
             });
         }
-        let wait = self.inputs.wait_for(|i| done(i).then_some(()));
-        let outcome = select(Box::pin(wait), self.stop.cancelled()).await;
+        let outcome = self
+            .or_stop(self.inputs.wait_for(|i| done(i).then_some(())))
+            .await;
         let last = {
             let mut st = self.state.borrow_mut();
             st.holds -= 1;
             st.holds == 0
         };
-        match outcome {
-            Either::Left(_) => {
-                if last {
-                    self.push(EventKind::Resumed);
-                }
-                Ok(())
-            }
-            Either::Right(_) => Err(DebateError::Stopped),
+        if outcome.is_ok() && last {
+            self.push(EventKind::Resumed);
         }
+        outcome
     }
 
     async fn halt(&self, seat: &str, message: &str) -> Result<(), DebateError> {
