@@ -375,23 +375,27 @@ pub fn SetupScreen() -> impl IntoView {
         }
     };
 
-    // The priced models in use, each once, with the connection that prices it.
+    // The priced models in use, each once, with the connection that prices it. A memo, so
+    // that typing a price does not rebuild the rows (and take the focus from the next field).
+    let priced = Memo::new(move |_| {
+        let mut seen: Vec<(String, String)> = Vec::new();
+        for s in build().seats {
+            if let Participant::Model { model, connection, .. } = s.participant {
+                if !seen.iter().any(|(m, _)| *m == model) {
+                    seen.push((model, connection));
+                }
+            }
+        }
+        seen
+    });
     let costs = view! {
         <details class="costs">
             <summary>"Prices and spending cap"</summary>
             <p class="hint">"US dollars per million tokens: input, then output. Built-in prices are providers' list prices as of 2025 and local servers are free; change any that differ."</p>
-            {move || {
-                let cfg = build();
-                let mut seen: Vec<String> = Vec::new();
-                cfg.seats.iter().filter_map(|s| match &s.participant {
-                    Participant::Model { model, connection, .. } if !seen.contains(model) => {
-                        seen.push(model.clone());
-                        let conn = connections(state).into_iter().find(|c| &c.id == connection);
-                        Some(view! { <PriceRow model=model.clone() conn=conn prices=prices/> })
-                    }
-                    _ => None,
-                }).collect_view()
-            }}
+            {move || priced.get().into_iter().map(|(model, connection)| {
+                let conn = connections(state).into_iter().find(|c| c.id == connection);
+                view! { <PriceRow model=model conn=conn prices=prices/> }
+            }).collect_view()}
             <label class="field">
                 <span class="label">"Spending cap for this debate ($, optional)"</span>
                 <input id="spending-cap" type="number" min="0" step="0.01" placeholder="No cap"
