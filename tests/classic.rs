@@ -585,3 +585,109 @@ fn amounts_people_type_parse_and_anything_else_is_refused() {
         assert_eq!(parse_decimal(bad), None, "{bad}");
     }
 }
+
+#[test]
+fn scoring_and_fact_checks_follow_the_configuration_and_never_invent_a_number() {
+    use agora::engine::finding::{FindingBody, Verdict};
+    let scores = serde_json::json!({
+        "logical_coherence": {"score": 8, "reason": "clear"},
+        "evidence": {"score": 6, "reason": "thin"},
+        "responsiveness": {"score": 7, "reason": "answered"},
+        "persuasiveness": {"score": 9, "reason": "vivid"},
+        "rule_adherence": {"score": 10, "reason": "kept"}
+    })
+    .to_string();
+    let check = serde_json::json!({"claims": [
+        {"claim": "Ghent cut traffic by 30%", "verdict": "supported", "reason": "city data"}
+    ]})
+    .to_string();
+    let script: Script = serde_json::from_value(serde_json::json!({"answers": [
+        {"path": "score/position-a", "text": scores},
+        {"path": "score/position-b", "text": "I would rather not score."},
+        {"path": "score/position-b/repair", "text": "Still no."},
+        {"seat": "fact-checker", "text": check},
+    ]}))
+    .unwrap();
+    let s = setup(script);
+    let mut cfg = config(1, 8192);
+    if let agora::engine::config::FormatOptions::Classic(o) = &mut cfg.options {
+        o.style = ClassicStyle::Competitive;
+        o.fact_checker = true;
+        o.scoring = true;
+    }
+    assert!(
+        cfg.seat(classic::FACT_CHECKER).is_none(),
+        "added by new_config only"
+    );
+    let cfg = {
+        let o = cfg.classic().unwrap().clone();
+        classic::new_config(&cfg.topic, "Yes", "No", o, |_| Participant::Model {
+            connection: "local".into(),
+            connection_label: "Local".into(),
+            model: "m".into(),
+            context_tokens: 8192,
+            price: None,
+        })
+    };
+    let planned = formats::planned_calls(&cfg);
+    let ctx = DebateCtx::start(cfg, 7, planned, s.wiring());
+    let outcome = run_virtual(&s.clock, async move { formats::drive(&ctx).await });
+    assert_eq!(outcome, Outcome::Completed);
+    let events = s.rec.events.borrow().clone();
+    let findings: Vec<_> = events
+        .iter()
+        .filter_map(|e| match &e.kind {
+            EventKind::FindingRecorded(f) => Some(f.clone()),
+            _ => None,
+        })
+        .collect();
+    // Every position turn was checked: 2 openings, 4 round turns, 2 closings.
+    let checks: Vec<_> = findings
+        .iter()
+        .filter(|f| matches!(&f.body, FindingBody::FactCheck { claims } if claims[0].verdict == Verdict::Supported))
+        .collect();
+    assert_eq!(checks.len(), 8);
+    assert!(checks
+        .iter()
+        .all(|f| f.about.is_some() && f.seat.starts_with("position-")));
+    // Competitive weights: .20 .20 .25 .25 .10 → 1.6 + 1.2 + 1.75 + 2.25 + 1.0 = 7.8.
+    let a = findings
+        .iter()
+        .find(|f| f.key == "score/position-a")
+        .unwrap();
+    match &a.body {
+        FindingBody::Score {
+            total,
+            criteria,
+            rubric,
+        } => {
+            assert!((total - 7.8).abs() < 1e-9, "{total}");
+            assert_eq!(rubric, "competitive");
+            assert_eq!(criteria[3].weight_permille, 250);
+        }
+        other => panic!("{other:?}"),
+    }
+    let b = findings
+        .iter()
+        .find(|f| f.key == "score/position-b")
+        .unwrap();
+    assert!(
+        matches!(b.body, FindingBody::Unscored { .. }),
+        "no number for an unreadable score"
+    );
+    // The configuration's rules reach the debaters' prompts.
+    let asked = s.model.requests.borrow();
+    let opening = asked
+        .iter()
+        .find(|r| r.call == "opening/position-a")
+        .unwrap();
+    assert!(opening.messages[0].content.contains("Competitive rules"));
+    assert!(
+        asked
+            .iter()
+            .all(|r| r.messages.iter().all(|m| !m.content.contains("{{"))),
+        "every prompt variable is filled in"
+    );
+    // Exactly the planned calls, plus the one repair of B's unreadable score.
+    assert_eq!(asked.len() as u32, planned + 1);
+}

@@ -121,6 +121,10 @@ impl ClassicStyle {
 pub struct ClassicOptions {
     pub rounds: u32,
     pub style: ClassicStyle,
+    /// A fact checker checks each position's factual claims after every turn.
+    pub fact_checker: bool,
+    /// The analyst scores both positions after the closing statements.
+    pub scoring: bool,
     pub opening_tokens: u32,
     pub argument_tokens: u32,
     pub closing_tokens: u32,
@@ -133,6 +137,8 @@ impl Default for ClassicOptions {
         ClassicOptions {
             rounds: 2,
             style: ClassicStyle::Formal,
+            fact_checker: false,
+            scoring: false,
             opening_tokens: 300,
             argument_tokens: 250,
             closing_tokens: 350,

@@ -115,6 +115,35 @@ pub struct CruxCard {
     pub resolution: String,
 }
 
+/// A fact checker's verdict on one claim.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Verdict {
+    Supported,
+    Disputed,
+    False,
+    Unverifiable,
+}
+
+impl Verdict {
+    pub fn id(self) -> &'static str {
+        match self {
+            Verdict::Supported => "supported",
+            Verdict::Disputed => "disputed",
+            Verdict::False => "false",
+            Verdict::Unverifiable => "unverifiable",
+        }
+    }
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct ClaimCheck {
+    pub claim: String,
+    pub verdict: Verdict,
+    #[serde(default)]
+    pub reason: String,
+}
+
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub enum FindingBody {
     Evaluation(Evaluation),
@@ -159,6 +188,10 @@ pub enum FindingBody {
         what: String,
         reason: String,
     },
+    /// The fact checker's verdicts on a turn's claims (possibly none).
+    FactCheck {
+        claims: Vec<ClaimCheck>,
+    },
 }
 
 impl FindingBody {
@@ -174,6 +207,7 @@ impl FindingBody {
             FindingBody::CruxNotExtracted { .. } => "Crux not extracted",
             FindingBody::Summary { .. } => "Summary",
             FindingBody::Unscored { .. } => "Unscored",
+            FindingBody::FactCheck { .. } => "Fact check",
         }
     }
 
@@ -237,6 +271,12 @@ impl FindingBody {
             FindingBody::CruxNotExtracted { reason, .. } => format!("not extracted: {reason}"),
             FindingBody::Summary { title, text } => format!("{title}: {text}"),
             FindingBody::Unscored { what, reason } => format!("{what} unscored: {reason}"),
+            FindingBody::FactCheck { claims } if claims.is_empty() => "no checkable claims".into(),
+            FindingBody::FactCheck { claims } => claims
+                .iter()
+                .map(|c| format!("\"{}\": {} ({})", c.claim, c.verdict.id(), c.reason))
+                .collect::<Vec<_>>()
+                .join("; "),
         }
     }
 }

@@ -5,6 +5,7 @@ use leptos::prelude::*;
 use leptos::task::spawn_local;
 
 use super::app::{navigate, session};
+use super::classic::ScoreCard;
 use super::duelogic::listen::Listen;
 use super::duelogic::{ChairPanel, CutMarker, Interjection, Scorecard};
 use super::markdown::Markdown;
@@ -134,6 +135,14 @@ fn block_view(block: Block) -> AnyView {
         BlockKind::Phase { title } => view! { <h2 class="phase">{title}</h2> }.into_any(),
         BlockKind::Finding(f) if matches!(f.body, FindingBody::Interjection { .. }) => {
             view! { <Interjection finding=f/> }.into_any()
+        }
+        BlockKind::Finding(f)
+            if matches!(
+                f.body,
+                FindingBody::Score { .. } | FindingBody::Unscored { .. }
+            ) =>
+        {
+            view! { <ScoreCard finding=f/> }.into_any()
         }
         BlockKind::Finding(f) => view! {
             <aside class="finding" data-kind=f.body.label()>

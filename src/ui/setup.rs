@@ -113,6 +113,8 @@ pub fn SetupScreen() -> impl IntoView {
     let stance_b = RwSignal::new(String::new());
     let style = RwSignal::new(ClassicStyle::Formal);
     let rounds = RwSignal::new(2u32);
+    let fact_checker = RwSignal::new(false);
+    let scoring = RwSignal::new(false);
     let connection = RwSignal::new("local".to_string());
     let model = RwSignal::new(crate::session::connections::LOCAL_MODEL_NAME.to_string());
     let error = RwSignal::new(None::<String>);
@@ -153,6 +155,8 @@ pub fn SetupScreen() -> impl IntoView {
         let options = ClassicOptions {
             rounds: rounds.get(),
             style: style.get(),
+            fact_checker: fact_checker.get(),
+            scoring: scoring.get(),
             ..Default::default()
         };
         // A connection and model (empty: the debate's own), priced as the table says.
@@ -318,6 +322,10 @@ pub fn SetupScreen() -> impl IntoView {
                     <input id="rounds" type="number" min="1" max="10" prop:value=move || rounds.get().to_string()
                         on:input=move |ev| { if let Ok(n) = event_target_value(&ev).parse::<u32>() { rounds.set(n.clamp(1, 10)) } }/>
                 </label>
+                <label class="check"><input type="checkbox" id="scoring" prop:checked=move || scoring.get()
+                    on:change=move |ev| scoring.set(event_target_checked(&ev))/>"Score both positions at the end (0–10, weighted by the style)"</label>
+                <label class="check"><input type="checkbox" id="fact-checker" prop:checked=move || fact_checker.get()
+                    on:change=move |ev| fact_checker.set(event_target_checked(&ev))/>"A fact checker checks each turn's claims"</label>
             </div>
         }
     };

@@ -258,9 +258,12 @@ impl DebateView {
                 // happened.
                 let turn = f.about.as_ref().and_then(|k| self.turn(&k.to_string()));
                 match (&f.body, turn) {
-                    (FindingBody::Evaluation(_) | FindingBody::Unscored { .. }, Some(t)) => {
-                        t.judged.set(Some(f.clone()))
-                    }
+                    (
+                        FindingBody::Evaluation(_)
+                        | FindingBody::Unscored { .. }
+                        | FindingBody::FactCheck { .. },
+                        Some(t),
+                    ) => t.judged.set(Some(f.clone())),
                     (FindingBody::Interruption { .. }, Some(t)) => t.cut_by.set(Some(f.clone())),
                     _ => self.push(format!("f{}", e.seq), BlockKind::Finding(f.clone())),
                 }

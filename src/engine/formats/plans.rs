@@ -57,17 +57,28 @@ pub fn plan(config: &DebateConfig) -> Vec<PlannedCall> {
         FormatOptions::Classic(o) => {
             use super::classic as c;
             let (m, a, b) = (c::MODERATOR, c::POSITION_A, c::POSITION_B);
+            // A position's turn, then its fact check when there is a fact checker.
+            let position = |p: &mut Plan, seat: &str, tokens: u32| {
+                p.one(seat, tokens);
+                if o.fact_checker {
+                    p.one(c::FACT_CHECKER, 400);
+                }
+            };
             p.one(m, o.summary_tokens);
-            p.one(a, o.opening_tokens);
-            p.one(b, o.opening_tokens);
+            position(&mut p, a, o.opening_tokens);
+            position(&mut p, b, o.opening_tokens);
             for _ in 0..o.rounds {
                 for seat in [a, b, b, a] {
-                    p.one(seat, o.argument_tokens);
+                    position(&mut p, seat, o.argument_tokens);
                 }
                 p.one(m, o.summary_tokens);
             }
-            p.one(a, o.closing_tokens);
-            p.one(b, o.closing_tokens);
+            position(&mut p, a, o.closing_tokens);
+            position(&mut p, b, o.closing_tokens);
+            if o.scoring {
+                p.one(analyst, 500);
+                p.one(analyst, 500);
+            }
             p.one(m, o.summary_tokens);
         }
         FormatOptions::Duelogic(o) => {

@@ -6,6 +6,7 @@
 use super::super::config::{ClassicOptions, DebateConfig, FormatOptions, SeatConfig};
 use super::super::context::{CallSpec, DebateCtx, DebateError};
 use super::super::event::Purpose;
+use super::super::finding::{Finding, FindingBody};
 use super::super::model::ChatMessage;
 use super::super::prompt::{classic as p, render};
 use super::super::transcript::{self, ContextParts, Said};
@@ -13,7 +14,8 @@ use super::super::transcript::{self, ContextParts, Said};
 pub mod scoring;
 
 pub const MODERATOR: &str = "moderator";
-
+/// The optional fact checker's seat.
+pub const FACT_CHECKER: &str = "fact-checker";
 pub const POSITION_A: &str = "position-a";
 pub const POSITION_B: &str = "position-b";
 
@@ -131,7 +133,121 @@ impl<'a> Classic<'a> {
             label: label.into(),
             text: out.text.clone(),
         });
+        if self.o.fact_checker && seat != MODERATOR {
+            self.fact_check(&out.key, seat, &out.text).await?;
+        }
         Ok(out.text)
+    }
+
+    /// The fact checker's verdicts on a position's turn, shown on that turn; an answer
+    /// that cannot be read is recorded as unchecked, never as a verdict.
+    async fn fact_check(
+        &mut self,
+        key: &super::super::event::CallKey,
+        seat: &str,
+        text: &str,
+    ) -> Result<(), DebateError> {
+        let name = self.seat(seat)?.name.clone();
+        let user = render(
+            p::FACT_CHECK,
+            &[
+                ("topic", &self.config.topic),
+                ("name", &name),
+                ("text", &transcript::clip(text, 4000)),
+            ],
+        );
+        let checked = self
+            .ctx
+            .call_json(
+                CallSpec::new(
+                    format!("{}/fact-check", key.path),
+                    FACT_CHECKER,
+                    Purpose::Check,
+                    "Fact check",
+                )
+                .messages(vec![ChatMessage::user(user)])
+                .max_tokens(400)
+                .temperature(0.2)
+                .json_schema(scoring::claims_schema())
+                .tolerate_failure(),
+                scoring::parse_claims,
+            )
+            .await?;
+        self.ctx.record(Finding {
+            key: format!("{key}/fact-check"),
+            about: Some(key.clone()),
+            seat: seat.into(),
+            body: match checked {
+                Some(claims) => FindingBody::FactCheck { claims },
+                None => FindingBody::Unscored {
+                    what: format!("{name}'s claims"),
+                    reason: "the fact checker's answer could not be read".into(),
+                },
+            },
+        });
+        Ok(())
+    }
+
+    /// The analyst's weighted 0–10 score for each position, after the closing statements.
+    async fn score(&mut self) -> Result<(), DebateError> {
+        let (rules, weights) = scoring::configuration(self.o.style);
+        for (seat, other) in [(POSITION_A, POSITION_B), (POSITION_B, POSITION_A)] {
+            let said_by = |who: &str| {
+                self.said
+                    .iter()
+                    .filter(|s| s.seat == who)
+                    .map(|s| format!("[{}] {}", s.label, transcript::clip(s.text.trim(), 1200)))
+                    .collect::<Vec<_>>()
+                    .join("\n\n")
+            };
+            let name = self.seat(seat)?.name.clone();
+            let user = render(
+                p::SCORING,
+                &[
+                    ("topic", &self.config.topic),
+                    ("name", &name),
+                    ("stance", &self.stance(seat)),
+                    ("rules", &rules),
+                    ("said", &said_by(seat)),
+                    ("other", &said_by(other)),
+                ],
+            );
+            let analyst = self.config.analyst.clone();
+            let scored = self
+                .ctx
+                .call_json(
+                    CallSpec::new(
+                        format!("score/{seat}"),
+                        analyst,
+                        Purpose::Evaluation,
+                        "Score",
+                    )
+                    .messages(vec![ChatMessage::user(user)])
+                    .max_tokens(500)
+                    .temperature(0.2)
+                    .json_schema(scoring::scores_schema())
+                    .tolerate_failure(),
+                    |v| scoring::parse_scores(v, weights),
+                )
+                .await?;
+            self.ctx.record(Finding {
+                key: format!("score/{seat}"),
+                about: None,
+                seat: seat.into(),
+                body: match scored {
+                    Some((criteria, total)) => FindingBody::Score {
+                        rubric: self.o.style.id().into(),
+                        criteria,
+                        total,
+                    },
+                    None => FindingBody::Unscored {
+                        what: format!("{name}'s performance"),
+                        reason: "the analyst's scores could not be read".into(),
+                    },
+                },
+            });
+        }
+        Ok(())
     }
 
     fn last_from(&self, seat: &str) -> String {
@@ -241,6 +357,11 @@ impl<'a> Classic<'a> {
             .await?;
         }
 
+        if o.scoring {
+            ctx.phase("scores", "Scores", None);
+            self.score().await?;
+        }
+
         ctx.phase("summary", "Moderator's summary", None);
         self.speak(
             "summary".into(),
@@ -334,7 +455,8 @@ pub fn new_config(
             s.trim().to_string()
         }
     };
-    DebateConfig {
+    let fact_checker = options.fact_checker;
+    let mut config = DebateConfig {
         topic: topic.trim().to_string(),
         seats: vec![
             SeatConfig {
@@ -359,5 +481,14 @@ pub fn new_config(
         analyst: MODERATOR.into(),
         options: FormatOptions::Classic(options),
         spending_cap: None,
+    };
+    if fact_checker {
+        config.seats.push(SeatConfig {
+            id: FACT_CHECKER.into(),
+            name: "Fact checker".into(),
+            stance: None,
+            participant: participant(FACT_CHECKER),
+        });
     }
+    config
 }

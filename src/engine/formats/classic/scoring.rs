@@ -1,10 +1,11 @@
-//! Each classic configuration's rules and scoring weights, as data
-//! (`prompts/classic/configurations.json`). The rules reach every system prompt; the
-//! weights are for the weighted 0–10 scoring still to come.
+//! Classic's judgement as data and arithmetic: each configuration's rules and weights
+//! (`prompts/classic/configurations.json`), reading the analyst's scores and the fact
+//! checker's verdicts, and the weighted 0–10 total. Pure, so it is tested natively.
 
-use serde_json::Value;
+use serde_json::{json, Value};
 
 use crate::engine::config::ClassicStyle;
+use crate::engine::finding::{ClaimCheck, Criterion, Verdict};
 use crate::engine::prompt::classic::CONFIGURATIONS;
 
 /// The criteria of seed 003, in order, with the names people read.
@@ -33,6 +34,94 @@ pub fn configuration(style: ClassicStyle) -> (String, [u32; 5]) {
     }
 }
 
+/// The analyst's scores for one side, weighted: (criteria, total 0–10).
+pub fn parse_scores(v: &Value, weights: [u32; 5]) -> Result<(Vec<Criterion>, f64), String> {
+    let mut criteria = Vec::new();
+    let mut total = 0.0;
+    for ((id, name), w) in CRITERIA.iter().zip(weights) {
+        let c = v.get(*id).ok_or_else(|| format!("`{id}` is missing"))?;
+        let score = c
+            .get("score")
+            .and_then(Value::as_f64)
+            .filter(|s| (0.0..=10.0).contains(s))
+            .ok_or_else(|| format!("`{id}.score` must be a number from 0 to 10"))?;
+        total += score * w as f64 / 1000.0;
+        criteria.push(Criterion {
+            name: (*name).into(),
+            weight_permille: w,
+            value: score,
+            max: 10.0,
+            reason: c
+                .get("reason")
+                .and_then(Value::as_str)
+                .unwrap_or("")
+                .trim()
+                .to_string(),
+        });
+    }
+    Ok((criteria, total))
+}
+
+pub fn scores_schema() -> Value {
+    let one = json!({"type": "object",
+        "properties": {"score": {"type": "number", "minimum": 0, "maximum": 10}, "reason": {"type": "string"}},
+        "required": ["score", "reason"]});
+    let mut props = serde_json::Map::new();
+    for (id, _) in CRITERIA {
+        props.insert(id.into(), one.clone());
+    }
+    json!({"type": "object", "properties": props,
+        "required": CRITERIA.map(|(id, _)| id)})
+}
+
+/// The fact checker's verdicts; a claim with an unknown verdict makes the answer unreadable.
+pub fn parse_claims(v: &Value) -> Result<Vec<ClaimCheck>, String> {
+    let list = v
+        .get("claims")
+        .and_then(Value::as_array)
+        .ok_or("`claims` must be a list")?;
+    list.iter()
+        .take(5)
+        .map(|c| {
+            let verdict =
+                match c.get("verdict").and_then(Value::as_str).map(str::trim) {
+                    Some(s) if s.eq_ignore_ascii_case("supported") => Verdict::Supported,
+                    Some(s) if s.eq_ignore_ascii_case("disputed") => Verdict::Disputed,
+                    Some(s) if s.eq_ignore_ascii_case("false") => Verdict::False,
+                    Some(s) if s.eq_ignore_ascii_case("unverifiable") => Verdict::Unverifiable,
+                    _ => return Err(
+                        "each claim's `verdict` must be supported, disputed, false or unverifiable"
+                            .to_string(),
+                    ),
+                };
+            let claim = c.get("claim").and_then(Value::as_str).unwrap_or("").trim();
+            if claim.is_empty() {
+                return Err("each claim needs its `claim` text".into());
+            }
+            Ok(ClaimCheck {
+                claim: claim.into(),
+                verdict,
+                reason: c
+                    .get("reason")
+                    .and_then(Value::as_str)
+                    .unwrap_or("")
+                    .trim()
+                    .into(),
+            })
+        })
+        .collect()
+}
+
+pub fn claims_schema() -> Value {
+    json!({"type": "object", "properties": {"claims": {"type": "array", "items": {
+        "type": "object",
+        "properties": {"claim": {"type": "string"},
+            "verdict": {"type": "string", "enum": ["supported", "disputed", "false", "unverifiable"]},
+            "reason": {"type": "string"}},
+        "required": ["claim", "verdict", "reason"]}}},
+        "required": ["claims"]})
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -51,5 +140,38 @@ mod tests {
         );
         assert!(configuration(ClassicStyle::Competitive).1[3] > 150);
         assert!(configuration(ClassicStyle::Educational).1[1] > 250);
+    }
+
+    #[test]
+    fn the_weighted_score_matches_the_hand_computed_one() {
+        let v = json!({
+            "logical_coherence": {"score": 8, "reason": "clear"},
+            "evidence": {"score": 6, "reason": "thin"},
+            "responsiveness": {"score": 7, "reason": "ok"},
+            "persuasiveness": {"score": 9, "reason": "strong"},
+            "rule_adherence": {"score": 10, "reason": "kept"}
+        });
+        let (criteria, total) = parse_scores(&v, [250, 250, 200, 150, 150]).unwrap();
+        // 8×.25 + 6×.25 + 7×.20 + 9×.15 + 10×.15 = 2 + 1.5 + 1.4 + 1.35 + 1.5 = 7.75
+        assert!((total - 7.75).abs() < 1e-9, "{total}");
+        assert_eq!(criteria[1].reason, "thin");
+        let mut bad = v.clone();
+        bad["evidence"]["score"] = json!(11);
+        assert!(parse_scores(&bad, [250, 250, 200, 150, 150])
+            .unwrap_err()
+            .contains("evidence"));
+        bad = v;
+        bad.as_object_mut().unwrap().remove("persuasiveness");
+        assert!(parse_scores(&bad, [250; 5]).is_err());
+    }
+
+    #[test]
+    fn fact_checks_read_verdicts_and_refuse_unknown_ones() {
+        let v = json!({"claims": [{"claim": "Oslo banned cars in 2019", "verdict": "Disputed", "reason": "partly"}]});
+        let c = parse_claims(&v).unwrap();
+        assert_eq!(c[0].verdict, Verdict::Disputed);
+        assert!(parse_claims(&json!({"claims": []})).unwrap().is_empty());
+        assert!(parse_claims(&json!({"claims": [{"claim": "x", "verdict": "maybe"}]})).is_err());
+        assert!(parse_claims(&json!({"verdicts": []})).is_err());
     }
 }
