@@ -14,6 +14,7 @@ use agora::engine::model::{ChatMessage, ChatModel, ChatRequest};
 use agora::engine::script::{Script, ScriptedModel};
 use agora::engine::CallKey;
 use agora::session::router::Router;
+use agora::session::runner::{DebateLock, LockDebate, RUNNING_ELSEWHERE};
 use agora::session::{Connection, Session, SessionEnv, Update};
 use agora::store::memory::MemoryStore;
 use agora::store::{DebateSummary, InFlight, Store, StoreResult, StoredDebate};
@@ -104,6 +105,31 @@ struct World {
     clock: VirtualClock,
     store: Rc<Spy>,
     heard: Rc<RefCell<Vec<Update>>>,
+    /// The browser's lock manager, shared by every tab (session) of the world.
+    locks: LockDebate,
+}
+
+/// A lock held by one tab until dropped.
+struct Held(Rc<RefCell<Vec<String>>>, String);
+
+impl Drop for Held {
+    fn drop(&mut self) {
+        self.0.borrow_mut().retain(|x| *x != self.1);
+    }
+}
+
+fn lock_manager() -> LockDebate {
+    let held: Rc<RefCell<Vec<String>>> = Default::default();
+    Rc::new(move |id: &str| {
+        let (held, id) = (held.clone(), id.to_string());
+        Box::pin(async move {
+            if held.borrow().contains(&id) {
+                return None;
+            }
+            held.borrow_mut().push(id.clone());
+            Some(Box::new(Held(held, id)) as DebateLock)
+        })
+    })
 }
 
 fn world() -> World {
@@ -117,6 +143,7 @@ fn world() -> World {
             fail_from: Cell::new(u32::MAX),
         }),
         heard: Rc::new(RefCell::new(Vec::new())),
+        locks: lock_manager(),
     }
 }
 
@@ -128,6 +155,7 @@ fn session(w: &World, spawner: futures::executor::LocalSpawner, script: &str) ->
     });
     let counter = Rc::new(Cell::new(0u64));
     let env = SessionEnv {
+        lock: w.locks.clone(),
         store: w.store.clone(),
         clock: Rc::new(w.clock.clone()),
         spawn: Rc::new(move |f| spawner.spawn_local(f).unwrap()),
@@ -373,6 +401,30 @@ fn stop_ends_a_running_debate_as_stopped_and_it_can_resume_to_the_end() {
     unique.dedup();
     assert_eq!(finished.len(), 11);
     assert_eq!(unique.len(), 11, "no turn recorded twice");
+}
+
+#[test]
+fn a_second_tab_does_not_run_a_debate_running_in_the_first() {
+    let w = world();
+    let (clock, heard) = (w.clock.clone(), w.heard.clone());
+    let (refused, later) = run_virtual_with(&w.clock, |spawner| {
+        let first_tab = session(&w, spawner.clone(), r#"{"default": {"chunk_delay_ms": 40}}"#);
+        let second_tab = session(&w, spawner, r#"{"default": {"chunk_delay_ms": 40}}"#);
+        async move {
+            let id = first_tab.start(classic_config(1)).unwrap();
+            clock.sleep(3_000).await;
+            let refused = second_tab.resume(&id).await;
+            // Once the first tab lets go (here: Stop), the second may take the debate on.
+            first_tab.stop(&id);
+            until_ended(&clock, &heard).await;
+            heard.borrow_mut().clear();
+            second_tab.resume(&id).await.unwrap();
+            until_ended(&clock, &heard).await;
+            (refused, second_tab.load(&id).await.unwrap().unwrap())
+        }
+    });
+    assert_eq!(refused, Err(RUNNING_ELSEWHERE.to_string()));
+    assert_eq!(later.summary.outcome, Some(Outcome::Completed));
 }
 
 #[test]

@@ -10,7 +10,7 @@ use wasm_bindgen::JsCast;
 
 use super::connections::{Connection, ProviderKind};
 use super::router::ProviderFactory;
-use super::runner::SessionEnv;
+use super::runner::{DebateLock, SessionEnv};
 use crate::engine::clock::Clock;
 use crate::engine::model::ChatModel;
 use crate::llm::dialect::Dialect;
@@ -82,6 +82,7 @@ pub fn providers() -> ProviderFactory {
 pub fn env(store: Rc<dyn Store>) -> SessionEnv {
     SessionEnv {
         store,
+        lock: Rc::new(lock_debate),
         clock: Rc::new(BrowserClock),
         spawn: Rc::new(|f| wasm_bindgen_futures::spawn_local(f)),
         providers: providers(),
@@ -89,4 +90,50 @@ pub fn env(store: Rc<dyn Store>) -> SessionEnv {
         retry: Default::default(),
         limits: Default::default(),
     }
+}
+
+/// Releases a debate's Web Lock when dropped (resolves the promise the lock waits on).
+struct Release(js_sys::Function);
+
+impl Drop for Release {
+    fn drop(&mut self) {
+        let _ = self.0.call0(&wasm_bindgen::JsValue::NULL);
+    }
+}
+
+/// `navigator.locks.request("agora-debate-<id>", { ifAvailable: true }, …)`: the lock is
+/// held until the returned guard is dropped, and the browser lets go of it when the tab
+/// closes or crashes. Where the Web Locks API is missing, a debate runs unlocked.
+fn lock_debate(id: &str) -> LocalBoxFuture<'static, Option<DebateLock>> {
+    use js_sys::{Function, Object, Promise, Reflect};
+    use wasm_bindgen::JsValue;
+    let name = JsValue::from_str(&format!("agora-debate-{id}"));
+    Box::pin(async move {
+        let unlocked = || Some(Box::new(()) as DebateLock);
+        let Some(nav) = web_sys::window().map(|w| w.navigator()) else {
+            return unlocked();
+        };
+        let locks = Reflect::get(&nav, &"locks".into()).unwrap_or(JsValue::UNDEFINED);
+        let Ok(request) = Reflect::get(&locks, &"request".into()).and_then(|f| f.dyn_into::<Function>()) else {
+            return unlocked();
+        };
+        let mut release = None;
+        let held = Promise::new(&mut |resolve, _| release = Some(resolve));
+        let (tx, rx) = oneshot::channel::<bool>();
+        let granted = Closure::once_into_js(move |lock: JsValue| -> JsValue {
+            let ok = !lock.is_null();
+            let _ = tx.send(ok);
+            if ok { held.into() } else { JsValue::UNDEFINED }
+        });
+        let opts = Object::new();
+        let _ = Reflect::set(&opts, &"ifAvailable".into(), &JsValue::TRUE);
+        if request.call3(&locks, &name, &opts, &granted).is_err() {
+            return unlocked();
+        }
+        match (rx.await, release) {
+            (Ok(true), Some(r)) => Some(Box::new(Release(r)) as DebateLock),
+            (Ok(true), None) => unlocked(),
+            _ => None,
+        }
+    })
 }

@@ -39,8 +39,19 @@ pub enum Update {
     Ended,
 }
 
+/// Held while a debate runs in this tab; dropping it lets another tab take the debate.
+pub type DebateLock = Box<dyn std::any::Any>;
+/// Takes a debate's lock if no other tab holds it (`None`: another tab is running it).
+pub type LockDebate = Rc<dyn Fn(&str) -> LocalBoxFuture<'static, Option<DebateLock>>>;
+
+/// What a second tab says when the debate runs in another: one debate, one tab, so no
+/// call is made (and paid for) twice.
+pub const RUNNING_ELSEWHERE: &str = "This debate is running in another tab of this browser. Follow it there, or close that tab and press Resume here.";
+
 /// What the session needs from its surroundings; the browser and the tests differ here.
 pub struct SessionEnv {
+    /// One debate, one tab: a Web Lock per debate in the browser.
+    pub lock: LockDebate,
     pub store: Rc<dyn Store>,
     pub clock: Rc<dyn Clock>,
     pub spawn: Rc<dyn Fn(LocalBoxFuture<'static, ()>)>,
@@ -224,7 +235,7 @@ impl Session {
         let planned = formats::planned_calls(&config);
         let (wiring, rx, running, kept) = self.wiring(&id, Vec::new());
         let ctx = DebateCtx::start(config, seed, planned, wiring);
-        self.launch(id.clone(), ctx, rx, running, DebateSummary::new(&id), kept);
+        self.launch(id.clone(), ctx, rx, running, DebateSummary::new(&id), kept, None);
         Ok(())
     }
 
@@ -246,9 +257,10 @@ impl Session {
                 .load(&id)
                 .await?
                 .ok_or("This debate is no longer stored.")?;
+            let lock = (this.env.lock)(&id).await.ok_or(RUNNING_ELSEWHERE)?;
             let (wiring, rx, running, kept) = this.wiring(&id, stored.events.clone());
             let ctx = DebateCtx::resume(stored.events, wiring)?;
-            this.launch(id, ctx, rx, running, stored.summary, kept);
+            this.launch(id, ctx, rx, running, stored.summary, kept, Some(lock));
             Ok(())
         })
     }
@@ -300,6 +312,7 @@ impl Session {
         running: Running,
         summary: DebateSummary,
         kept: Rc<Kept>,
+        lock: Option<DebateLock>,
     ) {
         self.running.borrow_mut().insert(id.clone(), running);
         let this = self.clone();
@@ -326,6 +339,11 @@ impl Session {
             on_done,
         )));
         (self.env.spawn)(Box::pin(async move {
+            // A new debate's id is this tab's alone, so its lock is taken as it starts.
+            let _lock = match lock {
+                Some(l) => Some(l),
+                None => (this.env.lock)(&id).await,
+            };
             formats::drive(&ctx).await;
             for w in ctx.warnings() {
                 this.notify(&id, &Update::Notice(w));

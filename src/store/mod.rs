@@ -105,3 +105,80 @@ pub fn newest_first(list: &mut [DebateSummary]) {
             .then_with(|| b.id.cmp(&a.id))
     });
 }
+
+/// What the history screen's search box and filters ask for. Empty fields keep everything.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct HistoryFilter {
+    /// Words that must all appear in the topic, in any case and order.
+    pub text: String,
+    /// A format's label (`DebateSummary::format`), or empty for any.
+    pub format: String,
+    /// `finished`, `stopped`, `failed`, `unfinished`, or empty for any.
+    pub status: String,
+    /// Started at or after this time (ms since the epoch).
+    pub from_ms: Option<u64>,
+    /// Started before this time.
+    pub until_ms: Option<u64>,
+}
+
+impl HistoryFilter {
+    pub fn keeps(&self, d: &DebateSummary) -> bool {
+        let topic = d.topic.to_lowercase();
+        let words_ok = self
+            .text
+            .to_lowercase()
+            .split_whitespace()
+            .all(|w| topic.contains(w));
+        let status = match d.outcome {
+            Some(Outcome::Completed) => "finished",
+            Some(Outcome::Stopped) => "stopped",
+            Some(Outcome::Failed) => "failed",
+            None => "unfinished",
+        };
+        words_ok
+            && (self.format.is_empty() || self.format == d.format)
+            && (self.status.is_empty() || self.status == status)
+            && self.from_ms.is_none_or(|t| d.created_ms >= t)
+            && self.until_ms.is_none_or(|t| d.created_ms < t)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn row(id: &str, topic: &str, format: &str, created_ms: u64, outcome: Option<Outcome>) -> DebateSummary {
+        DebateSummary {
+            topic: topic.into(),
+            format: format.into(),
+            created_ms,
+            outcome,
+            ..DebateSummary::new(id)
+        }
+    }
+
+    #[test]
+    fn search_and_filters_find_the_right_debates() {
+        let list = [
+            row("a", "Should Cities ban cars?", "Classic", 1_000, Some(Outcome::Completed)),
+            row("b", "Is nuclear power essential?", "Duelogic", 2_000, None),
+            row("c", "Ÿes: ÉCOLES et voitures", "Classic", 3_000, Some(Outcome::Failed)),
+        ];
+        let ids = |f: &HistoryFilter| -> Vec<&str> {
+            list.iter().filter(|d| f.keeps(d)).map(|d| d.id.as_str()).collect()
+        };
+        assert_eq!(ids(&HistoryFilter::default()), ["a", "b", "c"]);
+        // Every word, any case, any order, Unicode case folding included.
+        let text = |t: &str| HistoryFilter { text: t.into(), ..Default::default() };
+        assert_eq!(ids(&text("cars cities")), ["a"]);
+        assert_eq!(ids(&text("écoles")), ["c"]);
+        assert_eq!(ids(&text("cars nuclear")), Vec::<&str>::new());
+        let format = HistoryFilter { format: "Classic".into(), ..Default::default() };
+        assert_eq!(ids(&format), ["a", "c"]);
+        let status = |s: &str| HistoryFilter { status: s.into(), ..Default::default() };
+        assert_eq!(ids(&status("unfinished")), ["b"]);
+        assert_eq!(ids(&status("failed")), ["c"]);
+        let dates = HistoryFilter { from_ms: Some(2_000), until_ms: Some(3_000), ..Default::default() };
+        assert_eq!(ids(&dates), ["b"]);
+    }
+}

@@ -263,6 +263,7 @@ pub fn DebateScreen() -> impl IntoView {
     let state = expect_context::<AppState>();
     let d = state.debate;
     let question = RwSignal::new(String::new());
+    let as_evidence = RwSignal::new(false);
     let action_error = RwSignal::new(None::<String>);
     // A long stored debate is drawn a slice at a time (no long task).
     let drawn = super::progressive::progressively(d.blocks);
@@ -298,13 +299,15 @@ pub fn DebateScreen() -> impl IntoView {
         if text.trim().is_empty() {
             return;
         }
+        let text = text.trim().to_string();
+        // Evidence is a note the next turns must take into account; a question asks them.
+        let input = if as_evidence.get_untracked() {
+            Input::Evidence { text }
+        } else {
+            Input::Question { text }
+        };
         if let (Some(s), Some(id)) = (session(), d.id.get_untracked()) {
-            match s.input(
-                &id,
-                Input::Question {
-                    text: text.trim().to_string(),
-                },
-            ) {
+            match s.input(&id, input) {
                 Ok(()) => question.set(String::new()),
                 Err(e) => action_error.set(Some(e)),
             }
@@ -494,9 +497,11 @@ pub fn DebateScreen() -> impl IntoView {
                 </div>
                 <Show when=move || d.running.get()>
                     <form class="ask" on:submit=ask>
-                        <input placeholder="Ask the debaters a question (they see it from the next turn)" prop:value=move || question.get()
+                        <input id="ask-input" aria-label="A question or evidence for the debaters"
+                            placeholder="Ask a question or add evidence (the next turns take it into account)" prop:value=move || question.get()
                             on:input=move |ev| question.set(event_target_value(&ev))/>
-                        <button type="submit" class="secondary">"Ask"</button>
+                        <button type="submit" id="ask" class="secondary" on:click=move |_| as_evidence.set(false)>"Ask"</button>
+                        <button type="submit" id="add-evidence" class="secondary" on:click=move |_| as_evidence.set(true)>"Add evidence"</button>
                     </form>
                 </Show>
             </section>

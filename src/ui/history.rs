@@ -6,7 +6,8 @@ use leptos::task::spawn_local;
 use super::app::{href, navigate, refresh_history, session};
 use super::state::{AppState, Route};
 use crate::engine::event::Outcome;
-use crate::store::DebateSummary;
+use crate::engine::config::FormatId;
+use crate::store::{DebateSummary, HistoryFilter};
 
 fn when(ms: u64) -> String {
     let d = js_sys::Date::new(&wasm_bindgen::JsValue::from_f64(ms as f64));
@@ -67,21 +68,108 @@ fn HistoryRow(item: DebateSummary) -> impl IntoView {
     }
 }
 
+/// Local midnight of a date input's `YYYY-MM-DD`, plus `days` (ms since the epoch).
+fn day_start(value: &str, days: i32) -> Option<u64> {
+    let mut parts = value.split('-').map(|p| p.parse::<i32>().ok());
+    let (y, m, d) = (parts.next()??, parts.next()??, parts.next()??);
+    let date = js_sys::Date::new_with_year_month_day(y as u32, m - 1, d + days);
+    Some(date.get_time().max(0.0) as u64)
+}
+
+fn megabytes(bytes: f64) -> String {
+    if bytes >= 1e9 {
+        format!("{:.1} GB", bytes / 1e9)
+    } else {
+        format!("{:.1} MB", bytes / 1e6)
+    }
+}
+
+/// What this site stores and the browser's quota for it (`navigator.storage.estimate()`).
+async fn storage_line() -> Option<String> {
+    use js_sys::Reflect;
+    use wasm_bindgen::{JsCast, JsValue};
+    let storage = Reflect::get(&web_sys::window()?.navigator(), &"storage".into()).ok()?;
+    let estimate: js_sys::Function = Reflect::get(&storage, &"estimate".into()).ok()?.dyn_into().ok()?;
+    let promise: js_sys::Promise = estimate.call0(&storage).ok()?.dyn_into().ok()?;
+    let e = wasm_bindgen_futures::JsFuture::from(promise).await.ok()?;
+    let num = |k: &str| Reflect::get(&e, &JsValue::from_str(k)).ok().and_then(|v| v.as_f64());
+    Some(format!(
+        "Stored in this browser: {} of the {} it allows this site.",
+        megabytes(num("usage")?),
+        megabytes(num("quota")?)
+    ))
+}
+
 #[component]
 pub fn HistoryScreen() -> impl IntoView {
     let state = expect_context::<AppState>();
+    let (text, format, status, from, until) = (
+        RwSignal::new(String::new()),
+        RwSignal::new(String::new()),
+        RwSignal::new(String::new()),
+        RwSignal::new(String::new()),
+        RwSignal::new(String::new()),
+    );
+    let filter = Memo::new(move |_| HistoryFilter {
+        text: text.get(),
+        format: format.get(),
+        status: status.get(),
+        from_ms: day_start(&from.get(), 0),
+        until_ms: day_start(&until.get(), 1),
+    });
+    let shown = move || {
+        let f = filter.get();
+        state.history.with(|h| h.iter().filter(|d| f.keeps(d)).cloned().collect::<Vec<_>>())
+    };
+    let storage = LocalResource::new(move || {
+        state.history.track();
+        storage_line()
+    });
+    let select = |id: &'static str, label: &'static str, value: RwSignal<String>, options: Vec<(&'static str, &'static str)>| view! {
+        <label class="field">
+            <span class="label">{label}</span>
+            <select id=id prop:value=move || value.get() on:change=move |ev| value.set(event_target_value(&ev))>
+                {options.into_iter().map(|(v, t)| view! { <option value=v>{t}</option> }).collect_view()}
+            </select>
+        </label>
+    };
+    let date = |id: &'static str, label: &'static str, value: RwSignal<String>| view! {
+        <label class="field">
+            <span class="label">{label}</span>
+            <input id=id type="date" prop:value=move || value.get() on:input=move |ev| value.set(event_target_value(&ev))/>
+        </label>
+    };
+    let formats = std::iter::once(("", "Any format"))
+        .chain([FormatId::Classic, FormatId::Duelogic, FormatId::Forecast, FormatId::Crux].map(|f| (f.label(), f.label())))
+        .collect();
     view! {
         <section class="history">
             <h1>"History"</h1>
             <p class="hint">"Debates are kept in this browser only (IndexedDB). API keys are never stored with them."</p>
+            <p class="hint" id="storage">{move || storage.get().flatten()}</p>
+            <div class="history-filters" role="search">
+                <label class="field search">
+                    <span class="label">"Search topics"</span>
+                    <input id="history-search" type="search" placeholder="Words in the topic" prop:value=move || text.get()
+                        on:input=move |ev| text.set(event_target_value(&ev))/>
+                </label>
+                {select("history-format", "Format", format, formats)}
+                {select("history-status", "Status", status, vec![("", "Any status"), ("finished", "Finished"), ("unfinished", "Unfinished"), ("stopped", "Stopped"), ("failed", "Failed")])}
+                {date("history-from", "Started from", from)}
+                {date("history-until", "until", until)}
+            </div>
             <Show when=move || !state.history.get().is_empty() fallback=move || view! {
                 <div class="card empty">
                     <p>"No debates yet."</p>
                     <a href=href(&Route::Setup) on:click=move |ev| { ev.prevent_default(); navigate(state, Route::Setup) }>"Start one"</a>
                 </div>
             }>
+                <p class="hint" id="history-count">{move || {
+                    let (n, all) = (shown().len(), state.history.with(Vec::len));
+                    if n == all { format!("{all} debates") } else { format!("{n} of {all} debates match") }
+                }}</p>
                 <ul class="history-list">
-                    <For each=move || state.history.get() key=|d| (d.id.clone(), d.updated_ms, d.turns) let:item>
+                    <For each=shown key=|d| (d.id.clone(), d.updated_ms, d.turns) let:item>
                         <HistoryRow item=item/>
                     </For>
                 </ul>
