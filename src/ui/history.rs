@@ -156,7 +156,7 @@ pub fn HistoryScreen() -> impl IntoView {
                 {select("history-format", "Format", format, formats)}
                 {select("history-status", "Status", status, vec![("", "Any status"), ("finished", "Finished"), ("unfinished", "Unfinished"), ("stopped", "Stopped"), ("failed", "Failed")])}
                 {date("history-from", "Started from", from)}
-                {date("history-until", "until", until)}
+                {date("history-until", "Started until", until)}
             </div>
             <Show when=move || !state.history.get().is_empty() fallback=move || view! {
                 <div class="card empty">
