@@ -121,9 +121,11 @@ pub fn HistoryScreen() -> impl IntoView {
         let f = filter.get();
         state.history.with(|h| h.iter().filter(|d| f.keeps(d)).cloned().collect::<Vec<_>>())
     };
-    let storage = LocalResource::new(move || {
+    // Read again whenever the list changes (a debate added or deleted).
+    let storage = RwSignal::new(None::<String>);
+    Effect::new(move |_| {
         state.history.track();
-        storage_line()
+        spawn_local(async move { storage.set(storage_line().await) });
     });
     let select = |id: &'static str, label: &'static str, value: RwSignal<String>, options: Vec<(&'static str, &'static str)>| view! {
         <label class="field">
@@ -146,7 +148,7 @@ pub fn HistoryScreen() -> impl IntoView {
         <section class="history">
             <h1>"History"</h1>
             <p class="hint">"Debates are kept in this browser only (IndexedDB). API keys are never stored with them."</p>
-            <p class="hint" id="storage">{move || storage.get().flatten()}</p>
+            <p class="hint" id="storage">{move || storage.get()}</p>
             <div class="history-filters" role="search">
                 <label class="field search">
                     <span class="label">"Search topics"</span>
