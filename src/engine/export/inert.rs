@@ -1,7 +1,6 @@
 //! Markdown made inert: whatever a model, a topic or a name wrote is shown as text by a
 //! Markdown viewer, never run as HTML, loaded as an image or followed as a script link.
 
-
 /// A fence that opens a top-level code block: at the very start of a line (a fence
 /// indented inside a list or a quote ends with its container, so only these are trusted to
 /// hold raw text), three or more backticks or tildes, and for backticks no backtick after.

@@ -1,11 +1,11 @@
 //! The Markdown transcript, for people.
 
-use super::super::config::{DebateConfig, Participant};
+use super::super::config::DebateConfig;
 use super::super::cost::{dollars, Ledger};
 use super::super::event::{config_of, Event, Usage};
 use super::inert::{close_fences, inert};
 use super::walk::{finish_note, walk, Item};
-use super::{one_line, seat_name};
+use super::{one_line, seat_line, seat_name};
 
 /// Several lines as one quote block.
 fn quote(text: &str) -> String {
@@ -15,8 +15,12 @@ fn quote(text: &str) -> String {
         .join("\n")
 }
 
-
-fn usage_line(config: &DebateConfig, seat: &str, ledger: &mut Ledger, usage: &Usage) -> String {
+pub(super) fn usage_line(
+    config: &DebateConfig,
+    seat: &str,
+    ledger: &mut Ledger,
+    usage: &Usage,
+) -> String {
     let est = if usage.estimated { " (estimated)" } else { "" };
     let money = match ledger.add(config, seat, usage) {
         Some(c) => format!(" · {}{est}", dollars(c)),
@@ -57,7 +61,7 @@ pub fn to_markdown(events: &[Event]) -> String {
                 md.push_str(&usage_line(config, t.seat, &mut ledger, t.usage));
             }
             Item::Note(text) => md.push_str(&format!("{}\n\n", quote(&text))),
-            Item::Finding { label, summary } => {
+            Item::Finding { label, summary, .. } => {
                 md.push_str(&format!("> **{}**: {summary}\n\n", one_line(label)))
             }
         }
@@ -70,16 +74,8 @@ pub fn to_markdown(events: &[Event]) -> String {
 pub(super) fn seats(config: &DebateConfig) -> String {
     let mut md = String::new();
     for s in &config.seats {
-        let stance = s
-            .stance
-            .as_deref()
-            .map(|x| format!(": {}", one_line(x)))
-            .unwrap_or_default();
-        let who = match &s.participant {
-            Participant::Model { .. } => one_line(&s.participant.describe()),
-            Participant::Human => "a person".into(),
-        };
-        md.push_str(&format!("- **{}**{stance} ({who})\n", one_line(&s.name)));
+        let (name, rest) = seat_line(s);
+        md.push_str(&format!("- **{name}**{rest}\n"));
     }
     md
 }

@@ -7,18 +7,34 @@
 //! inert (`inert`), so a viewer that renders Markdown shows it as text, loads no image and
 //! follows no `javascript:` link.
 
+mod argdown;
+mod backup;
+mod connections;
+mod folder;
+mod fork;
+mod import;
 mod inert;
 mod json;
 mod markdown;
 mod names;
+mod text;
 mod walk;
+mod zip;
 
+pub use argdown::to_argdown;
+pub use backup::{backup, restore, same_debate, Restored};
+pub use connections::{connections_named, remap_connections};
+pub use folder::to_folder;
+pub use fork::fork;
+pub use import::{import, MAX_EVENTS, MAX_IMPORT_BYTES, MAX_STRING_BYTES};
 pub use inert::inert;
 pub use json::to_json;
 pub use markdown::to_markdown;
 pub use names::file_name;
+pub use text::to_text;
+pub use zip::zip;
 
-use super::config::DebateConfig;
+use super::config::{DebateConfig, Participant, SeatConfig};
 
 pub(super) fn seat_name(config: &DebateConfig, seat: &str) -> String {
     one_line(
@@ -35,4 +51,18 @@ pub(super) fn one_line(text: &str) -> String {
         .filter(|l| !l.trim().is_empty())
         .collect::<Vec<_>>()
         .join(" ")
+}
+
+/// A seat for a list: its name, then ": position (who fills it)".
+pub(super) fn seat_line(s: &SeatConfig) -> (String, String) {
+    let stance = s
+        .stance
+        .as_deref()
+        .map(|x| format!(": {}", one_line(x)))
+        .unwrap_or_default();
+    let who = match &s.participant {
+        Participant::Model { .. } => one_line(&s.participant.describe()),
+        Participant::Human => "a person".into(),
+    };
+    (one_line(&s.name), format!("{stance} ({who})"))
 }

@@ -30,6 +30,8 @@ pub(super) enum Item<'a> {
     Finding {
         label: &'static str,
         summary: String,
+        /// The turn it concerns (a fact check), if any.
+        about: Option<&'a CallKey>,
     },
 }
 
@@ -101,6 +103,7 @@ pub(super) fn walk<'a>(config: &DebateConfig, events: &'a [Event]) -> Vec<Item<'
             EventKind::FindingRecorded(f) => Item::Finding {
                 label: f.body.label(),
                 summary: one_line(&f.body.summary()),
+                about: f.about.as_ref(),
             },
             EventKind::CallSkipped { seat, reason, .. } => Item::Note(format!(
                 "{}'s call was skipped: {}",
