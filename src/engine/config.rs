@@ -328,6 +328,21 @@ pub struct DebateConfig {
     /// Dollars this debate may spend; reaching it pauses the debate until it is raised.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub spending_cap: Option<f64>,
+    /// Where this debate branched off another one (`export::fork`). Absent in older logs,
+    /// which therefore still load without a schema step.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub forked_from: Option<ForkPoint>,
+}
+
+/// The turn a forked debate shares its history up to.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct ForkPoint {
+    /// The store's id of the debate it was forked from.
+    pub debate: String,
+    /// The call key of the last shared turn ("round/1/argument/position-a").
+    pub call: String,
+    /// That turn's label, for people ("Position A — Argument").
+    pub label: String,
 }
 
 /// Longest topic accepted: a debate topic is a sentence or a paragraph, not a document, and

@@ -388,7 +388,10 @@ pub fn SetupScreen() -> impl IntoView {
     let priced = Memo::new(move |_| {
         let mut seen: Vec<(String, String)> = Vec::new();
         for s in build().seats {
-            if let Participant::Model { model, connection, .. } = s.participant {
+            if let Participant::Model {
+                model, connection, ..
+            } = s.participant
+            {
                 if !seen.iter().any(|(m, _)| *m == model) {
                     seen.push((model, connection));
                 }

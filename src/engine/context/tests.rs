@@ -28,6 +28,7 @@ fn config() -> DebateConfig {
         analyst: "a".into(),
         options: FormatOptions::Probe,
         spending_cap: None,
+        forked_from: None,
     }
 }
 

@@ -180,6 +180,7 @@ mod tests {
             analyst: analyst.into(),
             options,
             spending_cap: None,
+            forked_from: None,
         }
     }
 

@@ -481,6 +481,7 @@ pub fn new_config(
         analyst: MODERATOR.into(),
         options: FormatOptions::Classic(options),
         spending_cap: None,
+        forked_from: None,
     };
     if fact_checker {
         config.seats.push(SeatConfig {

@@ -90,6 +90,7 @@ pub fn new_config(
         analyst: analyst_seat.into(),
         options: FormatOptions::Duelogic(options),
         spending_cap: None,
+        forked_from: None,
     }
 }
 

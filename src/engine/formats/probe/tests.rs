@@ -91,6 +91,7 @@ fn config() -> DebateConfig {
         analyst: "judge".into(),
         options: FormatOptions::Probe,
         spending_cap: Some(CAP),
+        forked_from: None,
     }
 }
 

@@ -1,0 +1,274 @@
+//! Seed 003's folder: `index.md`, `metadata.md`, `summary.md`, one file per finished turn
+//! under `messages/` (`001_moderator_1a2b3c4d.md`, numbered in order) and `transcript.md`,
+//! so a reader (or a model with a small context window) can open one turn at a time.
+//! Every file is Markdown made inert; every path is built here from ASCII letters, digits
+//! and `_`, never from model text.
+
+use super::super::cost::{dollars, Ledger};
+use super::super::event::{config_of, CallKey, Event, EventKind, Outcome, Purpose};
+use super::inert::{close_fences, inert};
+use super::markdown::{cost_table, seats, to_markdown, usage_line};
+use super::walk::{finish_note, turns, walk, Item, Turn};
+use super::{one_line, seat_name};
+
+pub fn to_folder(events: &[Event]) -> Vec<(String, String)> {
+    let Some(config) = config_of(events) else {
+        return Vec::new();
+    };
+    let topic = one_line(config.topic.trim());
+    let turns = turns(config, events);
+    let width = turns.len().to_string().len().max(3);
+    let names: Vec<String> = turns
+        .iter()
+        .map(|t| format!("{:0width$}_{}_{}.md", t.n, role(t.seat), call_id(t.call)))
+        .collect();
+    let mut findings: Vec<(Option<&CallKey>, String)> = Vec::new();
+    for item in walk(config, events) {
+        if let Item::Finding {
+            label,
+            summary,
+            about,
+        } = item
+        {
+            findings.push((about, format!("> **{label}**: {summary}\n\n")));
+        }
+    }
+
+    let mut index = format!(
+        "# {topic}\n\n*{}. Exported from Agora.*\n\n",
+        config.options.describe()
+    );
+    index.push_str(
+        "- [Metadata](metadata.md): the configuration, the seats, times and cost\n\
+         - [Summary](summary.md): how it ended, the closing summary and the findings\n\
+         - [Transcript](transcript.md): the whole debate in one file\n\n## Messages\n\n",
+    );
+    let mut phase = "";
+    for (t, name) in turns.iter().zip(&names) {
+        if t.phase != phase {
+            phase = t.phase;
+            index.push_str(&format!("\n### {}\n\n", one_line(phase)));
+        }
+        index.push_str(&format!(
+            "{}. [{} — {}](messages/{name})\n",
+            t.n,
+            link_text(&seat_name(config, t.seat)),
+            link_text(t.label)
+        ));
+    }
+
+    let mut files = vec![
+        ("index.md".to_string(), index),
+        ("metadata.md".to_string(), metadata(events, turns.len())),
+        ("summary.md".to_string(), summary(events, &turns, &findings)),
+    ];
+    let mut ledger = Ledger::new(config);
+    for (i, t) in turns.iter().enumerate() {
+        let mut md = format!(
+            "# {} — {}\n\n- Debate: [{}](../index.md)\n- Phase: {}\n- Turn {} of {}\n",
+            seat_name(config, t.seat),
+            one_line(t.label),
+            link_text(&topic),
+            one_line(t.phase),
+            t.n,
+            turns.len()
+        );
+        if let Some(stance) = config.seat(t.seat).and_then(|s| s.stance.as_deref()) {
+            md.push_str(&format!("- Position: {}\n", one_line(stance)));
+        }
+        if i > 0 {
+            md.push_str(&format!("- Previous: [{0}]({0})\n", names[i - 1]));
+        }
+        if let Some(next) = names.get(i + 1) {
+            md.push_str(&format!("- Next: [{next}]({next})\n"));
+        }
+        md.push('\n');
+        md.push_str(&close_fences(t.text.trim()));
+        md.push_str("\n\n");
+        if let Some(note) = finish_note(t.finish) {
+            md.push_str(&format!("*{note}*\n\n"));
+        }
+        md.push_str(&usage_line(config, t.seat, &mut ledger, t.usage));
+        for (_, f) in findings.iter().filter(|(a, _)| *a == Some(t.call)) {
+            md.push_str(f);
+        }
+        files.push((format!("messages/{}", names[i]), md));
+    }
+    files.push(("transcript.md".to_string(), to_markdown(events)));
+    files
+        .into_iter()
+        .map(|(path, md)| {
+            let md = if path == "transcript.md" {
+                md
+            } else {
+                inert(&md)
+            };
+            (path, md)
+        })
+        .collect()
+}
+
+/// A seat id as a file name part: lowercase ASCII letters and digits, anything else `_`
+/// (ids come from the file, which may be anyone's).
+fn role(seat: &str) -> String {
+    let r: String = seat
+        .chars()
+        .take(32)
+        .map(|c| {
+            if c.is_ascii_alphanumeric() {
+                c.to_ascii_lowercase()
+            } else {
+                '_'
+            }
+        })
+        .collect();
+    if r.trim_matches('_').is_empty() {
+        "seat".into()
+    } else {
+        r
+    }
+}
+
+/// Eight hex digits naming the call (FNV-1a of its key): stable across exports of the
+/// same debate, like seed 003's message ids.
+fn call_id(call: &CallKey) -> String {
+    let h = call.to_string().bytes().fold(0x811c_9dc5_u32, |h, b| {
+        (h ^ u32::from(b)).wrapping_mul(0x0100_0193)
+    });
+    format!("{h:08x}")
+}
+
+/// Text inside a link's brackets: brackets from a name would end the link early.
+fn link_text(text: &str) -> String {
+    one_line(text).replace(['[', ']'], "")
+}
+
+fn metadata(events: &[Event], turns: usize) -> String {
+    let Some(config) = config_of(events) else {
+        return String::new();
+    };
+    let mut md = format!("# Metadata\n\n- Topic: {}\n", one_line(config.topic.trim()));
+    md.push_str(&format!("- Format: {}\n", config.options.describe()));
+    md.push_str(&format!(
+        "- Analyst seat: {}\n",
+        seat_name(config, &config.analyst)
+    ));
+    if let (Some(first), Some(last)) = (events.first(), events.last()) {
+        md.push_str(&format!(
+            "- Started: {}\n- Last event: {}\n",
+            utc(first.at_ms),
+            utc(last.at_ms)
+        ));
+    }
+    md.push_str(&format!(
+        "- Outcome: {}\n- Finished turns: {turns}\n- Events: {}\n",
+        outcome(events),
+        events.len()
+    ));
+    if let Some(cap) = config.spending_cap {
+        md.push_str(&format!("- Spending cap: {}\n", dollars(cap)));
+    }
+    if let Some(f) = &config.forked_from {
+        md.push_str(&format!(
+            "- Forked from debate {} after the turn \"{}\" ({})\n",
+            one_line(&f.debate),
+            one_line(&f.label),
+            one_line(&f.call)
+        ));
+    }
+    if let Some(EventKind::DebateStarted { schema, seed, .. }) = events.first().map(|e| &e.kind) {
+        md.push_str(&format!(
+            "- Event schema: {schema}\n- Random seed: {seed}\n"
+        ));
+    }
+    md.push_str("\n## Seats\n\n");
+    md.push_str(&seats(config));
+    md.push_str("\n## Options\n\n```json\n");
+    md.push_str(&serde_json::to_string(&config.options).unwrap_or_default());
+    md.push_str("\n```\n\n");
+    md.push_str(&cost_table(config, &Ledger::from_events(config, events)));
+    md
+}
+
+fn summary(events: &[Event], turns: &[Turn], findings: &[(Option<&CallKey>, String)]) -> String {
+    let Some(config) = config_of(events) else {
+        return String::new();
+    };
+    let mut md = format!(
+        "# Summary\n\n*{}*\n\nOutcome: {}.\n\n",
+        one_line(config.topic.trim()),
+        outcome(events)
+    );
+    match turns
+        .iter()
+        .rev()
+        .find(|t| t.purpose == Some(Purpose::Summary))
+    {
+        Some(t) => {
+            md.push_str(&format!(
+                "## {} — {}\n\n{}\n\n",
+                seat_name(config, t.seat),
+                one_line(t.label),
+                close_fences(t.text.trim())
+            ));
+        }
+        None => md.push_str("No summary was recorded.\n\n"),
+    }
+    if !findings.is_empty() {
+        md.push_str("## Findings\n\n");
+        for (_, f) in findings {
+            md.push_str(f);
+        }
+    }
+    md
+}
+
+fn outcome(events: &[Event]) -> &'static str {
+    match events.iter().rev().find_map(|e| match &e.kind {
+        EventKind::Finished { outcome, .. } => Some(*outcome),
+        _ => None,
+    }) {
+        Some(Outcome::Completed) => "completed",
+        Some(Outcome::Stopped) => "stopped",
+        Some(Outcome::Failed) => "failed",
+        None => "not finished",
+    }
+}
+
+/// "2026-11-22 05:43 UTC" from milliseconds since the epoch (days to a civil date as in
+/// Howard Hinnant's `civil_from_days`).
+fn utc(ms: u64) -> String {
+    let secs = ms / 1000;
+    let days = (secs / 86_400) as i64;
+    let (h, m) = ((secs % 86_400) / 3600, (secs % 3600) / 60);
+    let z = days + 719_468;
+    let era = z.div_euclid(146_097);
+    let doe = z - era * 146_097;
+    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
+    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+    let mp = (5 * doy + 2) / 153;
+    let d = doy - (153 * mp + 2) / 5 + 1;
+    let mo = if mp < 10 { mp + 3 } else { mp - 9 };
+    let y = yoe + era * 400 + i64::from(mo <= 2);
+    format!("{y:04}-{mo:02}-{d:02} {h:02}:{m:02} UTC")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn dates_and_file_name_parts_are_what_a_reader_expects() {
+        assert_eq!(utc(0), "1970-01-01 00:00 UTC");
+        assert_eq!(utc(1_700_000_000_000), "2023-11-14 22:13 UTC");
+        assert_eq!(utc(951_782_400_000), "2000-02-29 00:00 UTC");
+        assert_eq!(role("position-a"), "position_a");
+        assert_eq!(role("../../etc/passwd"), "______etc_passwd");
+        assert_eq!(role("城市"), "seat");
+        assert_eq!(call_id(&CallKey::new("opening/moderator", 0)).len(), 8);
+        assert_ne!(
+            call_id(&CallKey::new("a", 0)),
+            call_id(&CallKey::new("a", 1))
+        );
+    }
+}

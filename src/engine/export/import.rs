@@ -1,0 +1,181 @@
+//! Reading a JSON export (or a backup) back, treating the file as hostile: it may be cut
+//! off, from another version, or made to break a reader. Every rule is checked before
+//! anything is kept, and a refusal says what is wrong and where, without echoing the file.
+
+use super::super::event::{migrate_one, Event, EventKind, SCHEMA_VERSION};
+use serde_json::Value;
+
+/// Largest file read: far above a long debate's log (a few megabytes), far below what
+/// would stall the tab.
+pub const MAX_IMPORT_BYTES: usize = 20 * 1024 * 1024;
+/// Longest string anywhere in a file, in bytes: above any answer Agora keeps (answers are
+/// cut by their size bound), so only a made-up file has more.
+pub const MAX_STRING_BYTES: usize = 1024 * 1024;
+/// Most events in one debate.
+pub const MAX_EVENTS: usize = 100_000;
+
+/// Field names that would carry a secret. The configuration has none (a seat names its
+/// connection by id; the key stays in the session), so a file with one was not written by
+/// Agora and is refused rather than stored with a key in it.
+const KEY_FIELDS: [&str; 8] = [
+    "apikey",
+    "key_value",
+    "secret",
+    "password",
+    "authorization",
+    "accesstoken",
+    "bearer",
+    "xapikey",
+];
+
+pub(super) fn key_like(field: &str) -> bool {
+    let f: String = field
+        .chars()
+        .filter(|c| c.is_ascii_alphanumeric())
+        .collect::<String>()
+        .to_ascii_lowercase();
+    KEY_FIELDS
+        .iter()
+        .any(|k| f == k.replace('_', "") || f.ends_with("apikey") || f.ends_with("secret"))
+}
+
+/// Reads a JSON export (`to_json`'s format) into a debate's event log.
+pub fn import(text: &str) -> Result<Vec<Event>, String> {
+    let file = parse(text)?;
+    let obj = file
+        .as_object()
+        .ok_or("The file is not an Agora export: it is not a JSON object.")?;
+    if obj.get("agora_export").and_then(Value::as_u64) != Some(1) {
+        return Err("The file is not an Agora export: `agora_export` is not 1.".into());
+    }
+    let schema = schema_of(obj.get("schema"))?;
+    debate(schema, obj.get("events"), "events")
+}
+
+/// The JSON text, size-checked and parsed (serde_json refuses nesting deeper than 128).
+pub(super) fn parse(text: &str) -> Result<Value, String> {
+    if text.len() > MAX_IMPORT_BYTES {
+        return Err(format!(
+            "The file is {:.1} MB; Agora reads files up to {} MB.",
+            text.len() as f64 / 1_048_576.0,
+            MAX_IMPORT_BYTES / 1_048_576
+        ));
+    }
+    let value: Value = serde_json::from_str(text).map_err(|e| {
+        if e.is_eof() {
+            format!("The file ends too early (cut off?): {e}.")
+        } else {
+            format!("The file is not valid JSON: {e}.")
+        }
+    })?;
+    check_values(&value, &mut String::from("file"))?;
+    Ok(value)
+}
+
+pub(super) fn schema_of(v: Option<&Value>) -> Result<u32, String> {
+    let schema = v
+        .and_then(Value::as_u64)
+        .ok_or("field `schema`: missing or not a number.")?;
+    if schema > u64::from(SCHEMA_VERSION) {
+        return Err(format!(
+            "The file is from a newer Agora (schema {schema}; this one reads up to {SCHEMA_VERSION}). Update Agora to read it."
+        ));
+    }
+    Ok(schema as u32)
+}
+
+/// Every string bounded, no field that looks like a key, anywhere in the file.
+fn check_values(v: &Value, path: &mut String) -> Result<(), String> {
+    match v {
+        Value::String(s) if s.len() > MAX_STRING_BYTES => Err(format!(
+            "{path}: a text of {} bytes; the limit is {MAX_STRING_BYTES}.",
+            s.len()
+        )),
+        Value::Array(items) => items.iter().enumerate().try_for_each(|(i, item)| {
+            let len = path.len();
+            path.push_str(&format!("[{i}]"));
+            check_values(item, path)?;
+            path.truncate(len);
+            Ok(())
+        }),
+        Value::Object(map) => map.iter().try_for_each(|(k, item)| {
+            let shown: String = k.chars().take(40).collect();
+            if key_like(k) {
+                return Err(format!(
+                    "{path}.{shown}: a field that looks like an API key. Agora never writes keys to a file, so this file was not written by Agora (or was changed)."
+                ));
+            }
+            if k.len() > 200 {
+                return Err(format!("{path}: a field name of {} bytes.", k.len()));
+            }
+            let len = path.len();
+            path.push('.');
+            path.push_str(&shown);
+            check_values(item, path)?;
+            path.truncate(len);
+            Ok(())
+        }),
+        _ => Ok(()),
+    }
+}
+
+/// One debate's events from the file's value: read, migrated, and held to the log's rules.
+pub(super) fn debate(schema: u32, events: Option<&Value>, at: &str) -> Result<Vec<Event>, String> {
+    let list = events
+        .and_then(Value::as_array)
+        .ok_or_else(|| format!("{at}: missing or not a list."))?;
+    if list.is_empty() {
+        return Err(format!("{at}: the debate has no events."));
+    }
+    if list.len() > MAX_EVENTS {
+        return Err(format!(
+            "{at}: {} events; the limit is {MAX_EVENTS}.",
+            list.len()
+        ));
+    }
+    let mut out: Vec<Event> = Vec::with_capacity(list.len());
+    for (i, v) in list.iter().enumerate() {
+        let event = migrate_one(schema, i, v.to_string()).map_err(|e| format!("{at}[{i}]: {e}"))?;
+        match (i, &event.kind) {
+            (
+                0,
+                EventKind::DebateStarted {
+                    config, schema: s, ..
+                },
+            ) => {
+                if *s > SCHEMA_VERSION {
+                    return Err(format!("{at}[0]: written by a newer Agora (schema {s})."));
+                }
+                config
+                    .validate()
+                    .map_err(|e| format!("{at}[0].config: {e}"))?;
+            }
+            (0, _) => {
+                return Err(format!(
+                    "{at}[0]: the first event must start the debate (with its configuration)."
+                ))
+            }
+            (_, EventKind::DebateStarted { .. }) => {
+                return Err(format!("{at}[{i}]: a second start of the debate."))
+            }
+            _ => {}
+        }
+        let expected = out.last().map_or(0, |p| p.seq + 1);
+        if (i == 0 && event.seq != 0) || event.seq < expected {
+            return Err(format!(
+                "{at}[{i}]: event number {} out of order (expected {expected} or more).",
+                event.seq
+            ));
+        }
+        // A stopped debate may be resumed later: then `Resumed` follows its `Finished`.
+        if out
+            .last()
+            .is_some_and(|p| matches!(p.kind, EventKind::Finished { .. }))
+            && !matches!(event.kind, EventKind::Resumed)
+        {
+            return Err(format!("{at}[{i}]: an event after the debate finished."));
+        }
+        out.push(event);
+    }
+    Ok(out)
+}

@@ -1,0 +1,104 @@
+//! The Markdown transcript, for people.
+
+use super::super::config::DebateConfig;
+use super::super::cost::{dollars, Ledger};
+use super::super::event::{config_of, Event, Usage};
+use super::inert::{close_fences, inert};
+use super::walk::{finish_note, walk, Item};
+use super::{one_line, seat_line, seat_name};
+
+/// Several lines as one quote block.
+fn quote(text: &str) -> String {
+    text.lines()
+        .map(|l| format!("> {l}"))
+        .collect::<Vec<_>>()
+        .join("\n")
+}
+
+pub(super) fn usage_line(
+    config: &DebateConfig,
+    seat: &str,
+    ledger: &mut Ledger,
+    usage: &Usage,
+) -> String {
+    let est = if usage.estimated { " (estimated)" } else { "" };
+    let money = match ledger.add(config, seat, usage) {
+        Some(c) => format!(" · {}{est}", dollars(c)),
+        None => String::new(),
+    };
+    format!(
+        "*{} tokens in, {} out{est}{money}*\n\n",
+        usage.input_tokens, usage.output_tokens
+    )
+}
+
+pub fn to_markdown(events: &[Event]) -> String {
+    let Some(config) = config_of(events) else {
+        return String::new();
+    };
+    let mut md = format!("# {}\n\n", one_line(config.topic.trim()));
+    md.push_str(&format!(
+        "*{}. Exported from Agora.*\n\n",
+        config.options.describe()
+    ));
+    md.push_str(&seats(config));
+    md.push('\n');
+    let mut ledger = Ledger::new(config);
+    for item in walk(config, events) {
+        match item {
+            Item::Phase(title) => md.push_str(&format!("## {}\n\n", one_line(title))),
+            Item::Turn(t) => {
+                md.push_str(&format!(
+                    "### {} — {}\n\n",
+                    seat_name(config, t.seat),
+                    one_line(t.label)
+                ));
+                md.push_str(&close_fences(t.text.trim()));
+                md.push_str("\n\n");
+                if let Some(note) = finish_note(t.finish) {
+                    md.push_str(&format!("*{note}*\n\n"));
+                }
+                md.push_str(&usage_line(config, t.seat, &mut ledger, t.usage));
+            }
+            Item::Note(text) => md.push_str(&format!("{}\n\n", quote(&text))),
+            Item::Finding { label, summary, .. } => {
+                md.push_str(&format!("> **{}**: {summary}\n\n", one_line(label)))
+            }
+        }
+    }
+    md.push_str(&cost_table(config, &ledger));
+    inert(&md)
+}
+
+/// The seats as a list: name, position, and who or which model fills it.
+pub(super) fn seats(config: &DebateConfig) -> String {
+    let mut md = String::new();
+    for s in &config.seats {
+        let (name, rest) = seat_line(s);
+        md.push_str(&format!("- **{name}**{rest}\n"));
+    }
+    md
+}
+
+/// What each seat cost, and the total.
+pub(super) fn cost_table(config: &DebateConfig, ledger: &Ledger) -> String {
+    let mut md = String::new();
+    md.push_str("## Cost\n\n| Seat | Cost (USD) |\n|---|---|\n");
+    for (id, usd) in &ledger.seats {
+        let v = ledger.shown(id, *usd);
+        md.push_str(&format!(
+            "| {} | {v} |\n",
+            seat_name(config, id).replace('|', "\\|")
+        ));
+    }
+    let est = if ledger.estimated {
+        " (estimated: the provider reported no usage for some calls)"
+    } else {
+        ""
+    };
+    md.push_str(&format!(
+        "| **Total** | **{}**{est} |\n",
+        dollars(ledger.total)
+    ));
+    md
+}
