@@ -442,6 +442,29 @@ impl Session {
         })
     }
 
+    /// Stores a whole log (an import, a restored backup, a fork) as a new debate and returns
+    /// its id. Nothing runs until it is resumed. A write that fails removes what was written,
+    /// so a failed import leaves the stored debates as they were.
+    pub fn adopt(&self, events: Vec<Event>) -> LocalBoxFuture<'static, Result<String, String>> {
+        let (store, id) = (self.env.store.clone(), self.new_id());
+        Box::pin(async move {
+            let mut summary = DebateSummary::new(&id);
+            let mut written: Result<(), String> = Ok(());
+            for e in &events {
+                summary.apply(e);
+                written = store.append(&id, e).await;
+                if written.is_err() {
+                    break;
+                }
+            }
+            if let Err(e) = written.and(store.put_summary(&summary).await) {
+                let _ = store.delete(&id).await;
+                return Err(e);
+            }
+            Ok(id)
+        })
+    }
+
     pub fn delete(&self, id: &str) -> LocalBoxFuture<'static, Result<(), String>> {
         self.stop(id);
         self.kept.borrow_mut().remove(id);

@@ -14,6 +14,8 @@ use crate::engine::config::{Accountability, FormatId, FormatOptions};
 use crate::engine::cost::{self, dollars};
 use crate::engine::event::{Input, Outcome};
 use crate::engine::export;
+use super::download;
+use super::fork::{ForkFrom, ForkedFrom};
 use crate::engine::finding::FindingBody;
 
 fn status_line(s: TurnStatus) -> Option<(&'static str, &'static str)> {
@@ -240,7 +242,7 @@ fn block_view(block: Block) -> AnyView {
                     <Markdown text=view.text/>
                     <CutMarker cut_by=view.cut_by/>
                     <Scorecard judged=view.judged pending=pending/>
-                    <HumanTurn call=call view=view/>
+                    <HumanTurn call=call.clone() view=view/>
                     {move || status_line(view.status.get()).filter(|_| view.cut_by.with(|c| c.is_none())).map(|(class, text)| view! {
                         <p class=format!("turn-status {class}")>
                             {text}
@@ -250,6 +252,7 @@ fn block_view(block: Block) -> AnyView {
                     <footer class="turn-meta">
                         <span class="usage">{meta}</span>
                         {request}
+                        {move || (view.status.get() == TurnStatus::Done && !state.debate.running.get()).then(|| view! { <ForkFrom call=call.clone()/> })}
                     </footer>
                 </article>
             }
@@ -393,36 +396,31 @@ pub fn DebateScreen() -> impl IntoView {
             }
         }
     };
-    let export = move |json: bool| {
+    // Every export is made from the stored log: Markdown, JSON (re-imports to the same
+    // debate), plain text, seed 003's folder as a .zip, and Argdown (an argument map).
+    let export = move |kind: &'static str| {
         let (Some(s), Some(id)) = (session(), d.id.get_untracked()) else {
             return;
         };
         let load = s.load(&id);
         spawn_local(async move {
-            match load.await {
+            let saved = match load.await {
                 Ok(Some(stored)) => {
                     let ev = &stored.events;
-                    let (name, mime, text) = if json {
-                        (
-                            export::file_name(ev, "json"),
-                            "application/json",
-                            export::to_json(ev),
-                        )
-                    } else {
-                        (
-                            export::file_name(ev, "md"),
-                            "text/markdown",
-                            export::to_markdown(ev),
-                        )
-                    };
-                    if let Err(e) = super::download::save(&name, mime, &text) {
-                        action_error.set(Some(e));
+                    let name = export::file_name(ev, kind);
+                    match kind {
+                        "json" => download::save(&name, "application/json", &export::to_json(ev)),
+                        "md" => download::save(&name, "text/markdown", &export::to_markdown(ev)),
+                        "txt" => download::save(&name, "text/plain", &export::to_text(ev)),
+                        "argdown" => download::save(&name, "text/plain", &export::to_argdown(ev)),
+                        _ => download::save_bytes(&name, "application/zip", &export::zip(&export::to_folder(ev))),
                     }
                 }
-                Ok(None) => {
-                    action_error.set(Some("This debate is not saved in this browser.".into()))
-                }
-                Err(e) => action_error.set(Some(e)),
+                Ok(None) => Err("This debate is not saved in this browser.".into()),
+                Err(e) => Err(e),
+            };
+            if let Err(e) = saved {
+                action_error.set(Some(e));
             }
         });
     };
@@ -449,6 +447,7 @@ pub fn DebateScreen() -> impl IntoView {
                 <header class="debate-head">
                     <p class="kicker">{move || d.config.with(|c| c.as_ref().map(|c| c.options.describe()))}</p>
                     <h1 class="topic">{move || d.config.with(|c| c.as_ref().map(|c| c.topic.clone()))}</h1>
+                    <ForkedFrom/>
                     <ul class="seat-list">
                         {move || d.config.with(|c| c.as_ref().map(|c| c.seats.iter().map(|s| {
                             let stance = s.stance.clone().map(|x| format!(": {x}")).unwrap_or_default();
@@ -481,9 +480,15 @@ pub fn DebateScreen() -> impl IntoView {
                         </form>
                     </Show>
                     <span class="spacer"></span>
-                    <button id="export-md" class="link" on:click=move |_| export(false)>"Export Markdown"</button>
-                    <button id="export-json" class="link" on:click=move |_| export(true)>"Export JSON"</button>
+                    <span class="exports">"Export: "
+                        {[("md", "Markdown"), ("json", "JSON"), ("txt", "Text"), ("zip", "Folder (.zip)"), ("argdown", "Argdown")].map(|(kind, label)| view! {
+                            <button id=format!("export-{kind}") class="link" on:click=move |_| export(kind)>{label}</button>
+                        })}
+                    </span>
                 </div>
+                <Show when=move || !d.running.get() && d.config.with(Option::is_some)>
+                    <super::replay::Replay/>
+                </Show>
                 {move || d.outcome.get().and_then(|(o, m)| (o != Outcome::Completed).then_some(m).flatten()).map(|m| view! { <p class="note">{m}</p> })}
                 {move || action_error.get().map(|e| view! { <p class="error" role="alert">{e}</p> })}
                 <Show when=move || d.loading.get()>

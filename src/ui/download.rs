@@ -3,13 +3,29 @@
 
 use wasm_bindgen::JsCast;
 
+fn fail<T>(_: T) -> String {
+    "This browser could not save the file.".to_string()
+}
+
 pub fn save(name: &str, mime: &str, text: &str) -> Result<(), String> {
-    let fail = |_| "This browser could not save the file.".to_string();
     let parts = js_sys::Array::of1(&text.into());
     let opts = web_sys::BlobPropertyBag::new();
     opts.set_type(&format!("{mime};charset=utf-8"));
     let blob = web_sys::Blob::new_with_str_sequence_and_options(&parts, &opts).map_err(fail)?;
-    let url = web_sys::Url::create_object_url_with_blob(&blob).map_err(fail)?;
+    save_blob(name, &blob)
+}
+
+/// A binary file (the .zip of a folder export).
+pub fn save_bytes(name: &str, mime: &str, bytes: &[u8]) -> Result<(), String> {
+    let parts = js_sys::Array::of1(&js_sys::Uint8Array::from(bytes));
+    let opts = web_sys::BlobPropertyBag::new();
+    opts.set_type(mime);
+    let blob = web_sys::Blob::new_with_u8_array_sequence_and_options(&parts, &opts).map_err(fail)?;
+    save_blob(name, &blob)
+}
+
+fn save_blob(name: &str, blob: &web_sys::Blob) -> Result<(), String> {
+    let url = web_sys::Url::create_object_url_with_blob(blob).map_err(fail)?;
     let doc = web_sys::window()
         .and_then(|w| w.document())
         .ok_or("no document")?;

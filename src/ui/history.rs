@@ -149,6 +149,7 @@ pub fn HistoryScreen() -> impl IntoView {
             <h1>"History"</h1>
             <p class="hint">"Debates are kept in this browser only (IndexedDB). API keys are never stored with them."</p>
             <p class="hint" id="storage">{move || storage.get()}</p>
+            <super::import::ImportBar/>
             <div class="history-filters" role="search">
                 <label class="field search">
                     <span class="label">"Search topics"</span>

@@ -17,11 +17,17 @@ mod download;
 #[cfg(target_arch = "wasm32")]
 mod duelogic;
 #[cfg(target_arch = "wasm32")]
+mod fork;
+#[cfg(target_arch = "wasm32")]
 mod history;
+#[cfg(target_arch = "wasm32")]
+mod import;
 #[cfg(target_arch = "wasm32")]
 pub mod markdown;
 #[cfg(target_arch = "wasm32")]
 mod progressive;
+#[cfg(target_arch = "wasm32")]
+mod replay;
 #[cfg(target_arch = "wasm32")]
 mod setup;
 #[cfg(target_arch = "wasm32")]

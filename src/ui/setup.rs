@@ -98,7 +98,7 @@ impl SeatChoice {
     }
 }
 
-fn connections(state: AppState) -> Vec<Connection> {
+pub(crate) fn connections(state: AppState) -> Vec<Connection> {
     state.connections_version.track();
     session().map(|s| s.connections()).unwrap_or_default()
 }

@@ -193,6 +193,14 @@ impl DebateView {
         });
     }
 
+    /// The view as it was after the log's first events (a replay's position).
+    pub fn show_prefix(&self, events: &[Event]) {
+        self.reset(self.id.get_untracked());
+        for e in events {
+            self.apply(e);
+        }
+    }
+
     fn push(&self, key: String, kind: BlockKind) {
         self.blocks.update(|b| b.push(Block { key, kind }));
     }

@@ -1,0 +1,101 @@
+//! "Continue from here": a finished turn forks the debate into a new one that shares its
+//! history up to that turn (`engine::export::fork`), optionally on another model, and runs
+//! on from there. The new debate's header links back to where it branched.
+
+use leptos::prelude::*;
+use leptos::task::spawn_local;
+
+use super::app::{navigate, session};
+use super::setup::{connections, ConnectionOptions};
+use super::state::{AppState, Route};
+use crate::engine::config::Participant;
+use crate::engine::event::{CallKey, Event, EventKind};
+use crate::engine::export;
+use crate::session::Connection;
+
+/// Puts every model seat of the log's configuration on `conn` (with `model`, or the
+/// connection's default model when empty).
+fn retarget(log: &mut [Event], conn: &Connection, model: &str) {
+    let model = if model.trim().is_empty() { conn.default_model.clone() } else { model.trim().to_string() };
+    if let Some(EventKind::DebateStarted { config, .. }) = log.first_mut().map(|e| &mut e.kind) {
+        for seat in &mut config.seats {
+            if let Participant::Model { .. } = seat.participant {
+                let price = crate::session::saved::load_prices().price(Some(conn), &model);
+                seat.participant = Participant::Model {
+                    connection: conn.id.clone(),
+                    connection_label: conn.label.clone(),
+                    model: model.clone(),
+                    context_tokens: conn.context_tokens,
+                    price,
+                };
+            }
+        }
+    }
+}
+
+#[component]
+pub fn ForkFrom(call: CallKey) -> impl IntoView {
+    let state = expect_context::<AppState>();
+    let open = RwSignal::new(false);
+    let (conn, model) = (RwSignal::new(String::new()), RwSignal::new(String::new()));
+    let error = RwSignal::new(None::<String>);
+    let go = move |ev: leptos::ev::SubmitEvent| {
+        ev.prevent_default();
+        let (Some(s), Some(id)) = (session(), state.debate.id.get_untracked()) else {
+            return;
+        };
+        let (call, conn_id, model) = (call.clone(), conn.get_untracked(), model.get_untracked());
+        let target = connections(state).into_iter().find(|c| c.id == conn_id);
+        spawn_local(async move {
+            let forked = async {
+                let stored = s.load(&id).await?.ok_or("This debate is not saved in this browser.")?;
+                let mut log = export::fork(&stored.events, &call, &id)?;
+                if let Some(c) = &target {
+                    retarget(&mut log, c, &model);
+                }
+                let new_id = s.adopt(log).await?;
+                s.resume(&new_id).await?;
+                Ok::<_, String>(new_id)
+            };
+            match forked.await {
+                Ok(new_id) => navigate(state, Route::Debate(new_id)),
+                Err(e) => error.set(Some(e)),
+            }
+        });
+    };
+    view! {
+        <button type="button" class="link fork" on:click=move |_| open.update(|o| *o = !*o)>"Continue from here"</button>
+        <Show when=move || open.get()>
+            <form class="fork-form" on:submit=go.clone()>
+                <span>"A new debate with this history, going on after this turn, on"</span>
+                <select aria-label="Connection for the fork" on:change=move |ev| conn.set(event_target_value(&ev))>
+                    <option value="">"the same models"</option>
+                    <ConnectionOptions/>
+                </select>
+                <Show when=move || !conn.get().is_empty()>
+                    <input aria-label="Model for the fork" placeholder="model (the connection's default)"
+                        prop:value=move || model.get() on:input=move |ev| model.set(event_target_value(&ev))/>
+                </Show>
+                <button type="submit" class="secondary">"Fork and continue"</button>
+                {move || error.get().map(|e| view! { <p class="error" role="alert">{e}</p> })}
+            </form>
+        </Show>
+    }
+}
+
+/// The line under a forked debate's title: where it branched, linking back.
+#[component]
+pub fn ForkedFrom() -> impl IntoView {
+    let state = expect_context::<AppState>();
+    move || {
+        state.debate.config.with(|c| c.as_ref().and_then(|c| c.forked_from.clone())).map(|f| {
+            let route = Route::Debate(f.debate.clone());
+            view! {
+                <p class="forked-from">"Forked from "
+                    <a href=super::app::href(&route) on:click=move |ev| { ev.prevent_default(); navigate(state, route.clone()) }>"another debate"</a>
+                    " after "{f.label}"; everything after that turn is new."
+                </p>
+            }
+        })
+    }
+}

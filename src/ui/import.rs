@@ -1,0 +1,180 @@
+//! Import, backup and restore on the history screen. Every file is treated as hostile: its
+//! size is checked before it is read, `engine::export::import` / `restore` check the rest,
+//! and a refused file changes nothing stored. Connections named in a file that this device
+//! does not have are mapped to the user's own before anything is stored.
+
+use leptos::prelude::*;
+use leptos::task::spawn_local;
+use wasm_bindgen::JsCast;
+
+use super::app::{refresh_history, session};
+use super::setup::{connections, ConnectionOptions};
+use super::state::AppState;
+use crate::engine::event::Event;
+use crate::engine::export;
+
+/// The text of the file an `<input type=file>` change picked.
+async fn read_file(ev: &leptos::ev::Event) -> Result<String, String> {
+    let input: web_sys::HtmlInputElement = ev
+        .target()
+        .and_then(|t| t.dyn_into().ok())
+        .ok_or("No file was chosen.")?;
+    let file = input.files().and_then(|f| f.get(0)).ok_or("No file was chosen.")?;
+    input.set_value(""); // the same file can be picked again
+    let limit = export::MAX_IMPORT_BYTES as f64;
+    if file.size() > limit {
+        return Err(format!(
+            "{} is {:.1} MB; an Agora file is at most {:.0} MB.",
+            file.name(),
+            file.size() / 1e6,
+            limit / 1e6
+        ));
+    }
+    let text = wasm_bindgen_futures::JsFuture::from(file.text())
+        .await
+        .map_err(|_| format!("{} could not be read.", file.name()))?;
+    text.as_string().ok_or_else(|| format!("{} is not a text file.", file.name()))
+}
+
+/// Every stored debate's log.
+async fn all_logs() -> Result<Vec<Vec<Event>>, String> {
+    let s = session().ok_or("not ready")?;
+    let mut out = Vec::new();
+    for d in s.list().await? {
+        if let Some(stored) = s.load(&d.id).await? {
+            out.push(stored.events);
+        }
+    }
+    Ok(out)
+}
+
+fn today() -> String {
+    let d = js_sys::Date::new_0();
+    format!("{}-{:02}-{:02}", d.get_full_year(), d.get_month() + 1, d.get_date())
+}
+
+#[component]
+pub fn ImportBar() -> impl IntoView {
+    let state = expect_context::<AppState>();
+    // What the last action said: (is it an error, the message).
+    let said = RwSignal::new(None::<(bool, String)>);
+    // An import waiting for its connections to be mapped: the log and (file's id, mine).
+    let pending = RwSignal::new(None::<Vec<Event>>);
+    let mapping = RwSignal::new(Vec::<(String, String)>::new());
+    let store = move |log: Vec<Event>| {
+        let Some(s) = session() else { return };
+        spawn_local(async move {
+            let topic = crate::engine::event::config_of(&log).map(|c| c.topic.clone()).unwrap_or_default();
+            match s.adopt(log).await {
+                Ok(_) => {
+                    said.set(Some((false, format!("Imported “{topic}”."))));
+                    refresh_history(state);
+                }
+                Err(e) => said.set(Some((true, format!("Nothing was imported: {e}")))),
+            }
+        });
+    };
+    let import = move |ev: leptos::ev::Event| {
+        spawn_local(async move {
+            let log = match read_file(&ev).await.and_then(|t| export::import(&t)) {
+                Ok(log) => log,
+                Err(e) => return said.set(Some((true, format!("This file was not imported: {e}")))),
+            };
+            let mine = connections(state);
+            let fallback = mine.first().map(|c| c.id.clone()).unwrap_or_default();
+            let unknown: Vec<(String, String)> = export::connections_named(&log)
+                .into_iter()
+                .filter(|id| !mine.iter().any(|c| &c.id == id))
+                .map(|id| (id, fallback.clone()))
+                .collect();
+            if unknown.is_empty() {
+                store(log);
+            } else {
+                said.set(None);
+                mapping.set(unknown);
+                pending.set(Some(log));
+            }
+        });
+    };
+    let confirm = move |_| {
+        if let Some(mut log) = pending.get_untracked() {
+            export::remap_connections(&mut log, &mapping.get_untracked());
+            pending.set(None);
+            store(log);
+        }
+    };
+    let backup = move |_| {
+        spawn_local(async move {
+            let saved = match all_logs().await {
+                Ok(logs) => super::download::save(
+                    &format!("agora-backup-{}.json", today()),
+                    "application/json",
+                    &export::backup(&logs),
+                )
+                .map(|_| format!("{} debates backed up.", logs.len())),
+                Err(e) => Err(e),
+            };
+            said.set(Some(match saved {
+                Ok(m) => (false, m),
+                Err(e) => (true, format!("The backup failed: {e}")),
+            }));
+        });
+    };
+    let restore = move |ev: leptos::ev::Event| {
+        spawn_local(async move {
+            let restored = match read_file(&ev).await.and_then(|t| export::restore(&t)) {
+                Ok(r) => r,
+                Err(e) => return said.set(Some((true, format!("This backup was not restored: {e}")))),
+            };
+            let (Some(s), Ok(here)) = (session(), all_logs().await) else { return };
+            let (mut added, mut skipped) = (0, 0);
+            let mut problems = restored.refused;
+            for log in restored.debates {
+                if here.iter().any(|h| export::same_debate(h, &log)) {
+                    skipped += 1;
+                } else {
+                    match s.adopt(log).await {
+                        Ok(_) => added += 1,
+                        Err(e) => problems.push(e),
+                    }
+                }
+            }
+            let mut m = format!("Restored {added} debates; {skipped} were already here.");
+            if !problems.is_empty() {
+                m.push_str(&format!(" Refused: {}", problems.join("; ")));
+            }
+            said.set(Some((!problems.is_empty(), m)));
+            refresh_history(state);
+        });
+    };
+    let pick = |id: &'static str, label: &'static str, on: Box<dyn Fn(leptos::ev::Event)>| view! {
+        <label class="file-pick link">{label}
+            <input id=id type="file" accept=".json,application/json" on:change=move |ev| on(ev)/>
+        </label>
+    };
+    view! {
+        <div class="import-bar">
+            {pick("import-file", "Import a debate (JSON export)", Box::new(import))}
+            <button id="backup" class="link" on:click=backup>"Back up every debate"</button>
+            {pick("restore-file", "Restore a backup", Box::new(restore))}
+        </div>
+        {move || pending.get().is_some().then(|| view! {
+            <div class="card import-map">
+                <p>"This debate used connections this browser does not have. Run it on:"</p>
+                {mapping.get_untracked().into_iter().enumerate().map(|(i, (from, _))| view! {
+                    <label class="field">
+                        <span class="label">{format!("“{from}” in the file")}</span>
+                        <select on:change=move |ev| mapping.update(|m| m[i].1 = event_target_value(&ev))>
+                            <ConnectionOptions/>
+                        </select>
+                    </label>
+                }).collect_view()}
+                <button id="import-confirm" class="primary" on:click=confirm>"Import"</button>
+                <button class="link" on:click=move |_| pending.set(None)>"Cancel"</button>
+            </div>
+        })}
+        {move || said.get().map(|(error, m)| view! {
+            <p id="import-said" class=if error { "error" } else { "ok" } role=if error { "alert" } else { "status" }>{m}</p>
+        })}
+    }
+}
