@@ -14,6 +14,8 @@ use agora::engine::formats::{self, classic};
 use agora::engine::script::{Script, ScriptedModel};
 use agora::engine::{CallKey, DebateConfig, DebateCtx};
 
+mod common;
+
 struct Run {
     events: Vec<Event>,
     /// The calls that went to the model, by call key.
@@ -82,27 +84,12 @@ const HOSTILE_TURN: &str = "Cities [should] <b>ban</b> cars.\n# Not a heading\n+
 /// One round of classic with the fact checker and scoring, an audience question and a piece
 /// of evidence, and a turn whose text is full of syntax.
 fn full_debate() -> Vec<Event> {
-    let scores = serde_json::json!({
-        "logical_coherence": {"score": 8, "reason": "clear"},
-        "evidence": {"score": 6, "reason": "thin"},
-        "responsiveness": {"score": 7, "reason": "answered"},
-        "persuasiveness": {"score": 9, "reason": "vivid"},
-        "rule_adherence": {"score": 10, "reason": "kept"}
-    })
-    .to_string();
-    let check = serde_json::json!({"claims": [
-        {"claim": "Ghent cut traffic by 30%", "verdict": "supported", "reason": "city data"}
-    ]})
-    .to_string();
-    let script: Script = serde_json::from_value(serde_json::json!({"answers": [
-        {"seat": "position-a", "path": "round/1/argument/position-a", "text": HOSTILE_TURN},
-        {"path": "summary", "text": "FINAL-SUMMARY: both sides argued well."},
-        {"path": "score/position-a", "text": scores},
-        {"path": "score/position-b", "text": "I would rather not score."},
-        {"path": "score/position-b/repair", "text": "Still no."},
-        {"seat": "fact-checker", "text": check},
-    ]}))
-    .unwrap();
+    let mut answers = vec![
+        serde_json::json!({"seat": "position-a", "path": "round/1/argument/position-a", "text": HOSTILE_TURN}),
+        serde_json::json!({"path": "summary", "text": "FINAL-SUMMARY: both sides argued well."}),
+    ];
+    answers.extend(common::score_and_check_answers());
+    let script: Script = serde_json::from_value(serde_json::json!({ "answers": answers })).unwrap();
     let inputs = [
         Input::Question {
             text: "What about deliveries?".into(),

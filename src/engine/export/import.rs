@@ -39,19 +39,30 @@ pub(super) fn key_like(field: &str) -> bool {
 
 /// Reads a JSON export (`to_json`'s format) into a debate's event log.
 pub fn import(text: &str) -> Result<Vec<Event>, String> {
+    let (file, schema) = opened(text, "agora_export", "export")?;
+    debate(schema, file.get("events"), "events")
+}
+
+/// The file parsed, checked to be Agora's `what` (its `magic` field is 1), with the schema
+/// it was written with.
+pub(super) fn opened(text: &str, magic: &str, what: &str) -> Result<(Value, u32), String> {
     let file = parse(text)?;
-    let obj = file
-        .as_object()
-        .ok_or("The file is not an Agora export: it is not a JSON object.")?;
-    if obj.get("agora_export").and_then(Value::as_u64) != Some(1) {
-        return Err("The file is not an Agora export: `agora_export` is not 1.".into());
+    if !file.is_object() {
+        return Err(format!(
+            "The file is not an Agora {what}: it is not a JSON object."
+        ));
     }
-    let schema = schema_of(obj.get("schema"))?;
-    debate(schema, obj.get("events"), "events")
+    if file.get(magic).and_then(Value::as_u64) != Some(1) {
+        return Err(format!(
+            "The file is not an Agora {what}: `{magic}` is not 1."
+        ));
+    }
+    let schema = schema_of(file.get("schema"))?;
+    Ok((file, schema))
 }
 
 /// The JSON text, size-checked and parsed (serde_json refuses nesting deeper than 128).
-pub(super) fn parse(text: &str) -> Result<Value, String> {
+fn parse(text: &str) -> Result<Value, String> {
     if text.len() > MAX_IMPORT_BYTES {
         return Err(format!(
             "The file is {:.1} MB; Agora reads files up to {} MB.",
@@ -70,7 +81,7 @@ pub(super) fn parse(text: &str) -> Result<Value, String> {
     Ok(value)
 }
 
-pub(super) fn schema_of(v: Option<&Value>) -> Result<u32, String> {
+fn schema_of(v: Option<&Value>) -> Result<u32, String> {
     let schema = v
         .and_then(Value::as_u64)
         .ok_or("field `schema`: missing or not a number.")?;
