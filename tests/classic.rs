@@ -16,6 +16,8 @@ use agora::engine::script::{Script, ScriptedModel};
 use agora::engine::{tokens, CallKey, DebateConfig, DebateCtx};
 use futures::task::LocalSpawnExt;
 
+mod common;
+
 fn config(rounds: u32, context_tokens: u32) -> DebateConfig {
     let options = ClassicOptions {
         rounds,
@@ -589,24 +591,9 @@ fn amounts_people_type_parse_and_anything_else_is_refused() {
 #[test]
 fn scoring_and_fact_checks_follow_the_configuration_and_never_invent_a_number() {
     use agora::engine::finding::{FindingBody, Verdict};
-    let scores = serde_json::json!({
-        "logical_coherence": {"score": 8, "reason": "clear"},
-        "evidence": {"score": 6, "reason": "thin"},
-        "responsiveness": {"score": 7, "reason": "answered"},
-        "persuasiveness": {"score": 9, "reason": "vivid"},
-        "rule_adherence": {"score": 10, "reason": "kept"}
-    })
-    .to_string();
-    let check = serde_json::json!({"claims": [
-        {"claim": "Ghent cut traffic by 30%", "verdict": "supported", "reason": "city data"}
-    ]})
-    .to_string();
-    let script: Script = serde_json::from_value(serde_json::json!({"answers": [
-        {"path": "score/position-a", "text": scores},
-        {"path": "score/position-b", "text": "I would rather not score."},
-        {"path": "score/position-b/repair", "text": "Still no."},
-        {"seat": "fact-checker", "text": check},
-    ]}))
+    let script: Script = serde_json::from_value(serde_json::json!({
+        "answers": common::score_and_check_answers()
+    }))
     .unwrap();
     let s = setup(script);
     let mut cfg = config(1, 8192);

@@ -91,35 +91,26 @@ fn title(raw: &str) -> String {
 }
 
 /// Statement or argument text on one line (a line break would end it, and a line starting
-/// with `+`, `-`, `>` or `#` would be read as a relation or a heading), with the characters
-/// Argdown reads as syntax inside a line replaced by look-alikes: brackets and angle
-/// brackets (references), `#` (tags), `{}` (data), `//` and `/*` (comments), and emphasis
-/// markers (which must pair up).
+/// with `+`, `-`, `>` or `#` would be read as a relation or a heading), with every
+/// character Argdown reads as syntax inside a line escaped with a backslash (shown as itself):
+/// brackets and angle brackets (references), `#` (tags), `@` (mentions), `{}` (data), `//`
+/// and `/*` (comments), and emphasis markers (which would have to pair up).
 fn text(raw: &str) -> String {
     let line = raw.split_whitespace().collect::<Vec<_>>().join(" ");
-    let mut out = String::with_capacity(line.len());
-    let mut prev = ' ';
-    for (i, c) in line.chars().enumerate() {
-        if i == MAX_TEXT_CHARS {
+    let mut out = String::with_capacity(line.len() + line.len() / 8);
+    let mut chars = line.chars().peekable();
+    let mut n = 0;
+    while let Some(c) = chars.next() {
+        if n == MAX_TEXT_CHARS {
             out.push('…');
             break;
         }
-        let put = match c {
-            '[' | '{' => '(',
-            ']' | '}' => ')',
-            '<' => '‹',
-            '>' => '›',
-            '#' => '＃',
-            '@' => '＠',
-            '*' => '∗',
-            '_' => ' ',
-            '`' => '\'',
-            '\\' => '∖',
-            '/' if prev == '/' => '⁄',
-            c => c,
-        };
-        out.push(put);
-        prev = c;
+        let comment = c == '/' && matches!(chars.peek(), Some('/' | '*'));
+        if comment || "[]<>#@{}*_\\`".contains(c) {
+            out.push('\\');
+        }
+        out.push(c);
+        n += 1;
     }
     out
 }

@@ -2,7 +2,7 @@
 //! `import` is refused on its own, with the reason, and the others are restored.
 
 use super::super::event::{Event, SCHEMA_VERSION};
-use super::import::{debate, parse, schema_of};
+use super::import::{debate, opened};
 use serde_json::Value;
 
 #[derive(serde::Serialize)]
@@ -38,15 +38,8 @@ pub struct Restored {
 /// Reads a backup. The whole file is refused (`Err`) when it is not a backup at all (too
 /// large, not JSON, cut off, from a newer Agora, or carrying a key-like field).
 pub fn restore(text: &str) -> Result<Restored, String> {
-    let file = parse(text)?;
-    let obj = file
-        .as_object()
-        .ok_or("The file is not an Agora backup: it is not a JSON object.")?;
-    if obj.get("agora_backup").and_then(Value::as_u64) != Some(1) {
-        return Err("The file is not an Agora backup: `agora_backup` is not 1.".into());
-    }
-    let schema = schema_of(obj.get("schema"))?;
-    let list = obj
+    let (file, schema) = opened(text, "agora_backup", "backup")?;
+    let list = file
         .get("debates")
         .and_then(Value::as_array)
         .ok_or("field `debates`: missing or not a list.")?;

@@ -14,46 +14,55 @@ pub const MAX_STRING_BYTES: usize = 1024 * 1024;
 /// Most events in one debate.
 pub const MAX_EVENTS: usize = 100_000;
 
-/// Field names that would carry a secret. The configuration has none (a seat names its
-/// connection by id; the key stays in the session), so a file with one was not written by
-/// Agora and is refused rather than stored with a key in it.
-const KEY_FIELDS: [&str; 8] = [
+/// Field names that would carry a secret, by how they end once only ASCII letters are
+/// kept and lowercased ("api_key", "X-Api-Key", "client_secret"). The configuration has
+/// none (a seat names its connection by id; the key stays in the session), so a file with
+/// one was not written by Agora and is refused rather than stored with a key in it.
+const KEY_FIELD_ENDINGS: [&str; 7] = [
     "apikey",
-    "key_value",
     "secret",
     "password",
     "authorization",
     "accesstoken",
+    "authtoken",
     "bearer",
-    "xapikey",
 ];
 
 pub(super) fn key_like(field: &str) -> bool {
     let f: String = field
         .chars()
-        .filter(|c| c.is_ascii_alphanumeric())
-        .collect::<String>()
-        .to_ascii_lowercase();
-    KEY_FIELDS
-        .iter()
-        .any(|k| f == k.replace('_', "") || f.ends_with("apikey") || f.ends_with("secret"))
+        .filter(char::is_ascii_alphabetic)
+        .map(|c| c.to_ascii_lowercase())
+        .collect();
+    KEY_FIELD_ENDINGS.iter().any(|k| f.ends_with(k))
 }
 
 /// Reads a JSON export (`to_json`'s format) into a debate's event log.
 pub fn import(text: &str) -> Result<Vec<Event>, String> {
+    let (file, schema) = opened(text, "agora_export", "export")?;
+    debate(schema, file.get("events"), "events")
+}
+
+/// The file parsed, checked to be Agora's `what` (its `magic` field is 1), with the schema
+/// it was written with.
+pub(super) fn opened(text: &str, magic: &str, what: &str) -> Result<(Value, u32), String> {
     let file = parse(text)?;
-    let obj = file
-        .as_object()
-        .ok_or("The file is not an Agora export: it is not a JSON object.")?;
-    if obj.get("agora_export").and_then(Value::as_u64) != Some(1) {
-        return Err("The file is not an Agora export: `agora_export` is not 1.".into());
+    if !file.is_object() {
+        return Err(format!(
+            "The file is not an Agora {what}: it is not a JSON object."
+        ));
     }
-    let schema = schema_of(obj.get("schema"))?;
-    debate(schema, obj.get("events"), "events")
+    if file.get(magic).and_then(Value::as_u64) != Some(1) {
+        return Err(format!(
+            "The file is not an Agora {what}: `{magic}` is not 1."
+        ));
+    }
+    let schema = schema_of(file.get("schema"))?;
+    Ok((file, schema))
 }
 
 /// The JSON text, size-checked and parsed (serde_json refuses nesting deeper than 128).
-pub(super) fn parse(text: &str) -> Result<Value, String> {
+fn parse(text: &str) -> Result<Value, String> {
     if text.len() > MAX_IMPORT_BYTES {
         return Err(format!(
             "The file is {:.1} MB; Agora reads files up to {} MB.",
@@ -72,7 +81,7 @@ pub(super) fn parse(text: &str) -> Result<Value, String> {
     Ok(value)
 }
 
-pub(super) fn schema_of(v: Option<&Value>) -> Result<u32, String> {
+fn schema_of(v: Option<&Value>) -> Result<u32, String> {
     let schema = v
         .and_then(Value::as_u64)
         .ok_or("field `schema`: missing or not a number.")?;
@@ -178,4 +187,59 @@ pub(super) fn debate(schema: u32, events: Option<&Value>, at: &str) -> Result<Ve
         out.push(event);
     }
     Ok(out)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::super::config::{ClassicOptions, Participant};
+    use super::super::super::cost::Price;
+    use super::super::super::formats::classic;
+    use super::key_like;
+
+    fn fields(v: &serde_json::Value, out: &mut Vec<String>) {
+        match v {
+            serde_json::Value::Object(m) => m.iter().for_each(|(k, x)| {
+                out.push(k.clone());
+                fields(x, out)
+            }),
+            serde_json::Value::Array(a) => a.iter().for_each(|x| fields(x, out)),
+            _ => {}
+        }
+    }
+
+    #[test]
+    fn a_configuration_has_no_key_field_and_key_fields_are_recognised() {
+        // Every option on, every seat a priced model: each field a config can have.
+        let options = ClassicOptions {
+            fact_checker: true,
+            scoring: true,
+            ..Default::default()
+        };
+        let mut config = classic::new_config("T", "A", "B", options, |_| Participant::Model {
+            connection: "c".into(),
+            connection_label: "C".into(),
+            model: "m".into(),
+            context_tokens: 1,
+            price: Some(Price::default()),
+        });
+        config.spending_cap = Some(1.0);
+        let mut names = Vec::new();
+        fields(&serde_json::to_value(&config).unwrap(), &mut names);
+        assert!(names.contains(&"connection".to_string()));
+        assert!(!names.iter().any(|n| key_like(n)), "{names:?}");
+        for key in [
+            "api_key",
+            "apiKey",
+            "X-Api-Key",
+            "openai_api_key",
+            "client_secret",
+            "password",
+            "Authorization",
+        ] {
+            assert!(key_like(key), "{key}");
+        }
+        for fine in ["key", "input_tokens", "context_tokens", "keyword"] {
+            assert!(!key_like(fine), "{fine}");
+        }
+    }
 }

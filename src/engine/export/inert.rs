@@ -36,10 +36,25 @@ pub(super) fn close_fences(text: &str) -> String {
     }
 }
 
+/// A link target made only of ASCII letters, digits, `.`, `_`, `-` and `/` (not first):
+/// a file beside this one ("messages/001_moderator_1a2b3c4d.md", "../index.md"). With no
+/// `:`, `&` or `\\` it cannot name or spell out a scheme.
+fn relative_file(target: &[u8]) -> bool {
+    let path = &target[..target
+        .iter()
+        .position(|b| *b == b')')
+        .unwrap_or(target.len())];
+    !path.is_empty()
+        && path[0] != b'/'
+        && path
+            .iter()
+            .all(|b| b.is_ascii_alphanumeric() || b"._-/".contains(b))
+}
+
 /// Makes Markdown inert outside top-level fenced code (where nothing is ever HTML): every
 /// `<` becomes `&lt;` (no tag, comment or autolink survives), `![` becomes `!\[` (a link to
-/// the picture, never a loaded picture), a link whose target is not http(s) or mailto loses
-/// its `(`, and `]:` is escaped so no reference definition can name a target. Rendered, the
+/// the picture, never a loaded picture), a link whose target is not http(s), mailto or a
+/// plain relative file path (the exported folder's own links) loses its `(`, and `]:` is escaped so no reference definition can name a target. Rendered, the
 /// text reads the same; it only cannot act.
 pub fn inert(md: &str) -> String {
     let mut out = String::with_capacity(md.len() + md.len() / 16);
@@ -71,7 +86,8 @@ pub fn inert(md: &str) -> String {
                 let t = r.trim_start().as_bytes();
                 let safe = [&b"http://"[..], b"https://", b"mailto:"]
                     .iter()
-                    .any(|p| t.len() >= p.len() && t[..p.len()].eq_ignore_ascii_case(p));
+                    .any(|p| t.len() >= p.len() && t[..p.len()].eq_ignore_ascii_case(p))
+                    || relative_file(t);
                 (if safe { "](" } else { "]\\(" }, r)
             } else {
                 tail.split_at(1)
@@ -99,6 +115,7 @@ mod tests {
             "[click](javascript:alert(1)) [ok](https://ok.example/a) [mail](mailto:a@b.example)\n",
             "[x](  JaVaScRiPt:alert(1)) [y](<javascript:alert(1)>) [data](data:text/html,hi)\n",
             "[ref]: javascript:alert(1)\n",
+            "[file](messages/001_a.md) [up](../index.md) [e](javascript&#58;x) [b](a\\:b) [r](/etc)\n",
             "   <div>indented html</div>\n",
         );
         let out = inert(hostile);
@@ -109,10 +126,15 @@ mod tests {
             "{out}"
         );
         assert!(!out.contains("](data") && !out.contains("]:"), "{out}");
+        for refused in ["[e](java", "[b](a", "[r](/etc"] {
+            assert!(!out.contains(refused), "{refused} in {out}");
+        }
         for kept in [
             "[ok](https://ok.example/a)",
             "[mail](mailto:a@b.example)",
             "](https://ok.example)",
+            "[file](messages/001_a.md)",
+            "[up](../index.md)",
         ] {
             assert!(out.contains(kept), "{kept} in {out}");
         }

@@ -1,0 +1,25 @@
+//! What several native test files share.
+
+/// Script answers for a classic debate with scoring and the fact checker: Position A gets
+/// a full score (8, 6, 7, 9, 10), Position B's scorer never answers in JSON (so B is
+/// unscored), and every fact check finds one supported claim.
+pub fn score_and_check_answers() -> Vec<serde_json::Value> {
+    let scores = serde_json::json!({
+        "logical_coherence": {"score": 8, "reason": "clear"},
+        "evidence": {"score": 6, "reason": "thin"},
+        "responsiveness": {"score": 7, "reason": "answered"},
+        "persuasiveness": {"score": 9, "reason": "vivid"},
+        "rule_adherence": {"score": 10, "reason": "kept"}
+    })
+    .to_string();
+    let check = serde_json::json!({"claims": [
+        {"claim": "Ghent cut traffic by 30%", "verdict": "supported", "reason": "city data"}
+    ]})
+    .to_string();
+    vec![
+        serde_json::json!({"path": "score/position-a", "text": scores}),
+        serde_json::json!({"path": "score/position-b", "text": "I would rather not score."}),
+        serde_json::json!({"path": "score/position-b/repair", "text": "Still no."}),
+        serde_json::json!({"seat": "fact-checker", "text": check}),
+    ]
+}
