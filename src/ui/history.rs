@@ -76,11 +76,13 @@ fn day_start(value: &str, days: i32) -> Option<u64> {
     Some(date.get_time().max(0.0) as u64)
 }
 
+// By integer arithmetic (`cost::decimal`): float formatting costs kilobytes of bundle.
 fn megabytes(bytes: f64) -> String {
+    use crate::engine::cost::decimal;
     if bytes >= 1e9 {
-        format!("{:.1} GB", bytes / 1e9)
+        format!("{} GB", decimal(bytes / 1e9, 1))
     } else {
-        format!("{:.1} MB", bytes / 1e6)
+        format!("{} MB", decimal(bytes / 1e6, 1))
     }
 }
 
@@ -172,9 +174,9 @@ pub fn HistoryScreen() -> impl IntoView {
                     if n == all { format!("{all} debates") } else { format!("{n} of {all} debates match") }
                 }}</p>
                 <ul class="history-list">
-                    <For each=shown key=|d| (d.id.clone(), d.updated_ms, d.turns) let:item>
-                        <HistoryRow item=item/>
-                    </For>
+                    // Redrawn whole when the list or a filter changes: a keyed <For> would be
+                    // a second copy of its diffing code in the bundle for a short list.
+                    {move || shown().into_iter().map(|item| view! { <HistoryRow item=item/> }).collect_view()}
                 </ul>
             </Show>
         </section>

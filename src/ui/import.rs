@@ -24,10 +24,10 @@ async fn read_file(ev: &leptos::ev::Event) -> Result<String, String> {
     let limit = export::MAX_IMPORT_BYTES as f64;
     if file.size() > limit {
         return Err(format!(
-            "{} is {:.1} MB; an Agora file is at most {:.0} MB.",
+            "{} is {} MB; an Agora file is at most {} MB.",
             file.name(),
-            file.size() / 1e6,
-            limit / 1e6
+            crate::engine::cost::decimal(file.size() / 1_048_576.0, 1),
+            export::MAX_IMPORT_BYTES / 1_048_576
         ));
     }
     let text = wasm_bindgen_futures::JsFuture::from(file.text())

@@ -65,8 +65,8 @@ pub(super) fn opened(text: &str, magic: &str, what: &str) -> Result<(Value, u32)
 fn parse(text: &str) -> Result<Value, String> {
     if text.len() > MAX_IMPORT_BYTES {
         return Err(format!(
-            "The file is {:.1} MB; Agora reads files up to {} MB.",
-            text.len() as f64 / 1_048_576.0,
+            "The file is {} MB; Agora reads files up to {} MB.",
+            crate::engine::cost::decimal(text.len() as f64 / 1_048_576.0, 1),
             MAX_IMPORT_BYTES / 1_048_576
         ));
     }
