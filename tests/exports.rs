@@ -549,7 +549,7 @@ fn a_fork_replays_the_shared_turns_and_continues_live_after_them() {
         (fp.debate.as_str(), fp.call.as_str()),
         ("debate-1", "round/1/rebuttal/position-b")
     );
-    assert_eq!(fp.label, "position-b: Rebuttal");
+    assert_eq!(fp.label, "Position B: Rebuttal");
     // It still reads as an export, and old logs (without `forked_from`) still load.
     assert_eq!(export::import(&export::to_json(&forked)).unwrap(), forked);
 

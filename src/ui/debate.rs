@@ -496,7 +496,7 @@ pub fn DebateScreen() -> impl IntoView {
                 </Show>
                 {move || is_duelogic().then(|| view! { <Listen/> <ChairPanel/> })}
                 <div class="transcript">
-                    <For each=drawn key=|b| b.key.clone() let:block>
+                    <For each=drawn key=|b| (b.epoch, b.key.clone()) let:block>
                         {block_view(block)}
                     </For>
                 </div>

@@ -40,7 +40,13 @@ pub fn Replay() -> impl IntoView {
         next_generation();
         playing.set(false);
         at.set(j);
-        log.with_value(|l| d.show_prefix(&l[..cut(j).min(l.len())]));
+        log.with_value(|l| {
+            d.show_prefix(&l[..cut(j).min(l.len())]);
+            // How the debate ended stays shown (no Resume offered mid-replay).
+            if let Some(end) = l.last().filter(|e| matches!(e.kind, EventKind::Finished { .. })) {
+                d.apply(end);
+            }
+        });
     };
     let start = move |_| {
         let (Some(s), Some(id)) = (session(), d.id.get_untracked()) else { return };
@@ -55,7 +61,9 @@ pub fn Replay() -> impl IntoView {
         });
     };
     let exit = move |_| {
-        scrub(total.get_untracked());
+        next_generation();
+        playing.set(false);
+        log.with_value(|l| d.show_prefix(l));
         active.set(false);
     };
     let play = move |_| {

@@ -93,6 +93,9 @@ pub enum BlockKind {
 pub struct Block {
     pub key: String,
     pub kind: BlockKind,
+    /// Which `reset` of the view made it: a redrawn view (a replay's scrub, a reload) gets
+    /// new rows even where keys repeat, so no row stays bound to the signals of before.
+    pub epoch: u32,
 }
 
 #[derive(Clone, Debug, Default, PartialEq)]
@@ -129,6 +132,7 @@ pub struct DebateView {
     /// The block being read aloud by Listen.
     pub speaking: RwSignal<Option<String>>,
     turns: StoredValue<crate::engine::small_map::SmallMap<String, TurnView>>,
+    epoch: StoredValue<u32>,
 }
 
 impl DebateView {
@@ -149,6 +153,7 @@ impl DebateView {
             findings: RwSignal::new(Vec::new()),
             speaking: RwSignal::new(None),
             turns: StoredValue::new(crate::engine::small_map::SmallMap::new()),
+            epoch: StoredValue::new(0),
         }
     }
 
@@ -166,6 +171,7 @@ impl DebateView {
         self.cap.set(None);
         self.findings.set(Vec::new());
         self.turns.update_value(|t| t.clear());
+        self.epoch.update_value(|e| *e += 1);
     }
 
     pub fn show_stored(&self, d: &StoredDebate) {
@@ -202,7 +208,8 @@ impl DebateView {
     }
 
     fn push(&self, key: String, kind: BlockKind) {
-        self.blocks.update(|b| b.push(Block { key, kind }));
+        let epoch = self.epoch.get_value();
+        self.blocks.update(|b| b.push(Block { key, kind, epoch }));
     }
 
     pub fn apply(&self, e: &Event) {

@@ -21,7 +21,12 @@ pub fn fork(events: &[Event], at_call: &CallKey, source_id: &str) -> Result<Vec<
         .find_map(|e| match &e.kind {
             EventKind::TurnStarted {
                 call, label, seat, ..
-            } if call == at_call => Some(format!("{seat}: {label}")),
+            } if call == at_call => {
+                let name = super::super::event::config_of(events)
+                    .and_then(|c| c.seats.iter().find(|s| &s.id == seat))
+                    .map_or(seat.as_str(), |s| s.name.as_str());
+                Some(format!("{name}: {label}"))
+            }
             _ => None,
         })
         .unwrap_or_default();
