@@ -41,7 +41,7 @@ test('a 100 KB question or turn is refused with a message; a short one then goes
   await page.getByLabel('Position B connection').selectOption({ label: "Me (I type this seat's turns)" });
   await page.click('#start');
 
-  const ask = page.getByPlaceholder(/Ask the debaters a question/);
+  const ask = page.locator('#ask-input');
   await ask.fill(BIG);
   await page.getByRole('button', { name: 'Ask' }).click();
   await page.getByText(/This question is 100000 characters long; the limit is 2000\. Shorten it/).waitFor();
