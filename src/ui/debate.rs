@@ -15,7 +15,7 @@ use crate::engine::cost::{self, dollars};
 use crate::engine::event::{Input, Outcome};
 use crate::engine::export;
 use super::download;
-use super::fork::{ForkFrom, ForkedFrom};
+use super::fork::{fork_button, ForkAt, ForkPanel, ForkedFrom};
 use crate::engine::finding::FindingBody;
 
 fn status_line(s: TurnStatus) -> Option<(&'static str, &'static str)> {
@@ -185,6 +185,7 @@ fn block_view(block: Block) -> AnyView {
             ..
         } => {
             let seat_class = format!("turn seat-{seat}");
+            let (speaker_name, fork_label) = (speaker.clone(), label.clone());
             let meta = move || {
                 view.usage.get().map(|u| {
                     let est = if u.estimated { " (estimated)" } else { "" };
@@ -252,7 +253,7 @@ fn block_view(block: Block) -> AnyView {
                     <footer class="turn-meta">
                         <span class="usage">{meta}</span>
                         {request}
-                        {move || (view.status.get() == TurnStatus::Done && !state.debate.running.get()).then(|| view! { <ForkFrom call=call.clone()/> })}
+                        {move || (view.status.get() == TurnStatus::Done && !state.debate.running.get()).then(|| fork_button(call.clone(), format!("{speaker_name}: {fork_label}")))}
                     </footer>
                 </article>
             }
@@ -265,6 +266,7 @@ fn block_view(block: Block) -> AnyView {
 pub fn DebateScreen() -> impl IntoView {
     let state = expect_context::<AppState>();
     let d = state.debate;
+    provide_context(ForkAt(RwSignal::new(None)));
     let question = RwSignal::new(String::new());
     let as_evidence = RwSignal::new(false);
     let action_error = RwSignal::new(None::<String>);
@@ -500,6 +502,7 @@ pub fn DebateScreen() -> impl IntoView {
                         {block_view(block)}
                     </For>
                 </div>
+                <ForkPanel/>
                 <Show when=move || d.running.get()>
                     <form class="ask" on:submit=ask>
                         <input id="ask-input" aria-label="A question or evidence for the debaters"

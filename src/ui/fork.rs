@@ -33,18 +33,36 @@ fn retarget(log: &mut [Event], conn: &Connection, model: &str) {
     }
 }
 
+/// The turn the user asked to continue from (its call and a label for people), shared by
+/// every turn's button and the one panel that asks how to continue. One panel, not a form
+/// per turn: a debate of hundreds of turns stays light to draw.
+#[derive(Clone, Copy)]
+pub struct ForkAt(pub RwSignal<Option<(CallKey, String)>>);
+
+/// A finished turn's "Continue from here".
+pub fn fork_button(call: CallKey, label: String) -> impl IntoView {
+    let ForkAt(at) = expect_context::<ForkAt>();
+    view! {
+        <button type="button" class="link fork" on:click=move |_| at.set(Some((call.clone(), label.clone())))>
+            "Continue from here"
+        </button>
+    }
+}
+
 #[component]
-pub fn ForkFrom(call: CallKey) -> impl IntoView {
+pub fn ForkPanel() -> impl IntoView {
     let state = expect_context::<AppState>();
-    let open = RwSignal::new(false);
+    let ForkAt(at) = expect_context::<ForkAt>();
     let (conn, model) = (RwSignal::new(String::new()), RwSignal::new(String::new()));
     let error = RwSignal::new(None::<String>);
     let go = move |ev: leptos::ev::SubmitEvent| {
         ev.prevent_default();
-        let (Some(s), Some(id)) = (session(), state.debate.id.get_untracked()) else {
+        let (Some(s), Some(id), Some((call, _))) =
+            (session(), state.debate.id.get_untracked(), at.get_untracked())
+        else {
             return;
         };
-        let (call, conn_id, model) = (call.clone(), conn.get_untracked(), model.get_untracked());
+        let (conn_id, model) = (conn.get_untracked(), model.get_untracked());
         let target = connections(state).into_iter().find(|c| c.id == conn_id);
         spawn_local(async move {
             let forked = async {
@@ -58,28 +76,33 @@ pub fn ForkFrom(call: CallKey) -> impl IntoView {
                 Ok::<_, String>(new_id)
             };
             match forked.await {
-                Ok(new_id) => navigate(state, Route::Debate(new_id)),
+                Ok(new_id) => {
+                    at.set(None);
+                    navigate(state, Route::Debate(new_id));
+                }
                 Err(e) => error.set(Some(e)),
             }
         });
     };
-    view! {
-        <button type="button" class="link fork" on:click=move |_| open.update(|o| *o = !*o)>"Continue from here"</button>
-        <Show when=move || open.get()>
-            <form class="fork-form" on:submit=go.clone()>
-                <span>"A new debate with this history, going on after this turn, on"</span>
-                <select aria-label="Connection for the fork" on:change=move |ev| conn.set(event_target_value(&ev))>
-                    <option value="">"the same models"</option>
-                    <ConnectionOptions/>
-                </select>
-                <Show when=move || !conn.get().is_empty()>
-                    <input aria-label="Model for the fork" placeholder="model (the connection's default)"
-                        prop:value=move || model.get() on:input=move |ev| model.set(event_target_value(&ev))/>
-                </Show>
-                <button type="submit" class="secondary">"Fork and continue"</button>
-                {move || error.get().map(|e| view! { <p class="error" role="alert">{e}</p> })}
-            </form>
-        </Show>
+    move || {
+        at.get().map(|(_, label)| {
+            view! {
+                <form class="fork-panel" role="dialog" aria-label="Continue from here" on:submit=go.clone()>
+                    <p>"A new debate with this history up to "<strong>{label}</strong>", going on from there on"</p>
+                    <select aria-label="Connection for the fork" on:change=move |ev| conn.set(event_target_value(&ev))>
+                        <option value="">"the same models"</option>
+                        <ConnectionOptions/>
+                    </select>
+                    {move || (!conn.get().is_empty()).then(|| view! {
+                        <input aria-label="Model for the fork" placeholder="model (the connection's default)"
+                            prop:value=move || model.get() on:input=move |ev| model.set(event_target_value(&ev))/>
+                    })}
+                    <button type="submit" class="primary">"Fork and continue"</button>
+                    <button type="button" class="link" on:click=move |_| at.set(None)>"Cancel"</button>
+                    {move || error.get().map(|e| view! { <p class="error" role="alert">{e}</p> })}
+                </form>
+            }
+        })
     }
 }
 

@@ -143,9 +143,11 @@ test('a fork continues from the chosen turn, on the model picked, and links back
   await w.standin.setScript(FAST); // resets the stand-in's log
   const third = page.locator('.turn').nth(2);
   await third.getByRole('button', { name: 'Continue from here' }).click();
-  await third.locator('.fork-form select').selectOption({ label: 'Stand-in' });
-  await third.getByLabel('Model for the fork').fill('standin-2');
-  await third.getByRole('button', { name: 'Fork and continue' }).click();
+  const panel = page.getByRole('dialog', { name: 'Continue from here' });
+  assert.match(await panel.textContent(), /up to Position B: Opening statement, going on/);
+  await panel.locator('select').selectOption({ label: 'Stand-in' });
+  await panel.getByLabel('Model for the fork').fill('standin-2');
+  await panel.getByRole('button', { name: 'Fork and continue' }).click();
   await page.waitForFunction(u => location.href !== u, url);
   await page.waitForSelector('.badge.done', { timeout: 60_000 });
   const fork = await transcript(page);
