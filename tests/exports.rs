@@ -374,7 +374,10 @@ fn truncated_wrong_version_and_foreign_files_are_refused_with_the_reason() {
     let e = export::import(r#"{"hello": "world"}"#).unwrap_err();
     assert!(e.contains("not an Agora export"), "{e}");
     let e = export::import("[1, 2]").unwrap_err();
-    assert!(e.contains("not a JSON object"), "{e}");
+    assert!(
+        e.contains("not an Agora export: it is not a JSON object"),
+        "{e}"
+    );
     let e = export::import("").unwrap_err();
     assert!(e.contains("ends too early"), "{e}");
 
@@ -414,23 +417,37 @@ fn hostile_files_are_refused_quickly_and_without_echoing_them() {
         "{}",
         &e[..e.len().min(300)]
     );
-    // 2 MB in one string: refused, naming where it is.
+    // 5 MB in one string: refused, naming where it is.
     let mut long = json_of(&events);
-    long["events"][3]["kind"]["TurnFinished"]["text"] = "y".repeat(2 << 20).into();
-    let e = export::import(&long.to_string()).unwrap_err();
+    long["events"][3]["kind"]["TurnFinished"]["text"] = "y".repeat(5 << 20).into();
+    let text = long.to_string();
+    let e = export::import(&text).unwrap_err();
+    let column = text.find(&"y".repeat(100)).unwrap(); // the opening quote's, 1-based
     assert!(
-        e.starts_with("file.events[3].kind.TurnFinished.text: a text of 2097152 bytes")
+        e.starts_with(&format!("line 1, column {column}: a text of 5242880 bytes"))
             && e.len() < 200,
         "{}",
         &e[..e.len().min(300)]
     );
-    // Deeply nested JSON: refused by the parser's depth limit, no stack overflow.
+    // Deeply nested JSON: refused, with no stack overflow, wherever it is.
     let deep = format!("{}{}", "[".repeat(100_000), "]".repeat(100_000));
     let e = export::import(&format!(
         r#"{{"agora_export":1,"schema":2,"events":{deep}}}"#
     ))
     .unwrap_err();
-    assert!(e.contains("recursion limit"), "{e}");
+    assert!(
+        e.starts_with("events[0]: event 0 is unreadable: invalid type"),
+        "{e}"
+    );
+    let mut nested = json_of(&events);
+    nested["events"][1] = serde_json::json!({"seq": 1, "at_ms": 1,
+        "kind": {"DecisionRecorded": {"key": "k", "value": "DEEP"}}});
+    let text = nested.to_string().replace(r#""DEEP""#, &deep);
+    let e = export::import(&text).unwrap_err();
+    assert!(
+        e.starts_with("events[1]: ") && e.contains("recursion limit"),
+        "{e}"
+    );
     // Events out of order.
     let mut swapped = json_of(&events);
     let list = swapped["events"].as_array_mut().unwrap();
@@ -460,7 +477,7 @@ fn hostile_files_are_refused_quickly_and_without_echoing_them() {
         ["api_key"] = "sk-live-123".into();
     let e = export::import(&keyed.to_string()).unwrap_err();
     assert!(
-        e.contains("api_key: a field that looks like an API key"),
+        e.contains("the field `api_key` looks like an API key"),
         "{e}"
     );
     assert!(!e.contains("sk-live"), "{e}");
@@ -471,6 +488,15 @@ fn hostile_files_are_refused_quickly_and_without_echoing_them() {
     assert!(
         e.contains("events[0].config: The topic is 5000 characters long"),
         "{e}"
+    );
+    // A value of the wrong type is named, not quoted whole.
+    let mut typed = json_of(&events);
+    typed["events"][2]["seq"] = "z".repeat(1_000_000).into();
+    let e = export::import(&typed.to_string()).unwrap_err();
+    assert!(
+        e.starts_with("events[2]: event 2 is unreadable: invalid type: string") && e.len() < 400,
+        "{}",
+        &e[..e.len().min(500)]
     );
     // An event of an unknown kind.
     let mut odd = json_of(&events);
@@ -495,7 +521,7 @@ fn a_backup_restores_every_debate_and_reports_the_one_it_refuses() {
     assert_eq!(restored.refused.len(), 1);
     assert!(
         restored.refused[0]
-            .starts_with("debate 3 (Ban cars?): debates[2].events[4]: event number 1 out of order"),
+            .starts_with("debate 3: debates[2].events[4]: event number 1 out of order"),
         "{:?}",
         restored.refused
     );
@@ -514,6 +540,10 @@ fn a_backup_restores_every_debate_and_reports_the_one_it_refuses() {
 fn an_imported_debates_connections_are_mapped_to_this_devices_own() {
     let mut events = export::import(&export::to_json(&small_debate())).unwrap();
     assert_eq!(export::connections_named(&events), ["conn-local"]);
+    assert_eq!(
+        export::connection_labels(&events),
+        [("conn-local".to_string(), "Local".to_string())]
+    );
     export::remap_connections(&mut events, &[("conn-local".into(), "mine".into())]);
     assert_eq!(export::connections_named(&events), ["mine"]);
     let config = agora::engine::event::config_of(&events).unwrap();
@@ -549,7 +579,7 @@ fn a_fork_replays_the_shared_turns_and_continues_live_after_them() {
         (fp.debate.as_str(), fp.call.as_str()),
         ("debate-1", "round/1/rebuttal/position-b")
     );
-    assert_eq!(fp.label, "position-b: Rebuttal");
+    assert_eq!(fp.label, "Position B — Rebuttal");
     // It still reads as an export, and old logs (without `forked_from`) still load.
     assert_eq!(export::import(&export::to_json(&forked)).unwrap(), forked);
 
