@@ -2,8 +2,8 @@
 //! `import` is refused on its own, with the reason, and the others are restored.
 
 use super::super::event::{Event, EventKind, SCHEMA_VERSION};
-use super::import::{debate, opened, schema_of, shortened, MAX_BACKUP_BYTES};
-use serde_json::value::RawValue;
+use super::import::{debate, opened, MAX_BACKUP_BYTES};
+use serde_json::Value;
 
 #[derive(serde::Serialize)]
 struct BackupFile<'a> {
@@ -27,7 +27,7 @@ pub fn backup(debates: &[Vec<Event>]) -> String {
 }
 
 /// What a backup gave back: the debates that passed every check, and one line per debate
-/// that did not ("debate 3: debates[2].events[4]: …"). The caller stores the first
+/// that did not ("debate 3 (Should cities…): events[4]: …"). The caller stores the first
 /// (skipping those it already has, see `same_debate`) and shows the second.
 #[derive(Debug, Default, PartialEq)]
 pub struct Restored {
@@ -35,38 +35,26 @@ pub struct Restored {
     pub refused: Vec<String>,
 }
 
-/// A backup as read: each debate kept as its text until it is checked on its own.
-#[derive(serde::Deserialize)]
-struct BackupRead<'a> {
-    #[serde(default)]
-    agora_backup: Option<u64>,
-    #[serde(default)]
-    schema: Option<u64>,
-    #[serde(default, borrow)]
-    debates: Option<Vec<&'a RawValue>>,
-}
-
-#[derive(serde::Deserialize)]
-struct DebateRead<'a> {
-    #[serde(default, borrow)]
-    events: Option<Vec<&'a RawValue>>,
-}
-
 /// Reads a backup. The whole file is refused (`Err`) when it is not a backup at all (too
 /// large, not JSON, cut off, from a newer Agora, or carrying a key-like field).
 pub fn restore(text: &str) -> Result<Restored, String> {
-    let file: BackupRead = opened(text, MAX_BACKUP_BYTES, "backup")?;
-    let schema = schema_of(file.agora_backup, file.schema, "backup")?;
-    let list = file.debates.ok_or("field `debates`: missing.")?;
+    let (file, schema) = opened(text, MAX_BACKUP_BYTES, "agora_backup", "backup")?;
+    let list = file
+        .get("debates")
+        .and_then(Value::as_array)
+        .ok_or("field `debates`: missing or not a list.")?;
     let mut out = Restored::default();
-    for (i, raw) in list.into_iter().enumerate() {
-        let at = format!("debates[{i}].events");
-        let read = serde_json::from_str::<DebateRead>(raw.get())
-            .map_err(|e| format!("debates[{i}]: {}", shortened(&e.to_string())))
-            .and_then(|d| debate(schema, d.events, &at));
-        match read {
+    for (i, d) in list.iter().enumerate() {
+        match debate(schema, d.get("events"), &format!("debates[{i}].events")) {
             Ok(events) => out.debates.push(events),
-            Err(e) => out.refused.push(format!("debate {}: {e}", i + 1)),
+            Err(e) => {
+                let topic: String = d
+                    .pointer("/events/0/kind/DebateStarted/config/topic")
+                    .and_then(Value::as_str)
+                    .map(|t| t.chars().take(60).collect())
+                    .unwrap_or_default();
+                out.refused.push(format!("debate {} ({topic}): {e}", i + 1));
+            }
         }
     }
     Ok(out)
