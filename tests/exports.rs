@@ -612,3 +612,56 @@ fn a_classic_log_cut_anywhere_resumes_to_the_same_calls_with_none_repeated() {
         assert_eq!(finished_calls(&run.events), all, "cut at {cut}");
     }
 }
+
+#[test]
+fn a_debate_stopped_and_resumed_later_imports_and_a_fork_says_where_it_branched() {
+    // Stopped after five events, then resumed to the end: `Resumed` follows `Finished`.
+    let whole = small_debate();
+    let mut stopped = whole[..5].to_vec();
+    stopped.push(Event {
+        seq: 5,
+        at_ms: stopped[4].at_ms,
+        kind: EventKind::Finished {
+            outcome: Outcome::Stopped,
+            message: None,
+        },
+    });
+    let resumed = run(None, stopped, Script::default(), &[]).events;
+    assert!(matches!(resumed[6].kind, EventKind::Resumed));
+    assert_eq!(export::import(&export::to_json(&resumed)).unwrap(), resumed);
+
+    // The fork's folder names the debate and the turn it came from.
+    let at = CallKey::new("opening/position-b", 0);
+    let forked = export::fork(&whole, &at, "18c2f-abc123").unwrap();
+    let files = export::to_folder(&forked);
+    let meta = &files.iter().find(|(p, _)| p == "metadata.md").unwrap().1;
+    assert!(
+        meta.contains(
+            "- Forked from debate 18c2f-abc123 after the turn \"Position B — Opening statement\" (opening/position-b)"
+        ),
+        "{meta}"
+    );
+    assert!(meta.contains("- Outcome: not finished"), "{meta}");
+}
+
+#[test]
+fn without_sides_each_seats_turns_argue_for_its_own_view_and_against_the_others() {
+    let mut events = small_debate();
+    if let EventKind::DebateStarted { config, .. } = &mut events[0].kind {
+        config.options = agora::engine::config::FormatOptions::Duelogic(Default::default());
+        for s in &mut config.seats {
+            s.stance = None;
+        }
+    }
+    let doc = export::to_argdown(&events);
+    // The topic stands alone: a map cannot place a view for or against it.
+    assert!(doc.starts_with("[Motion]: Ban cars?\n\n"), "{doc}");
+    assert!(doc.contains("[Position A]: Position A's case on the motion.\n  + <Turn 2, Position A, Opening statement>\n  - <Turn 3, Position B, Opening statement>\n"), "{doc}");
+    assert!(
+        !doc.contains("[Moderator]"),
+        "the moderator makes no argument: {doc}"
+    );
+    assert_eq!(export::to_argdown(&[]), "");
+    assert_eq!(export::to_text(&[]), "");
+    assert!(export::to_folder(&[]).is_empty());
+}
