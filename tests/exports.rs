@@ -570,6 +570,8 @@ fn a_fork_replays_the_shared_turns_and_continues_live_after_them() {
         ("debate-1", "round/1/rebuttal/position-b")
     );
     assert_eq!(fp.label, "Position B — Rebuttal");
+    // A restore tells the fork from its original.
+    assert!(!export::same_debate(&original, &forked));
     // It still reads as an export, and old logs (without `forked_from`) still load.
     assert_eq!(export::import(&export::to_json(&forked)).unwrap(), forked);
 

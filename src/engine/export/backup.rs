@@ -60,15 +60,24 @@ pub fn restore(text: &str) -> Result<Restored, String> {
     Ok(out)
 }
 
-/// True when two logs are the same debate (the same start: time, seed and topic), however
-/// far each got: for skipping debates a device already has.
+/// True when two logs are the same debate (the same start: time, seed, topic and fork
+/// point; a fork starts like its original), however far each got: for skipping debates a
+/// device already has.
 pub fn same_debate(a: &[Event], b: &[Event]) -> bool {
     let start = |e: &[Event]| match e.first() {
         Some(Event {
             at_ms,
             kind: EventKind::DebateStarted { config, seed, .. },
             ..
-        }) => Some((*at_ms, *seed, config.topic.clone())),
+        }) => Some((
+            *at_ms,
+            *seed,
+            config.topic.clone(),
+            config
+                .forked_from
+                .as_ref()
+                .map(|f| (f.debate.clone(), f.call.clone())),
+        )),
         _ => None,
     };
     start(a).is_some() && start(a) == start(b)
