@@ -63,11 +63,11 @@ ensure_trunk() {
   with_heartbeat "Building trunk $TRUNK_VERSION" cargo install -q trunk --version "$TRUNK_VERSION" --locked --force
 }
 
-# playwright-core and binaryen (wasm-opt 132) from the lockfile.
+# playwright-core, binaryen (wasm-opt 132), terser and @argdown/core from the lockfile.
 ensure_npm() {
   local dir="$ROOT/tests/e2e"
   if [ -x "$dir/node_modules/.bin/wasm-opt" ] && [ -d "$dir/node_modules/playwright-core" ] \
-     && [ -d "$dir/node_modules/terser" ] \
+     && [ -d "$dir/node_modules/terser" ] && [ -d "$dir/node_modules/@argdown/core" ] \
      && [ "$dir/node_modules/.package-lock.json" -nt "$dir/package-lock.json" ]; then return; fi
   say "Installing npm packages from tests/e2e/package-lock.json"
   (cd "$dir" && npm ci --no-audit --no-fund --silent)

@@ -89,6 +89,56 @@ fn turns(events: &[Event]) -> Vec<(String, String)> {
         .collect()
 }
 
+fn phases(events: &[Event]) -> Vec<String> {
+    events
+        .iter()
+        .filter_map(|e| match &e.kind {
+            EventKind::PhaseStarted { title, .. } => Some(title.clone()),
+            _ => None,
+        })
+        .collect()
+}
+
+#[test]
+fn the_classic_schedule_holds_for_one_to_five_rounds() {
+    for rounds in 1..=5u32 {
+        let s = setup(Script::default());
+        let cfg = config(rounds, 8192);
+        let planned = formats::planned_calls(&cfg);
+        let ctx = DebateCtx::start(cfg, 7, planned, s.wiring());
+        let outcome = run_virtual(&s.clock, async move { formats::drive(&ctx).await });
+        assert_eq!(outcome, Outcome::Completed);
+        let events = s.rec.events.borrow().clone();
+        let mut want = vec![
+            ("moderator", "Opening remarks"),
+            ("position-a", "Opening statement"),
+            ("position-b", "Opening statement"),
+        ];
+        for _ in 0..rounds {
+            want.extend([
+                ("position-a", "Argument"),
+                ("position-b", "Rebuttal"),
+                ("position-b", "Argument"),
+                ("position-a", "Rebuttal"),
+                ("moderator", "Round summary"),
+            ]);
+        }
+        want.extend([
+            ("position-a", "Closing statement"),
+            ("position-b", "Closing statement"),
+            ("moderator", "Closing summary"),
+        ]);
+        let got = turns(&events);
+        let got: Vec<(&str, &str)> = got.iter().map(|(a, b)| (a.as_str(), b.as_str())).collect();
+        assert_eq!(got, want, "{rounds} round(s)");
+        assert_eq!(planned as usize, want.len(), "{rounds} round(s)");
+        let mut want_phases = vec!["Opening statements".to_string()];
+        want_phases.extend((1..=rounds).map(|r| format!("Round {r}")));
+        want_phases.extend(["Closing statements".into(), "Moderator's summary".into()]);
+        assert_eq!(phases(&events), want_phases, "{rounds} round(s)");
+    }
+}
+
 #[test]
 fn a_classic_debate_runs_every_phase_in_order_and_streams_each_turn() {
     let s = setup(slow_script());
@@ -125,15 +175,8 @@ fn a_classic_debate_runs_every_phase_in_order_and_streams_each_turn() {
     assert_eq!(got, expect);
     assert_eq!(planned as usize, expect.len());
 
-    let phases: Vec<String> = events
-        .iter()
-        .filter_map(|e| match &e.kind {
-            EventKind::PhaseStarted { title, .. } => Some(title.clone()),
-            _ => None,
-        })
-        .collect();
     assert_eq!(
-        phases,
+        phases(&events),
         [
             "Opening statements",
             "Round 1",

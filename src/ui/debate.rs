@@ -253,7 +253,7 @@ fn block_view(block: Block) -> AnyView {
                     <footer class="turn-meta">
                         <span class="usage">{meta}</span>
                         {request}
-                        {move || (view.status.get() == TurnStatus::Done && !state.debate.running.get()).then(|| fork_button(call.clone(), format!("{speaker_name}: {fork_label}")))}
+                        {move || (view.status.get() == TurnStatus::Done && !state.debate.running.get()).then(|| fork_button(call.clone(), format!("{speaker_name} — {fork_label}")))}
                     </footer>
                 </article>
             }

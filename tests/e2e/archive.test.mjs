@@ -144,7 +144,7 @@ test('a fork continues from the chosen turn, on the model picked, and links back
   const third = page.locator('.turn').nth(2);
   await third.getByRole('button', { name: 'Continue from here' }).click();
   const panel = page.getByRole('dialog', { name: 'Continue from here' });
-  assert.match(await panel.textContent(), /up to Position B: Opening statement, going on/);
+  assert.match(await panel.textContent(), /up to Position B — Opening statement, going on/);
   await panel.locator('select').selectOption({ label: 'Stand-in' });
   await panel.getByLabel('Model for the fork').fill('standin-2');
   await panel.getByRole('button', { name: 'Fork and continue' }).click();
@@ -156,7 +156,7 @@ test('a fork continues from the chosen turn, on the model picked, and links back
   const calls = await w.standin.log();
   assert.equal(calls.length, 8, 'only the turns after the fork were asked');
   assert.ok(calls.every(c => c.model === 'standin-2'), 'on the model picked for the fork');
-  assert.match(await page.locator('.forked-from').textContent(), /Forked from another debate after Position B: Opening statement/);
+  assert.match(await page.locator('.forked-from').textContent(), /Forked from another debate after Position B — Opening statement/);
   await page.locator('.forked-from a').click();
   await page.waitForURL(url);
   assert.deepEqual(await transcript(page), original, 'the original is unchanged');

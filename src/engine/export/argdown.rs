@@ -7,6 +7,7 @@
 
 use super::super::config::{DebateConfig, FormatId};
 use super::super::event::{config_of, Event, Purpose};
+use super::super::formats::classic;
 use super::one_line;
 use super::walk::turns;
 
@@ -37,8 +38,11 @@ pub fn to_argdown(events: &[Event]) -> String {
             continue;
         }
         let mut name = title(&s.name);
-        if name.is_empty() || name == "Motion" || claims.iter().any(|c| c.1 == name) {
-            name = format!("{name} {}", claims.len() + 1).trim().to_string();
+        if name.is_empty() {
+            name = "Seat".into();
+        }
+        if name == "Motion" || claims.iter().any(|c| c.1 == name) {
+            name = format!("{name} {}", claims.len() + 1);
         }
         let stance = match s.stance.as_deref().map(str::trim) {
             Some(st) if !st.is_empty() => text(st),
@@ -51,8 +55,8 @@ pub fn to_argdown(events: &[Event]) -> String {
     if classic_sides(config) {
         for (seat, name, _) in &claims {
             match *seat {
-                "position-a" => out.push_str(&format!("  + [{name}]\n")),
-                "position-b" => out.push_str(&format!("  - [{name}]\n")),
+                classic::POSITION_A => out.push_str(&format!("  + [{name}]\n")),
+                classic::POSITION_B => out.push_str(&format!("  - [{name}]\n")),
                 _ => {}
             }
         }

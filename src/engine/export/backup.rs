@@ -1,8 +1,8 @@
 //! Every debate in one file, and back. A debate of a backup that breaks a rule of
 //! `import` is refused on its own, with the reason, and the others are restored.
 
-use super::super::event::{Event, SCHEMA_VERSION};
-use super::import::{debate, opened};
+use super::super::event::{Event, EventKind, SCHEMA_VERSION};
+use super::import::{debate, opened, MAX_BACKUP_BYTES};
 use serde_json::Value;
 
 #[derive(serde::Serialize)]
@@ -38,7 +38,7 @@ pub struct Restored {
 /// Reads a backup. The whole file is refused (`Err`) when it is not a backup at all (too
 /// large, not JSON, cut off, from a newer Agora, or carrying a key-like field).
 pub fn restore(text: &str) -> Result<Restored, String> {
-    let (file, schema) = opened(text, "agora_backup", "backup")?;
+    let (file, schema) = opened(text, MAX_BACKUP_BYTES, "agora_backup", "backup")?;
     let list = file
         .get("debates")
         .and_then(Value::as_array)
@@ -60,8 +60,25 @@ pub fn restore(text: &str) -> Result<Restored, String> {
     Ok(out)
 }
 
-/// True when two logs are the same debate (the same start: time, seed and configuration),
-/// however far each got: for skipping debates a device already has.
+/// True when two logs are the same debate (the same start: time, seed, topic and fork
+/// point; a fork starts like its original), however far each got: for skipping debates a
+/// device already has.
 pub fn same_debate(a: &[Event], b: &[Event]) -> bool {
-    matches!((a.first(), b.first()), (Some(x), Some(y)) if x == y)
+    let start = |e: &[Event]| match e.first() {
+        Some(Event {
+            at_ms,
+            kind: EventKind::DebateStarted { config, seed, .. },
+            ..
+        }) => Some((
+            *at_ms,
+            *seed,
+            config.topic.clone(),
+            config
+                .forked_from
+                .as_ref()
+                .map(|f| (f.debate.clone(), f.call.clone())),
+        )),
+        _ => None,
+    };
+    start(a).is_some() && start(a) == start(b)
 }

@@ -7,13 +7,27 @@ use super::super::event::{Event, EventKind};
 
 /// The connection ids the seats use, each once, in seating order.
 pub fn connections_named(events: &[Event]) -> Vec<String> {
-    let mut out: Vec<String> = Vec::new();
+    connection_labels(events)
+        .into_iter()
+        .map(|(id, _)| id)
+        .collect()
+}
+
+/// The same, each with the name it had where the file was written ("Local", "OpenAI"),
+/// for asking the user which of their own connections stands in for it.
+pub fn connection_labels(events: &[Event]) -> Vec<(String, String)> {
+    let mut out: Vec<(String, String)> = Vec::new();
     for e in events {
         if let EventKind::DebateStarted { config, .. } = &e.kind {
             for s in &config.seats {
-                if let Participant::Model { connection, .. } = &s.participant {
-                    if !out.contains(connection) {
-                        out.push(connection.clone());
+                if let Participant::Model {
+                    connection,
+                    connection_label,
+                    ..
+                } = &s.participant
+                {
+                    if !out.iter().any(|(id, _)| id == connection) {
+                        out.push((connection.clone(), connection_label.clone()));
                     }
                 }
             }

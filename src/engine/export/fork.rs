@@ -1,7 +1,8 @@
 //! "Continue from here": a new debate sharing a debate's history up to one finished turn.
 
 use super::super::config::ForkPoint;
-use super::super::event::{CallKey, Event, EventKind};
+use super::super::event::{config_of, CallKey, Event, EventKind};
+use super::seat_name;
 
 /// A new log: every event before `at_call`'s `TurnFinished`, and that event, with
 /// `forked_from` set on the configuration. What came later (turns, inputs, decisions,
@@ -15,18 +16,14 @@ pub fn fork(events: &[Event], at_call: &CallKey, source_id: &str) -> Result<Vec<
         .iter()
         .position(|e| matches!(&e.kind, EventKind::TurnFinished { call, .. } if call == at_call))
         .ok_or_else(|| format!("The debate has no finished turn {at_call} to continue from."))?;
+    let config = config_of(events).ok_or("The debate's log has no configuration.")?;
     let label = events[..end]
         .iter()
         .rev()
         .find_map(|e| match &e.kind {
             EventKind::TurnStarted {
                 call, label, seat, ..
-            } if call == at_call => {
-                let name = super::super::event::config_of(events)
-                    .and_then(|c| c.seats.iter().find(|s| &s.id == seat))
-                    .map_or(seat.as_str(), |s| s.name.as_str());
-                Some(format!("{name}: {label}"))
-            }
+            } if call == at_call => Some(format!("{} — {label}", seat_name(config, seat))),
             _ => None,
         })
         .unwrap_or_default();

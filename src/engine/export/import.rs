@@ -8,9 +8,12 @@ use serde_json::Value;
 /// Largest file read: far above a long debate's log (a few megabytes), far below what
 /// would stall the tab.
 pub const MAX_IMPORT_BYTES: usize = 20 * 1024 * 1024;
+/// Largest backup read: every debate of a device in one file.
+pub const MAX_BACKUP_BYTES: usize = 100 * 1024 * 1024;
 /// Longest string anywhere in a file, in bytes: above any answer Agora keeps (answers are
-/// cut by their size bound), so only a made-up file has more.
-pub const MAX_STRING_BYTES: usize = 1024 * 1024;
+/// cut by their size bound) and any request it records (a prompt fitted to a
+/// million-token window), so only a made-up file has more.
+pub const MAX_STRING_BYTES: usize = 4 * 1024 * 1024;
 /// Most events in one debate.
 pub const MAX_EVENTS: usize = 100_000;
 
@@ -39,14 +42,21 @@ pub(super) fn key_like(field: &str) -> bool {
 
 /// Reads a JSON export (`to_json`'s format) into a debate's event log.
 pub fn import(text: &str) -> Result<Vec<Event>, String> {
-    let (file, schema) = opened(text, "agora_export", "export")?;
+    let (file, schema) = opened(text, MAX_IMPORT_BYTES, "agora_export", "export")?;
     debate(schema, file.get("events"), "events")
 }
 
 /// The file parsed, checked to be Agora's `what` (its `magic` field is 1), with the schema
-/// it was written with.
-pub(super) fn opened(text: &str, magic: &str, what: &str) -> Result<(Value, u32), String> {
-    let file = parse(text)?;
+/// it was written with. It is read as a generic JSON value, which the app's reader of
+/// schema 1 logs links already: a typed reader over raw text measured 2.6 KB (gzipped)
+/// more.
+pub(super) fn opened(
+    text: &str,
+    limit: usize,
+    magic: &str,
+    what: &str,
+) -> Result<(Value, u32), String> {
+    let file = parse(text, limit)?;
     if !file.is_object() {
         return Err(format!(
             "The file is not an Agora {what}: it is not a JSON object."
@@ -62,12 +72,16 @@ pub(super) fn opened(text: &str, magic: &str, what: &str) -> Result<(Value, u32)
 }
 
 /// The JSON text, size-checked and parsed (serde_json refuses nesting deeper than 128).
-fn parse(text: &str) -> Result<Value, String> {
-    if text.len() > MAX_IMPORT_BYTES {
+fn parse(text: &str, limit: usize) -> Result<Value, String> {
+    if text.len() > limit {
+        // Tenths of a megabyte in integers: formatting a float would link ~6 KB (gzipped)
+        // of float printing the app has no other use for.
+        let tenths = text.len() * 10 / 1_048_576;
         return Err(format!(
-            "The file is {} MB; Agora reads files up to {} MB.",
-            crate::engine::cost::decimal(text.len() as f64 / 1_048_576.0, 1),
-            MAX_IMPORT_BYTES / 1_048_576
+            "The file is {}.{} MB; Agora reads files up to {} MB.",
+            tenths / 10,
+            tenths % 10,
+            limit / 1_048_576
         ));
     }
     let value: Value = serde_json::from_str(text).map_err(|e| {
@@ -128,6 +142,16 @@ fn check_values(v: &Value, path: &mut String) -> Result<(), String> {
     }
 }
 
+/// A reader's message cut to a readable length: serde's own messages quote the value they
+/// could not read, which in a hostile file can be megabytes.
+fn shortened(message: &str) -> String {
+    const MAX: usize = 300;
+    match message.char_indices().nth(MAX) {
+        Some((i, _)) => format!("{}…", &message[..i]),
+        None => message.to_string(),
+    }
+}
+
 /// One debate's events from the file's value: read, migrated, and held to the log's rules.
 pub(super) fn debate(schema: u32, events: Option<&Value>, at: &str) -> Result<Vec<Event>, String> {
     let list = events
@@ -144,7 +168,8 @@ pub(super) fn debate(schema: u32, events: Option<&Value>, at: &str) -> Result<Ve
     }
     let mut out: Vec<Event> = Vec::with_capacity(list.len());
     for (i, v) in list.iter().enumerate() {
-        let event = migrate_one(schema, i, v.to_string()).map_err(|e| format!("{at}[{i}]: {e}"))?;
+        let event = migrate_one(schema, i, v.to_string())
+            .map_err(|e| format!("{at}[{i}]: {}", shortened(&e)))?;
         match (i, &event.kind) {
             (
                 0,
@@ -157,7 +182,7 @@ pub(super) fn debate(schema: u32, events: Option<&Value>, at: &str) -> Result<Ve
                 }
                 config
                     .validate()
-                    .map_err(|e| format!("{at}[0].config: {e}"))?;
+                    .map_err(|e| format!("{at}[0].config: {}", shortened(&e)))?;
             }
             (0, _) => {
                 return Err(format!(

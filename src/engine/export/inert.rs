@@ -100,8 +100,6 @@ pub fn inert(md: &str) -> String {
     out
 }
 
-/// A file name from the topic: "should-cities-ban-cars.md", "städte-ohne-autos.md",
-
 #[cfg(test)]
 mod tests {
     use super::{close_fences, inert};

@@ -23,10 +23,10 @@ mod zip;
 
 pub use argdown::to_argdown;
 pub use backup::{backup, restore, same_debate, Restored};
-pub use connections::{connections_named, remap_connections};
+pub use connections::{connection_labels, connections_named, remap_connections};
 pub use folder::to_folder;
 pub use fork::fork;
-pub use import::{import, MAX_EVENTS, MAX_IMPORT_BYTES, MAX_STRING_BYTES};
+pub use import::{import, MAX_BACKUP_BYTES, MAX_EVENTS, MAX_IMPORT_BYTES, MAX_STRING_BYTES};
 pub use inert::inert;
 pub use json::to_json;
 pub use markdown::to_markdown;

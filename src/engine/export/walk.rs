@@ -49,6 +49,7 @@ pub(super) fn walk<'a>(config: &DebateConfig, events: &'a [Event]) -> Vec<Item<'
     let mut items = Vec::new();
     let mut started: Vec<(&CallKey, &str, Purpose)> = Vec::new();
     let mut phase = "";
+    let mut n = 0;
     for e in events {
         let item = match &e.kind {
             EventKind::PhaseStarted { title, .. } => {
@@ -73,8 +74,9 @@ pub(super) fn walk<'a>(config: &DebateConfig, events: &'a [Event]) -> Vec<Item<'
                 ..
             } => {
                 let how = started.iter().rev().find(|(c, ..)| *c == call);
+                n += 1;
                 Item::Turn(Turn {
-                    n: 1 + items.iter().filter(|i| matches!(i, Item::Turn(_))).count(),
+                    n,
                     call,
                     seat,
                     label: how.map_or("", |h| h.1),

@@ -6,7 +6,10 @@
 //! bundle pays for, while a debate's folder is a few hundred kilobytes of text that the
 //! download itself may compress anyway. A stored archive is a header per file and a
 //! central directory: about a hundred lines, plus a 1 KiB CRC table built at compile time.
-//! Any unzip reads it (tested with Python's `zipfile` in `tests/exports.rs`).
+//! Any unzip reads it (tested with Python's `zipfile` in `tests/exports.rs`). Measured with
+//! every new export reachable from the app, all of them (folder, zip, text, Argdown,
+//! import, backup, fork) add 12.2 KB gzipped; this writer is a few hundred bytes of that,
+//! less than `crc32fast`'s table alone.
 
 /// CRC-32 (IEEE 802.3, as zip uses), byte at a time over a table built at compile time.
 const CRC_TABLE: [u32; 256] = {
