@@ -12,7 +12,8 @@ use super::super::cost::PlannedCall;
 
 /// Seats by role in formats whose seats are the roles themselves: the seat named `id` if
 /// the debate has it, else every seat but the analyst's (a chair, a forecasting role, a
-/// persona).
+/// persona). Used by the forecast and crux plans, which are test-only for now.
+#[cfg(test)]
 fn speakers<'a>(config: &'a DebateConfig, leading: &str) -> Vec<&'a str> {
     config
         .seats
@@ -96,6 +97,7 @@ pub fn plan(config: &DebateConfig) -> Vec<PlannedCall> {
             }
             p.one(d::ARBITER, d::CLOSING_TOKENS);
         }
+        #[cfg(test)]
         FormatOptions::Forecast(o) => {
             // Seed 001: every role argues in parallel within a round and each argument is
             // scored; the judge's synthesis waits for all of them.
@@ -113,6 +115,7 @@ pub fn plan(config: &DebateConfig) -> Vec<PlannedCall> {
                 1200,
             );
         }
+        #[cfg(test)]
         FormatOptions::Crux(o) => {
             // Seed 004: decomposition; openings; per aspect three minirounds, a summary and
             // disagreement detection; a crux room (two statements, the exchange, its exit
