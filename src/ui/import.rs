@@ -61,6 +61,7 @@ pub fn ImportBar() -> impl IntoView {
     // An import waiting for its connections to be mapped: the log and (file's id, mine).
     let pending = RwSignal::new(None::<Vec<Event>>);
     let mapping = RwSignal::new(Vec::<(String, String)>::new());
+    let labels = RwSignal::new(Vec::<String>::new());
     let store = move |log: Vec<Event>| {
         let Some(s) = session() else { return };
         spawn_local(async move {
@@ -82,11 +83,14 @@ pub fn ImportBar() -> impl IntoView {
             };
             let mine = connections(state);
             let fallback = mine.first().map(|c| c.id.clone()).unwrap_or_default();
-            let unknown: Vec<(String, String)> = export::connections_named(&log)
+            // (the file's id, its label for people) of each connection this browser lacks.
+            let unknown: Vec<(String, String)> = export::connection_labels(&log)
                 .into_iter()
-                .filter(|id| !mine.iter().any(|c| &c.id == id))
-                .map(|id| (id, fallback.clone()))
+                .filter(|(id, _)| !mine.iter().any(|c| &c.id == id))
                 .collect();
+            labels.set(unknown.iter().map(|(_, l)| l.clone()).collect());
+            let unknown: Vec<(String, String)> =
+                unknown.into_iter().map(|(id, _)| (id, fallback.clone())).collect();
             if unknown.is_empty() {
                 store(log);
             } else {
@@ -161,7 +165,7 @@ pub fn ImportBar() -> impl IntoView {
         {move || pending.get().is_some().then(|| view! {
             <div class="card import-map">
                 <p>"This debate used connections this browser does not have. Run it on:"</p>
-                {mapping.get_untracked().into_iter().enumerate().map(|(i, (from, _))| view! {
+                {labels.get_untracked().into_iter().enumerate().map(|(i, from)| view! {
                     <label class="field">
                         <span class="label">{format!("“{from}” in the file")}</span>
                         <select on:change=move |ev| mapping.update(|m| m[i].1 = event_target_value(&ev))>

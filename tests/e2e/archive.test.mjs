@@ -90,6 +90,22 @@ test('each export downloads, the zip holds the folder layout, Argdown parses, an
   await page.locator('a.history-topic').click();
   await page.waitForSelector('.badge.done');
   assert.deepEqual(await transcript(page), turns);
+
+  // In a browser that lacks the file's connection, the import asks which of the user's own
+  // connections to run it on before anything is stored.
+  const { page: other } = await openApp(w.browser, w.site.url);
+  assert.deepEqual(await historyTopics(other), []);
+  await other.setInputFiles('#import-file', json.path);
+  const mapping = other.locator('.import-map');
+  await mapping.waitFor();
+  assert.match(await mapping.textContent(), /connections this browser does not have.*“Stand-in” in the file/);
+  assert.equal(await other.locator('.history-row').count(), 0, 'nothing is stored before the mapping');
+  await mapping.locator('select').selectOption({ label: 'Local model (no key)' });
+  await other.click('#import-confirm');
+  await other.getByText(`Imported “${TOPIC}”.`).waitFor();
+  await other.locator('a.history-topic').click();
+  await other.waitForSelector('.badge.done');
+  assert.deepEqual((await transcript(other)).map(t => t.text), turns.map(t => t.text));
 });
 
 test('backup and restore round-trip, and a second restore adds nothing', async () => {
