@@ -160,13 +160,13 @@ pub fn ConnectionForm(
 
     view! {
         <div class="subcard connection-form">
-            <Show when=move || existing_is_none>
+            {existing_is_none.then(|| view! {
                 <label class="field"><span class="label">"Provider"</span>
                     <select id="conn-provider" on:change=move |ev| pick_preset(event_target_value(&ev))>
                         {PRESETS.iter().map(|p| view! { <option value=p.name>{p.name}</option> }).collect_view()}
                     </select>
                 </label>
-            </Show>
+            })}
             <div class="grid2">
                 <label class="field"><span class="label">"Name"</span>
                     <input id="conn-name" prop:value=move || label.get() on:input=move |ev| label.set(event_target_value(&ev))/></label>
@@ -201,9 +201,9 @@ pub fn ConnectionForm(
                 <input id="conn-key" type="password" autocomplete="off"
                     placeholder=move || if moved() { "Enter the key again for the new address" } else if had_key { "Unchanged: type a new key to replace it" } else if needs_key.get() { "Your API key for this provider" } else { "Not needed for local servers" }
                     prop:value=move || key.get() on:input=move |ev| key.set(event_target_value(&ev))/></label>
-            <Show when=moved>
+            {move || moved().then(|| view! {
                 <p class="warn" id="conn-key-dropped" role="status">"The base URL now points to another server, so the saved key will not be sent there: enter the key for this address (or put the old URL back)."</p>
-            </Show>
+            })}
             <div class="row">
                 <button type="button" id="conn-list-models" class="link" on:click=list>"List the provider's models"</button>
                 {move || listing.get().map(|r| {

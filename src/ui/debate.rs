@@ -65,14 +65,14 @@ fn HumanTurn(call: crate::engine::CallKey, view: TurnView) -> impl IntoView {
         }
     };
     view! {
-        <Show when=move || view.status.get() == TurnStatus::AwaitingHuman>
+        {move || (view.status.get() == TurnStatus::AwaitingHuman).then(|| view! {
             <div class="human-input">
                 <textarea rows="4" placeholder="Write this seat's turn…" prop:value=move || draft.get()
                     on:input=move |ev| draft.set(event_target_value(&ev))></textarea>
                 <button class="primary" on:click=send.clone()>"Submit turn"</button>
                 {move || refused.get().map(|e| view! { <p class="error" role="alert">{e}</p> })}
             </div>
-        </Show>
+        })}
     }
 }
 
@@ -461,26 +461,26 @@ pub fn DebateScreen() -> impl IntoView {
                     <span class=move || format!("badge {}", status().0)>{move || status().1}</span>
                     <span class="progress-text">{progress}</span>
                     <span class="spacer"></span>
-                    <Show when=move || d.running.get()>
+                    {move || d.running.get().then(|| view! {
                         <button id="pause" class="secondary" on:click=toggle_pause
                             title="Pausing lets the turn in flight finish, then waits">
                             {move || if d.paused.get() { "Continue" } else { "Pause" }}
                         </button>
                         <button id="stop" class="danger" on:click=stop>"Stop"</button>
-                    </Show>
-                    <Show when=can_resume>
+                    })}
+                    {move || can_resume().then(|| view! {
                         <button id="resume" class="secondary" on:click=resume>"Resume"</button>
-                    </Show>
+                    })}
                 </div>
                 <div class="costs-line">
                     <span id="costs">{costs}</span>
-                    <Show when=move || d.running.get()>
+                    {move || d.running.get().then(|| view! {
                         <form class="cap" on:submit=set_cap>
                             <input id="cap-input" type="number" min="0" step="0.01" aria-label="Spending cap in dollars" placeholder="Cap $"
                                 prop:value=move || cap_draft.get() on:input=move |ev| cap_draft.set(event_target_value(&ev))/>
                             <button type="submit" class="secondary">"Set cap"</button>
                         </form>
-                    </Show>
+                    })}
                     <span class="spacer"></span>
                     <span class="exports">"Export: "
                         {[("md", "Markdown"), ("json", "JSON"), ("txt", "Text"), ("zip", "Folder (.zip)"), ("argdown", "Argdown")].map(|(kind, label)| view! {
@@ -493,9 +493,7 @@ pub fn DebateScreen() -> impl IntoView {
                 </Show>
                 {move || d.outcome.get().and_then(|(o, m)| (o != Outcome::Completed).then_some(m).flatten()).map(|m| view! { <p class="note">{m}</p> })}
                 {move || action_error.get().map(|e| view! { <p class="error" role="alert">{e}</p> })}
-                <Show when=move || d.loading.get()>
-                    <p class="hint">"Loading…"</p>
-                </Show>
+                {move || d.loading.get().then(|| view! { <p class="hint">"Loading…"</p> })}
                 {move || is_duelogic().then(|| view! { <Listen/> <ChairPanel/> })}
                 <div class="transcript">
                     <For each=drawn key=|b| (b.epoch, b.key.clone()) let:block>
@@ -503,7 +501,7 @@ pub fn DebateScreen() -> impl IntoView {
                     </For>
                 </div>
                 <ForkPanel/>
-                <Show when=move || d.running.get()>
+                {move || d.running.get().then(|| view! {
                     <form class="ask" on:submit=ask>
                         <input id="ask-input" aria-label="A question or evidence for the debaters"
                             placeholder="Ask a question or add evidence (the next turns take it into account)" prop:value=move || question.get()
@@ -511,7 +509,7 @@ pub fn DebateScreen() -> impl IntoView {
                         <button type="submit" id="ask" class="secondary" on:click=move |_| as_evidence.set(false)>"Ask"</button>
                         <button type="submit" id="add-evidence" class="secondary" on:click=move |_| as_evidence.set(true)>"Add evidence"</button>
                     </form>
-                </Show>
+                })}
             </section>
         </Show>
     }

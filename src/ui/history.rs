@@ -57,12 +57,14 @@ fn HistoryRow(item: DebateSummary) -> impl IntoView {
                 <span>{if item.turns == 1 { "1 turn".to_string() } else { format!("{} turns", item.turns) }}</span>
                 <span>{when(item.created_ms)}</span>
                 <span class="spacer"></span>
-                <Show when=move || confirming.get() fallback=move || view! {
-                    <button class="link danger-text" on:click=move |_| confirming.set(true)>"Delete"</button>
-                }>
-                    <button class="danger small confirm-delete" on:click=delete.clone()>"Delete for good"</button>
-                    <button class="link" on:click=move |_| confirming.set(false)>"Cancel"</button>
-                </Show>
+                {move || if confirming.get() {
+                    view! {
+                        <button class="danger small confirm-delete" on:click=delete.clone()>"Delete for good"</button>
+                        <button class="link" on:click=move |_| confirming.set(false)>"Cancel"</button>
+                    }.into_any()
+                } else {
+                    view! { <button class="link danger-text" on:click=move |_| confirming.set(true)>"Delete"</button> }.into_any()
+                }}
             </div>
         </li>
     }
@@ -163,12 +165,14 @@ pub fn HistoryScreen() -> impl IntoView {
                 {date("history-from", "Started from", from)}
                 {date("history-until", "Started until", until)}
             </div>
-            <Show when=move || !state.history.get().is_empty() fallback=move || view! {
-                <div class="card empty">
-                    <p>"No debates yet."</p>
-                    <a href=href(&Route::Setup) on:click=move |ev| { ev.prevent_default(); navigate(state, Route::Setup) }>"Start one"</a>
-                </div>
-            }>
+            {move || if state.history.with(Vec::is_empty) {
+                view! {
+                    <div class="card empty">
+                        <p>"No debates yet."</p>
+                        <a href=href(&Route::Setup) on:click=move |ev| { ev.prevent_default(); navigate(state, Route::Setup) }>"Start one"</a>
+                    </div>
+                }.into_any()
+            } else { view! {
                 <p class="hint" id="history-count">{move || {
                     let (n, all) = (shown().len(), state.history.with(Vec::len));
                     if n == all { format!("{all} debates") } else { format!("{n} of {all} debates match") }
@@ -178,7 +182,7 @@ pub fn HistoryScreen() -> impl IntoView {
                     // a second copy of its diffing code in the bundle for a short list.
                     {move || shown().into_iter().map(|item| view! { <HistoryRow item=item/> }).collect_view()}
                 </ul>
-            </Show>
+            }.into_any() }}
         </section>
     }
 }

@@ -108,9 +108,9 @@ pub fn Replay() -> impl IntoView {
         });
     };
     view! {
-        <Show when=move || active.get() fallback=move || view! {
-            <button id="replay" class="link" on:click=start>"Replay"</button>
-        }>
+        {move || if !active.get() {
+            view! { <button id="replay" class="link" on:click=start>"Replay"</button> }.into_any()
+        } else { view! {
             <div class="replay" role="group" aria-label="Replay">
                 <button id="replay-play" class="secondary" on:click=play>{move || if playing.get() { "Pause" } else { "Play" }}</button>
                 <input id="replay-at" type="range" min="0" max=move || total.get() prop:value=move || at.get()
@@ -124,6 +124,6 @@ pub fn Replay() -> impl IntoView {
                 </select>
                 <button id="replay-exit" class="link" on:click=exit>"Exit replay"</button>
             </div>
-        </Show>
+        }.into_any() }}
     }
 }

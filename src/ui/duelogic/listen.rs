@@ -182,10 +182,10 @@ pub fn Listen() -> impl IntoView {
                         on:click=move |_| p.speak(p.at.get_untracked().saturating_sub(1))>"‹ Previous"</button>
                     <button id="listen-next" class="link" title="Next turn"
                         on:click=move |_| p.speak(p.at.get_untracked() + 1)>"Next ›"</button>
-                    <Show when=move || p.playing.get()>
+                    {move || p.playing.get().then(|| view! {
                         <button id="listen-stop" class="link" on:click=move |_| p.stop()>"Stop"</button>
                         <span class="hint">{move || format!("Turn {} of {}", p.at.get() + 1, count())}</span>
-                    </Show>
+                    })}
                 }
                 .into_any()
             } else {
