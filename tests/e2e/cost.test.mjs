@@ -40,6 +40,7 @@ test('prices, estimate, live cost, spending cap, request view and exports', asyn
   // The stand-in runs on this machine, and a local server is free until priced.
   assert.equal(await page.textContent('#plan'), '11 model calls planned · estimated cost $0.00–$0.00');
   await page.click('details.costs summary');
+  await page.fill('#spending-cap', '0.02');
   // A price that cannot be read is refused with the reason, not dropped.
   await page.fill('[aria-label="standin input price"]', '3,5');
   await page.dispatchEvent('[aria-label="standin input price"]', 'change');
@@ -50,7 +51,6 @@ test('prices, estimate, live cost, spending cap, request view and exports', asyn
   await page.dispatchEvent('[aria-label="standin output price"]', 'change');
   assert.equal(await page.locator('.price-row [role=alert]').count(), 0);
   assert.match(await page.textContent('#plan'), /11 model calls planned · estimated cost \$0\.\d{4}–\$0\.\d{4}/);
-  await page.fill('#spending-cap', '0.02');
   await page.click('#start');
 
   // $0.006 a call: the cap of $0.02 is passed after the fourth call, and the fifth waits.
