@@ -52,10 +52,13 @@ fn built_in(model: &str) -> Option<Price> {
         .map(|&(_, input, output)| Price { input, output })
 }
 
-/// A server on this machine costs nothing.
+/// A server on this machine, or a model run in this tab, costs nothing.
 fn is_local(c: &Connection) -> bool {
     let u = c.base_url.to_ascii_lowercase();
-    u.contains("://127.0.0.1") || u.contains("://localhost") || u.contains("://[::1]")
+    c.kind == super::connections::ProviderKind::InBrowser
+        || u.contains("://127.0.0.1")
+        || u.contains("://localhost")
+        || u.contains("://[::1]")
 }
 
 impl PriceTable {

@@ -3,6 +3,7 @@
 use leptos::prelude::*;
 use leptos::task::spawn_local;
 
+use super::inpage::cached_models;
 use super::app::{href, navigate, refresh_history, session};
 use super::state::{AppState, Route};
 use crate::engine::event::Outcome;
@@ -86,6 +87,7 @@ pub fn HistoryScreen() -> impl IntoView {
                     </For>
                 </ul>
             </Show>
+            {cached_models()}
         </section>
     }
 }

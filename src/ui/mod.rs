@@ -17,6 +17,8 @@ mod duelogic;
 #[cfg(target_arch = "wasm32")]
 mod history;
 #[cfg(target_arch = "wasm32")]
+mod inpage;
+#[cfg(target_arch = "wasm32")]
 pub mod markdown;
 #[cfg(target_arch = "wasm32")]
 mod progressive;
