@@ -1,0 +1,214 @@
+// The "In this browser" connection: SmolLM2-135M run by wllama inside the tab (a Web Worker),
+// with no key and no server but the one that serves the page. A one-round classic debate in
+// the multi-thread (cross-origin isolated) and the single-thread mode; the model cached
+// after its first download; and a clear message for every bad input. Needs the GGUF that
+// .ci/lib.sh's place_model links into dist/models/ (the local model's tier runs it).
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { existsSync } from 'node:fs';
+import { open, readFile, rm, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { tmpdir } from 'node:os';
+import { serveDist, launch, openApp, transcript, ROOT } from './harness.mjs';
+
+const GGUF = 'models/SmolLM2-135M-Instruct.Q4_1.gguf';
+const enabled = existsSync(join(ROOT, 'dist', GGUF));
+const skip = !enabled && `dist/${GGUF} is missing (bash -c 'source .ci/lib.sh && place_model dist')`;
+let browser;
+before(async () => { if (enabled) browser = await launch(); });
+after(async () => { await browser?.close(); });
+
+const status = (page) => page.locator('#inpage-status span').textContent();
+const error = (page) => page.locator('#inpage-error').textContent();
+
+/** Picks the connection and waits for its panel. */
+async function pickInPage(page) {
+  await page.selectOption('#connection', 'inpage');
+  await page.waitForSelector('#inpage-status span');
+}
+
+/** Waits until the panel is neither loading nor empty-handed; returns [status, error]. */
+async function settled(page, timeout = 120_000) {
+  await page.waitForFunction(() => document.querySelector('#inpage-load')?.disabled === false
+    && (document.querySelector('#inpage-error').textContent || /context/.test(document.querySelector('#inpage-status span').textContent)), null, { timeout });
+  return [await status(page), await error(page)];
+}
+
+/** Runs a one-round classic debate and watches it: every turn's text as it grows, and the
+ * main thread's long tasks while the model generates. */
+async function debate(page) {
+  await page.getByRole('button', { name: 'Should voting be compulsory in democracies?' }).click();
+  await page.fill('#rounds', '1');
+  await page.click('#start');
+  await page.waitForFunction(() => [...document.querySelectorAll('.turn .md')].some(t => t.textContent.trim()), null, { timeout: 120_000 });
+  await page.evaluate(() => {
+    window.longTasks = [];
+    new PerformanceObserver(l => window.longTasks.push(...l.getEntries().map(e => Math.round(e.duration)))).observe({ type: 'longtask' });
+  });
+  const seen = new Map();
+  for (;;) {
+    const texts = await page.$$eval('.turn', ts => ts.map(t => t.querySelector('.md')?.textContent.length ?? 0));
+    texts.forEach((n, i) => { if (!seen.has(i)) seen.set(i, new Set()); seen.get(i).add(n); });
+    if (await page.locator('.badge.done, .badge.failed, .note.error').count()) break;
+    await page.waitForTimeout(100);
+  }
+  const longTasks = await page.evaluate(() => window.longTasks);
+  return { seen, longTasks, turns: await transcript(page) };
+}
+
+for (const mode of ['multi-thread', 'single-thread']) {
+  test(`a one-round classic debate runs entirely in the tab (${mode}), and a reload starts the model from the cache`, { skip, timeout: 900_000 }, async () => {
+    const site = await serveDist({ isolate: mode === 'multi-thread' });
+    try {
+      const { page, context, consoleLines } = await openApp(browser, site.url);
+      await pickInPage(page);
+      assert.match(await status(page), mode === 'multi-thread' ? /runs on 2 threads \(cross-origin isolated\)/ : /runs on 1 thread \(this page is not cross-origin isolated\)/);
+      const t0 = Date.now();
+      const { seen, longTasks, turns } = await debate(page);
+      const seconds = (Date.now() - t0) / 1000;
+      assert.ok(await page.locator('.badge.done').isVisible(), `the debate failed: ${JSON.stringify(turns.at(-1))}\n${consoleLines.join('\n')}`);
+      assert.equal(turns.length, 11);
+      turns.forEach((t, i) => {
+        assert.ok(t.text.trim().length > 0, `${t.speaker} ${t.label} is empty`);
+        // Streamed: the turn was seen on screen at several lengths, not only at its end.
+        const lengths = [...seen.get(i)].filter(n => n > 0 && n < t.text.length);
+        assert.ok(lengths.length >= 1, `${t.speaker} ${t.label} appeared all at once`);
+      });
+      assert.deepEqual(longTasks.filter(d => d > 50), [], `long tasks on the main thread while generating: ${longTasks}`);
+      // Free: the cost line says $0.
+      assert.match(await page.locator('body').textContent(), /\$0(\.0+)?\b/);
+      const requests = () => site.seen.filter(p => p.endsWith('.gguf')).length;
+      assert.equal(requests(), 1);
+      console.log(`in the tab, ${mode}: a one-round classic debate in ${seconds.toFixed(0)} s; longest main-thread task while generating ${Math.max(0, ...longTasks)} ms`);
+
+      // A reload: the model comes from this browser's cache, not from the server.
+      await page.goto(site.url);
+      await page.waitForSelector('#start:not([disabled])');
+      await pickInPage(page);
+      await page.click('#inpage-load');
+      const [line, problem] = await settled(page);
+      assert.equal(problem, '');
+      assert.match(line, /from this browser's cache/);
+      assert.equal(requests(), 1, 'the GGUF was downloaded a second time');
+      // The History screen lists it, with its size, and can delete it.
+      await page.getByRole('link', { name: 'History' }).click();
+      const kept = page.locator('.cached-model');
+      await kept.first().waitFor();
+      assert.match(await kept.first().textContent(), /SmolLM2-135M-Instruct\.Q4_1\.gguf · 98 MB/);
+      await kept.first().getByRole('button', { name: 'Delete' }).click();
+      await page.waitForFunction(() => !document.querySelector('.cached-model'));
+      await context.close();
+    } finally {
+      site.close();
+    }
+  });
+}
+
+/** A GGUF header describing one 4 MB tensor, and `size` bytes in all (a sparse file). */
+async function fakeGguf(name, size) {
+  const parts = [Buffer.from('GGUF'), u32(3), u64(1), u64(0), u64(1), Buffer.from('t'), u32(1), u64(1_000_000), u32(0), u64(0)];
+  const path = join(tmpdir(), name);
+  const f = await open(path, 'w');
+  await f.write(Buffer.concat(parts));
+  await f.truncate(size);
+  await f.close();
+  return path;
+}
+function u32(n) { const b = Buffer.alloc(4); b.writeUInt32LE(n); return b; }
+function u64(n) { const b = Buffer.alloc(8); b.writeBigUInt64LE(BigInt(n)); return b; }
+
+/** Loads from a file on disk and returns the panel's error. */
+async function loadFile(page, file) {
+  await page.selectOption('#inpage-source', 'file');
+  await page.setInputFiles('#inpage-file', file);
+  await page.click('#inpage-load');
+  return (await settled(page))[1];
+}
+
+/** Loads from an address and returns the panel's error. */
+async function loadUrl(page, url) {
+  await page.selectOption('#inpage-source', 'url');
+  await page.fill('#inpage-url', url);
+  await page.click('#inpage-load');
+  return (await settled(page))[1];
+}
+
+/** What the History screen lists as kept in this browser. */
+async function keptModels(page) {
+  await page.getByRole('link', { name: 'History' }).click();
+  await page.waitForSelector('.history h1');
+  await page.waitForTimeout(300);
+  return page.locator('.cached-model').allTextContents();
+}
+
+test('bad input gets a clear message, and nothing is stored', { skip, timeout: 300_000 }, async () => {
+  const gguf = await readFile(join(ROOT, 'dist', GGUF));
+  let cutAt = 0;
+  const site = await serveDist({
+    routes: {
+      'missing.gguf': (req, res) => res.writeHead(404).end(),
+      // Says the whole size, sends 1 MB, and hangs up.
+      'cut.gguf': (req, res) => {
+        res.writeHead(200, { 'Content-Length': gguf.length, 'Content-Type': 'application/octet-stream' });
+        res.write(gguf.subarray(0, 1_000_000), () => { cutAt = 1_000_000; setTimeout(() => res.destroy(), 100); });
+      },
+      // 1 MB every 200 ms: slow enough to watch the progress line and cancel.
+      'slow.gguf': (req, res) => {
+        res.writeHead(200, { 'Content-Length': gguf.length, 'Content-Type': 'application/octet-stream' });
+        let at = 0;
+        const timer = setInterval(() => {
+          if (res.destroyed || at >= gguf.length) { clearInterval(timer); res.end(); return; }
+          res.write(gguf.subarray(at, at += 1_000_000));
+        }, 200);
+        req.on('close', () => clearInterval(timer));
+      },
+    },
+  });
+  const notGguf = join(tmpdir(), 'notes.gguf');
+  const truncated = join(tmpdir(), 'truncated.gguf');
+  const huge = await fakeGguf('huge.gguf', 1_500_000_000);
+  await writeFile(notGguf, 'These are my notes, not a model.');
+  await writeFile(truncated, gguf.subarray(0, gguf.length - 1000));
+  try {
+    const { page, context, consoleLines } = await openApp(browser, site.url);
+    await pickInPage(page);
+    assert.match(await loadFile(page, notGguf), /"notes\.gguf" is not a GGUF model file/);
+    assert.match(await loadFile(page, truncated), /"truncated\.gguf" is truncated: 1,000 bytes of the 98 MB its header describes are missing/);
+    assert.match(await loadUrl(page, `${site.url}missing.gguf`), /The download of .*missing\.gguf failed: the server answered 404/);
+    assert.match(await loadUrl(page, `${site.url}cut.gguf`), /The download was cut after 1\.0 MB of 98 MB.*Nothing was kept/);
+    assert.equal(cutAt, 1_000_000);
+
+    // A slow download shows bytes, speed and time left, and Cancel stops it.
+    await page.fill('#inpage-url', `${site.url}slow.gguf`);
+    await page.click('#inpage-load');
+    await page.waitForFunction(() => /Downloading \d+(\.\d)? MB of 98 MB · [\d.]+ MB\/s · \d+ s left/.test(document.querySelector('#inpage-status span').textContent));
+    await page.click('#inpage-cancel');
+    assert.match((await settled(page))[1], /Cancelled: nothing was downloaded or stored/);
+
+    // Nothing of these was kept, and the app goes on working.
+    assert.deepEqual(await keptModels(page), []);
+    await page.getByRole('link', { name: 'New debate' }).click();
+    await page.waitForSelector('#start:not([disabled])');
+    assert.equal(consoleLines.filter(l => l.startsWith('pageerror')).length, 0, consoleLines.join('\n'));
+    await context.close();
+
+    // A device that reports 0.25 GB of memory: a 1.5 GB model is refused before loading,
+    // and the 98 MB one loads with a warning.
+    const small = await browser.newContext();
+    await small.addInitScript(() => Object.defineProperty(Navigator.prototype, 'deviceMemory', { get: () => 0.25 }));
+    const p2 = await small.newPage();
+    await p2.goto(site.url);
+    await p2.waitForSelector('#start:not([disabled])');
+    await pickInPage(p2);
+    assert.match(await loadFile(p2, huge), /needs about 1\.8 GB of memory, more than this device has \(it reports 0\.25 GB\)/);
+    await p2.selectOption('#inpage-source', 'served');
+    await p2.click('#inpage-load');
+    const [line, warning] = await settled(p2);
+    assert.match(line, /SmolLM2-135M-Instruct\.Q4_1\.gguf · 98 MB · context 4,096 tokens/);
+    assert.match(warning, /more than half of what this device reports \(0\.25 GB\)/);
+    await small.close();
+  } finally {
+    site.close();
+    for (const f of [notGguf, truncated, huge]) await rm(f, { force: true });
+  }
+});
