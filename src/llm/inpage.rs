@@ -46,7 +46,7 @@ async fn module() -> Result<InPage, String> {
     };
     let m: InPage = imported
         .await
-        .map_err(|e| format!("The in-page model could not be loaded ({}).", detail(e)))?
+        .map_err(|e| format!("Could not load the in-page model ({}).", detail(e)))?
         .unchecked_into();
     MODULE.with(|s| *s.borrow_mut() = Some(m.clone()));
     Ok(m)

@@ -104,6 +104,27 @@ for (const mode of ['multi-thread', 'single-thread']) {
   });
 }
 
+test('on a host that sends no COOP/COEP headers, the service worker makes the page isolated and the model runs on several threads', { skip, timeout: 300_000 }, async () => {
+  const site = await serveDist();
+  try {
+    const { page, context, consoleLines } = await openApp(browser, site.url);
+    await pickInPage(page);
+    assert.match(await status(page), /runs on 1 thread \(this page is not cross-origin isolated\)/);
+    await Promise.all([page.waitForNavigation(), page.click('#inpage-threads')]);
+    await page.waitForSelector('#start:not([disabled])');
+    assert.equal(await page.evaluate(() => crossOriginIsolated), true);
+    await pickInPage(page);
+    assert.equal(await page.locator('#inpage-threads').isVisible(), false);
+    await page.click('#inpage-load');
+    const [line, problem] = await settled(page);
+    assert.equal(problem, '', consoleLines.join('\n'));
+    assert.match(line, /SmolLM2-135M-Instruct\.Q4_1\.gguf · 98 MB · context 4,096 tokens · 2 threads \(cross-origin isolated\)/);
+    await context.close();
+  } finally {
+    site.close();
+  }
+});
+
 /** A GGUF header describing one 4 MB tensor, and `size` bytes in all (a sparse file). */
 async function fakeGguf(name, size) {
   const parts = [Buffer.from('GGUF'), u32(3), u64(1), u64(0), u64(1), Buffer.from('t'), u32(1), u64(1_000_000), u32(0), u64(0)];

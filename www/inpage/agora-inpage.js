@@ -58,6 +58,19 @@ function panel(root) {
   const line = el('span');
   const cancel = el('button', { id: 'inpage-cancel', type: 'button', className: 'link', hidden: true }, 'Cancel');
   const error = el('p', { id: 'inpage-error', className: 'error', role: 'alert' });
+  // On a host that cannot send the COOP/COEP headers, boot.js as a service worker adds them.
+  const threads = el('button', { id: 'inpage-threads', type: 'button', className: 'link', hidden: isolated() || !navigator.serviceWorker },
+    'Use several threads (reloads the page)');
+  threads.onclick = async () => {
+    try {
+      const base = new URL('../', import.meta.url);
+      await navigator.serviceWorker.register(new URL('boot.js', base), { type: 'module', scope: base.href });
+      await navigator.serviceWorker.ready;
+      location.reload();
+    } catch (err) {
+      set({ error: `Could not start the service worker (${err.message}).` });
+    }
+  };
   source.onchange = (e) => {
     e.stopPropagation();
     file.hidden = source.value !== 'file';
@@ -72,7 +85,7 @@ function panel(root) {
   };
   cancel.onclick = cancelLoad;
   root.replaceChildren(el('div', { className: 'row' }, source, file, url, go),
-    el('p', { id: 'inpage-status', className: 'hint', role: 'status' }, line, ' ', cancel), error);
+    el('p', { id: 'inpage-status', className: 'hint', role: 'status' }, line, ' ', cancel, threads), error);
   let told = null;
   const draw = () => {
     if (!root.isConnected) return views.delete(draw);
