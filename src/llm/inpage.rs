@@ -65,7 +65,10 @@ pub async fn mount(id: &'static str) -> Result<(), String> {
 /// The model the panel (`mount("inpage-panel")`) says it loaded: its context window and name.
 pub fn loaded(panel: &JsValue) -> (u32, String) {
     let info = get(panel, "agoraLoaded");
-    (number(&info, "ctx"), get(&info, "model").as_string().unwrap_or_default())
+    (
+        number(&info, "ctx"),
+        get(&info, "model").as_string().unwrap_or_default(),
+    )
 }
 
 /// The connection's model: one call at a time (its connection takes one), costs nothing.

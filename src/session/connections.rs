@@ -352,7 +352,10 @@ impl Connection {
         if self.kind != ProviderKind::InBrowser {
             key_origin(&self.base_url)?;
         }
-        let keyless = matches!(self.kind, ProviderKind::OpenAiCompatible | ProviderKind::InBrowser);
+        let keyless = matches!(
+            self.kind,
+            ProviderKind::OpenAiCompatible | ProviderKind::InBrowser
+        );
         if !keyless && self.api_key.trim().is_empty() {
             return Err(format!("{} needs an API key.", self.label));
         }
@@ -532,6 +535,18 @@ mod tests {
             c.base_url = "http://api.anthropic.com/v1".into();
             assert!(c.validate_listing().unwrap_err().contains("https"));
         }
+    }
+
+    #[test]
+    fn the_in_browser_connection_needs_no_address_and_no_key() {
+        let c = Connection::in_browser();
+        assert_eq!((c.kind, c.concurrency), (ProviderKind::InBrowser, 1));
+        assert_eq!(c.validate(), Ok(()));
+        assert_eq!(c.origin, ConnectionOrigin::BuiltIn);
+        // Never saved, but a stored debate names its kind, which reads back.
+        let json = serde_json::to_string(&c).unwrap();
+        assert!(json.contains("\"kind\":\"in_browser\""));
+        assert_eq!(serde_json::from_str::<Connection>(&json).unwrap(), c);
     }
 
     #[test]

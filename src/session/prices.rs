@@ -155,6 +155,9 @@ mod tests {
             t.price(Some(&local), "smollm2-135m"),
             Some(Price::default())
         );
+        // A model run in the tab, whatever its name, costs nothing either.
+        let tab = Connection::in_browser();
+        assert_eq!(t.price(Some(&tab), "gpt-4o"), Some(Price::default()));
         t.set(
             "smollm2-135m",
             Price {

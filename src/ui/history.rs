@@ -3,8 +3,8 @@
 use leptos::prelude::*;
 use leptos::task::spawn_local;
 
-use super::inpage::cached_models;
 use super::app::{href, navigate, refresh_history, session};
+use super::inpage::cached_models;
 use super::state::{AppState, Route};
 use crate::engine::event::Outcome;
 use crate::store::DebateSummary;

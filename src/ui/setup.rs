@@ -5,8 +5,8 @@ use leptos::prelude::*;
 
 use super::app::{navigate, session};
 use super::connection_form::ConnectionForm;
-use super::inpage::in_page_panel;
 use super::duelogic::setup::{DuelogicForm, DuelogicSetup};
+use super::inpage::in_page_panel;
 use super::state::{AppState, Route};
 use crate::engine::config::{ClassicOptions, ClassicStyle, FormatId, Participant, MAX_TOPIC_CHARS};
 use crate::engine::cost;
