@@ -104,6 +104,33 @@ for (const mode of ['single-thread', 'multi-thread']) {
   });
 }
 
+test('Stop ends a turn generated in the tab at once, and the model takes the next call', { skip, timeout: 600_000 }, async () => {
+  const site = await serveDist();
+  try {
+    const { page, context } = await openApp(browser, site.url);
+    await pickInPage(page);
+    await page.getByRole('button', { name: 'Should voting be compulsory in democracies?' }).click();
+    await page.click('#start');
+    await page.waitForFunction(() => (document.querySelector('.turn .md')?.textContent.length ?? 0) > 10, null, { timeout: 300_000 });
+    const before = Date.now();
+    await page.click('#stop');
+    await page.waitForSelector('.badge.stopped');
+    assert.ok(Date.now() - before < 1_500, `stopping took ${Date.now() - before} ms`);
+    const stopped = await transcript(page);
+    await page.waitForTimeout(1_000);
+    assert.deepEqual(await transcript(page), stopped, 'text kept arriving after Stop');
+    // The worker let go of the stopped call: the next one is answered.
+    await page.getByRole('link', { name: 'New debate' }).click();
+    await page.selectOption('#connection', 'inpage');
+    await page.click('#test-connection');
+    await page.waitForSelector('p.ok', { timeout: 120_000 });
+    assert.match(await page.textContent('p.ok'), /^Connected: SmolLM2-135M-Instruct\.Q4_1 answered/);
+    await context.close();
+  } finally {
+    site.close();
+  }
+});
+
 test('on a host that sends no COOP/COEP headers, the service worker makes the page isolated and the model runs on several threads', { skip, timeout: 300_000 }, async () => {
   const site = await serveDist();
   try {
