@@ -175,6 +175,7 @@ test('a fork continues from the chosen turn, on the model picked, and links back
   assert.match(await page.locator('.forked-from').textContent(), /Forked from another debate after Position B — Opening statement/);
   await page.locator('.forked-from a').click();
   await page.waitForURL(url);
+  await page.waitForFunction(() => !document.querySelector('.forked-from') && document.querySelectorAll('.turn[data-status="done"]').length === 11);
   assert.deepEqual(await transcript(page), original, 'the original is unchanged');
 });
 
