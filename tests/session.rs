@@ -408,7 +408,11 @@ fn a_second_tab_does_not_run_a_debate_running_in_the_first() {
     let w = world();
     let (clock, heard) = (w.clock.clone(), w.heard.clone());
     let (refused, later) = run_virtual_with(&w.clock, |spawner| {
-        let first_tab = session(&w, spawner.clone(), r#"{"default": {"chunk_delay_ms": 40}}"#);
+        let first_tab = session(
+            &w,
+            spawner.clone(),
+            r#"{"default": {"chunk_delay_ms": 40}}"#,
+        );
         let second_tab = session(&w, spawner, r#"{"default": {"chunk_delay_ms": 40}}"#);
         async move {
             let id = first_tab.start(classic_config(1)).unwrap();

@@ -114,7 +114,9 @@ fn lock_debate(id: &str) -> LocalBoxFuture<'static, Option<DebateLock>> {
             return unlocked();
         };
         let locks = Reflect::get(&nav, &"locks".into()).unwrap_or(JsValue::UNDEFINED);
-        let Ok(request) = Reflect::get(&locks, &"request".into()).and_then(|f| f.dyn_into::<Function>()) else {
+        let Ok(request) =
+            Reflect::get(&locks, &"request".into()).and_then(|f| f.dyn_into::<Function>())
+        else {
             return unlocked();
         };
         let mut release = None;
@@ -123,7 +125,11 @@ fn lock_debate(id: &str) -> LocalBoxFuture<'static, Option<DebateLock>> {
         let granted = Closure::once_into_js(move |lock: JsValue| -> JsValue {
             let ok = !lock.is_null();
             let _ = tx.send(ok);
-            if ok { held.into() } else { JsValue::UNDEFINED }
+            if ok {
+                held.into()
+            } else {
+                JsValue::UNDEFINED
+            }
         });
         let opts = Object::new();
         let _ = Reflect::set(&opts, &"ifAvailable".into(), &JsValue::TRUE);

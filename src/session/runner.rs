@@ -235,7 +235,15 @@ impl Session {
         let planned = formats::planned_calls(&config);
         let (wiring, rx, running, kept) = self.wiring(&id, Vec::new());
         let ctx = DebateCtx::start(config, seed, planned, wiring);
-        self.launch(id.clone(), ctx, rx, running, DebateSummary::new(&id), kept, None);
+        self.launch(
+            id.clone(),
+            ctx,
+            rx,
+            running,
+            DebateSummary::new(&id),
+            kept,
+            None,
+        );
         Ok(())
     }
 

@@ -147,7 +147,13 @@ impl HistoryFilter {
 mod tests {
     use super::*;
 
-    fn row(id: &str, topic: &str, format: &str, created_ms: u64, outcome: Option<Outcome>) -> DebateSummary {
+    fn row(
+        id: &str,
+        topic: &str,
+        format: &str,
+        created_ms: u64,
+        outcome: Option<Outcome>,
+    ) -> DebateSummary {
         DebateSummary {
             topic: topic.into(),
             format: format.into(),
@@ -160,25 +166,53 @@ mod tests {
     #[test]
     fn search_and_filters_find_the_right_debates() {
         let list = [
-            row("a", "Should Cities ban cars?", "Classic", 1_000, Some(Outcome::Completed)),
+            row(
+                "a",
+                "Should Cities ban cars?",
+                "Classic",
+                1_000,
+                Some(Outcome::Completed),
+            ),
             row("b", "Is nuclear power essential?", "Duelogic", 2_000, None),
-            row("c", "Ÿes: ÉCOLES et voitures", "Classic", 3_000, Some(Outcome::Failed)),
+            row(
+                "c",
+                "Ÿes: ÉCOLES et voitures",
+                "Classic",
+                3_000,
+                Some(Outcome::Failed),
+            ),
         ];
         let ids = |f: &HistoryFilter| -> Vec<&str> {
-            list.iter().filter(|d| f.keeps(d)).map(|d| d.id.as_str()).collect()
+            list.iter()
+                .filter(|d| f.keeps(d))
+                .map(|d| d.id.as_str())
+                .collect()
         };
         assert_eq!(ids(&HistoryFilter::default()), ["a", "b", "c"]);
         // Every word, any case, any order, Unicode case folding included.
-        let text = |t: &str| HistoryFilter { text: t.into(), ..Default::default() };
+        let text = |t: &str| HistoryFilter {
+            text: t.into(),
+            ..Default::default()
+        };
         assert_eq!(ids(&text("cars cities")), ["a"]);
         assert_eq!(ids(&text("écoles")), ["c"]);
         assert_eq!(ids(&text("cars nuclear")), Vec::<&str>::new());
-        let format = HistoryFilter { format: "Classic".into(), ..Default::default() };
+        let format = HistoryFilter {
+            format: "Classic".into(),
+            ..Default::default()
+        };
         assert_eq!(ids(&format), ["a", "c"]);
-        let status = |s: &str| HistoryFilter { status: s.into(), ..Default::default() };
+        let status = |s: &str| HistoryFilter {
+            status: s.into(),
+            ..Default::default()
+        };
         assert_eq!(ids(&status("unfinished")), ["b"]);
         assert_eq!(ids(&status("failed")), ["c"]);
-        let dates = HistoryFilter { from_ms: Some(2_000), until_ms: Some(3_000), ..Default::default() };
+        let dates = HistoryFilter {
+            from_ms: Some(2_000),
+            until_ms: Some(3_000),
+            ..Default::default()
+        };
         assert_eq!(ids(&dates), ["b"]);
     }
 }

@@ -6,16 +6,16 @@ use leptos::task::spawn_local;
 
 use super::app::{navigate, session};
 use super::classic::ScoreCard;
+use super::download;
 use super::duelogic::listen::Listen;
 use super::duelogic::{ChairPanel, CutMarker, Interjection, Scorecard};
+use super::fork::{fork_button, ForkAt, ForkPanel, ForkedFrom};
 use super::markdown::Markdown;
 use super::state::{AppState, Block, BlockKind, Route, TurnStatus, TurnView};
 use crate::engine::config::{Accountability, FormatId, FormatOptions};
 use crate::engine::cost::{self, dollars};
 use crate::engine::event::{Input, Outcome};
 use crate::engine::export;
-use super::download;
-use super::fork::{fork_button, ForkAt, ForkPanel, ForkedFrom};
 use crate::engine::finding::FindingBody;
 
 fn status_line(s: TurnStatus) -> Option<(&'static str, &'static str)> {
@@ -415,7 +415,11 @@ pub fn DebateScreen() -> impl IntoView {
                         "md" => download::save(&name, "text/markdown", &export::to_markdown(ev)),
                         "txt" => download::save(&name, "text/plain", &export::to_text(ev)),
                         "argdown" => download::save(&name, "text/plain", &export::to_argdown(ev)),
-                        _ => download::save_bytes(&name, "application/zip", &export::zip(&export::to_folder(ev))),
+                        _ => download::save_bytes(
+                            &name,
+                            "application/zip",
+                            &export::zip(&export::to_folder(ev)),
+                        ),
                     }
                 }
                 Ok(None) => Err("This debate is not saved in this browser.".into()),

@@ -16,7 +16,11 @@ use crate::session::Connection;
 /// Puts every model seat of the log's configuration on `conn` (with `model`, or the
 /// connection's default model when empty).
 fn retarget(log: &mut [Event], conn: &Connection, model: &str) {
-    let model = if model.trim().is_empty() { conn.default_model.clone() } else { model.trim().to_string() };
+    let model = if model.trim().is_empty() {
+        conn.default_model.clone()
+    } else {
+        model.trim().to_string()
+    };
     if let Some(EventKind::DebateStarted { config, .. }) = log.first_mut().map(|e| &mut e.kind) {
         for seat in &mut config.seats {
             if let Participant::Model { .. } = seat.participant {
@@ -57,16 +61,21 @@ pub fn ForkPanel() -> impl IntoView {
     let error = RwSignal::new(None::<String>);
     let go = move |ev: leptos::ev::SubmitEvent| {
         ev.prevent_default();
-        let (Some(s), Some(id), Some((call, _))) =
-            (session(), state.debate.id.get_untracked(), at.get_untracked())
-        else {
+        let (Some(s), Some(id), Some((call, _))) = (
+            session(),
+            state.debate.id.get_untracked(),
+            at.get_untracked(),
+        ) else {
             return;
         };
         let (conn_id, model) = (conn.get_untracked(), model.get_untracked());
         let target = connections(state).into_iter().find(|c| c.id == conn_id);
         spawn_local(async move {
             let forked = async {
-                let stored = s.load(&id).await?.ok_or("This debate is not saved in this browser.")?;
+                let stored = s
+                    .load(&id)
+                    .await?
+                    .ok_or("This debate is not saved in this browser.")?;
                 let mut log = export::fork(&stored.events, &call, &id)?;
                 if let Some(c) = &target {
                     retarget(&mut log, c, &model);

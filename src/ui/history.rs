@@ -5,8 +5,8 @@ use leptos::task::spawn_local;
 
 use super::app::{href, navigate, refresh_history, session};
 use super::state::{AppState, Route};
-use crate::engine::event::Outcome;
 use crate::engine::config::FormatId;
+use crate::engine::event::Outcome;
 use crate::store::{DebateSummary, HistoryFilter};
 
 fn when(ms: u64) -> String {
@@ -93,10 +93,17 @@ async fn storage_line() -> Option<String> {
     use js_sys::Reflect;
     use wasm_bindgen::{JsCast, JsValue};
     let storage = Reflect::get(&web_sys::window()?.navigator(), &"storage".into()).ok()?;
-    let estimate: js_sys::Function = Reflect::get(&storage, &"estimate".into()).ok()?.dyn_into().ok()?;
+    let estimate: js_sys::Function = Reflect::get(&storage, &"estimate".into())
+        .ok()?
+        .dyn_into()
+        .ok()?;
     let promise: js_sys::Promise = estimate.call0(&storage).ok()?.dyn_into().ok()?;
     let e = wasm_bindgen_futures::JsFuture::from(promise).await.ok()?;
-    let num = |k: &str| Reflect::get(&e, &JsValue::from_str(k)).ok().and_then(|v| v.as_f64());
+    let num = |k: &str| {
+        Reflect::get(&e, &JsValue::from_str(k))
+            .ok()
+            .and_then(|v| v.as_f64())
+    };
     Some(format!(
         "Stored in this browser: {} of the {} it allows this site.",
         megabytes(num("usage")?),
@@ -123,7 +130,9 @@ pub fn HistoryScreen() -> impl IntoView {
     });
     let shown = move || {
         let f = filter.get();
-        state.history.with(|h| h.iter().filter(|d| f.keeps(d)).cloned().collect::<Vec<_>>())
+        state
+            .history
+            .with(|h| h.iter().filter(|d| f.keeps(d)).cloned().collect::<Vec<_>>())
     };
     // Read again whenever the list changes (a debate added or deleted).
     let storage = RwSignal::new(None::<String>);
@@ -131,22 +140,37 @@ pub fn HistoryScreen() -> impl IntoView {
         state.history.track();
         spawn_local(async move { storage.set(storage_line().await) });
     });
-    let select = |id: &'static str, label: &'static str, value: RwSignal<String>, options: Vec<(&'static str, &'static str)>| view! {
-        <label class="field">
-            <span class="label">{label}</span>
-            <select id=id prop:value=move || value.get() on:change=move |ev| value.set(event_target_value(&ev))>
-                {options.into_iter().map(|(v, t)| view! { <option value=v>{t}</option> }).collect_view()}
-            </select>
-        </label>
+    let select = |id: &'static str,
+                  label: &'static str,
+                  value: RwSignal<String>,
+                  options: Vec<(&'static str, &'static str)>| {
+        view! {
+            <label class="field">
+                <span class="label">{label}</span>
+                <select id=id prop:value=move || value.get() on:change=move |ev| value.set(event_target_value(&ev))>
+                    {options.into_iter().map(|(v, t)| view! { <option value=v>{t}</option> }).collect_view()}
+                </select>
+            </label>
+        }
     };
-    let date = |id: &'static str, label: &'static str, value: RwSignal<String>| view! {
-        <label class="field">
-            <span class="label">{label}</span>
-            <input id=id type="date" prop:value=move || value.get() on:input=move |ev| value.set(event_target_value(&ev))/>
-        </label>
+    let date = |id: &'static str, label: &'static str, value: RwSignal<String>| {
+        view! {
+            <label class="field">
+                <span class="label">{label}</span>
+                <input id=id type="date" prop:value=move || value.get() on:input=move |ev| value.set(event_target_value(&ev))/>
+            </label>
+        }
     };
     let formats = std::iter::once(("", "Any format"))
-        .chain([FormatId::Classic, FormatId::Duelogic, FormatId::Forecast, FormatId::Crux].map(|f| (f.label(), f.label())))
+        .chain(
+            [
+                FormatId::Classic,
+                FormatId::Duelogic,
+                FormatId::Forecast,
+                FormatId::Crux,
+            ]
+            .map(|f| (f.label(), f.label())),
+        )
         .collect();
     view! {
         <section class="history">

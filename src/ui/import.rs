@@ -19,7 +19,10 @@ async fn read_file(ev: &leptos::ev::Event) -> Result<String, String> {
         .target()
         .and_then(|t| t.dyn_into().ok())
         .ok_or("No file was chosen.")?;
-    let file = input.files().and_then(|f| f.get(0)).ok_or("No file was chosen.")?;
+    let file = input
+        .files()
+        .and_then(|f| f.get(0))
+        .ok_or("No file was chosen.")?;
     input.set_value(""); // the same file can be picked again
     let limit = export::MAX_IMPORT_BYTES as f64;
     if file.size() > limit {
@@ -33,7 +36,8 @@ async fn read_file(ev: &leptos::ev::Event) -> Result<String, String> {
     let text = wasm_bindgen_futures::JsFuture::from(file.text())
         .await
         .map_err(|_| format!("{} could not be read.", file.name()))?;
-    text.as_string().ok_or_else(|| format!("{} is not a text file.", file.name()))
+    text.as_string()
+        .ok_or_else(|| format!("{} is not a text file.", file.name()))
 }
 
 /// Every stored debate's log.
@@ -50,7 +54,12 @@ async fn all_logs() -> Result<Vec<Vec<Event>>, String> {
 
 fn today() -> String {
     let d = js_sys::Date::new_0();
-    format!("{}-{:02}-{:02}", d.get_full_year(), d.get_month() + 1, d.get_date())
+    format!(
+        "{}-{:02}-{:02}",
+        d.get_full_year(),
+        d.get_month() + 1,
+        d.get_date()
+    )
 }
 
 #[component]
@@ -65,7 +74,9 @@ pub fn ImportBar() -> impl IntoView {
     let store = move |log: Vec<Event>| {
         let Some(s) = session() else { return };
         spawn_local(async move {
-            let topic = crate::engine::event::config_of(&log).map(|c| c.topic.clone()).unwrap_or_default();
+            let topic = crate::engine::event::config_of(&log)
+                .map(|c| c.topic.clone())
+                .unwrap_or_default();
             match s.adopt(log).await {
                 Ok(_) => {
                     said.set(Some((false, format!("Imported “{topic}”."))));
@@ -79,7 +90,9 @@ pub fn ImportBar() -> impl IntoView {
         spawn_local(async move {
             let log = match read_file(&ev).await.and_then(|t| export::import(&t)) {
                 Ok(log) => log,
-                Err(e) => return said.set(Some((true, format!("This file was not imported: {e}")))),
+                Err(e) => {
+                    return said.set(Some((true, format!("This file was not imported: {e}"))))
+                }
             };
             let mine = connections(state);
             let fallback = mine.first().map(|c| c.id.clone()).unwrap_or_default();
@@ -89,8 +102,10 @@ pub fn ImportBar() -> impl IntoView {
                 .filter(|(id, _)| !mine.iter().any(|c| &c.id == id))
                 .collect();
             labels.set(unknown.iter().map(|(_, l)| l.clone()).collect());
-            let unknown: Vec<(String, String)> =
-                unknown.into_iter().map(|(id, _)| (id, fallback.clone())).collect();
+            let unknown: Vec<(String, String)> = unknown
+                .into_iter()
+                .map(|(id, _)| (id, fallback.clone()))
+                .collect();
             if unknown.is_empty() {
                 store(log);
             } else {
@@ -128,9 +143,13 @@ pub fn ImportBar() -> impl IntoView {
         spawn_local(async move {
             let restored = match read_file(&ev).await.and_then(|t| export::restore(&t)) {
                 Ok(r) => r,
-                Err(e) => return said.set(Some((true, format!("This backup was not restored: {e}")))),
+                Err(e) => {
+                    return said.set(Some((true, format!("This backup was not restored: {e}"))))
+                }
             };
-            let (Some(s), Ok(here)) = (session(), all_logs().await) else { return };
+            let (Some(s), Ok(here)) = (session(), all_logs().await) else {
+                return;
+            };
             let (mut added, mut skipped) = (0, 0);
             let mut problems = restored.refused;
             for log in restored.debates {
@@ -151,10 +170,12 @@ pub fn ImportBar() -> impl IntoView {
             refresh_history(state);
         });
     };
-    let pick = |id: &'static str, label: &'static str, on: Box<dyn Fn(leptos::ev::Event)>| view! {
-        <label class="file-pick link">{label}
-            <input id=id type="file" accept=".json,application/json" on:change=move |ev| on(ev)/>
-        </label>
+    let pick = |id: &'static str, label: &'static str, on: Box<dyn Fn(leptos::ev::Event)>| {
+        view! {
+            <label class="file-pick link">{label}
+                <input id=id type="file" accept=".json,application/json" on:change=move |ev| on(ev)/>
+            </label>
+        }
     };
     view! {
         <div class="import-bar">

@@ -35,7 +35,13 @@ pub fn Replay() -> impl IntoView {
         generation.get_value()
     };
     // The log up to the end of the `j`-th turn (0: before the first one).
-    let cut = move |j: usize| if j == 0 { 1 } else { ends.with_value(|e| e[j - 1] + 1) };
+    let cut = move |j: usize| {
+        if j == 0 {
+            1
+        } else {
+            ends.with_value(|e| e[j - 1] + 1)
+        }
+    };
     let scrub = move |j: usize| {
         next_generation();
         playing.set(false);
@@ -43,13 +49,18 @@ pub fn Replay() -> impl IntoView {
         log.with_value(|l| {
             d.show_prefix(&l[..cut(j).min(l.len())]);
             // How the debate ended stays shown (no Resume offered mid-replay).
-            if let Some(end) = l.last().filter(|e| matches!(e.kind, EventKind::Finished { .. })) {
+            if let Some(end) = l
+                .last()
+                .filter(|e| matches!(e.kind, EventKind::Finished { .. }))
+            {
                 d.apply(end);
             }
         });
     };
     let start = move |_| {
-        let (Some(s), Some(id)) = (session(), d.id.get_untracked()) else { return };
+        let (Some(s), Some(id)) = (session(), d.id.get_untracked()) else {
+            return;
+        };
         spawn_local(async move {
             if let Ok(Some(stored)) = s.load(&id).await {
                 ends.set_value(turn_ends(&stored.events));
@@ -81,7 +92,8 @@ pub fn Replay() -> impl IntoView {
             while live() && at.get_untracked() < total.get_untracked() {
                 let j = at.get_untracked();
                 let (from, end) = (cut(j), ends.with_value(|e| e[j]));
-                let (before, finished) = log.with_value(|l| (l[from..end].to_vec(), l[end].clone()));
+                let (before, finished) =
+                    log.with_value(|l| (l[from..end].to_vec(), l[end].clone()));
                 for e in &before {
                     d.apply(e);
                 }
