@@ -21,16 +21,17 @@ fn retarget(log: &mut [Event], conn: &Connection, model: &str) {
     } else {
         model.trim().to_string()
     };
+    // One price for every seat: the table is read from storage once, not per seat.
+    let price = crate::session::saved::load_prices().price(Some(conn), &model);
     if let Some(EventKind::DebateStarted { config, .. }) = log.first_mut().map(|e| &mut e.kind) {
         for seat in &mut config.seats {
             if let Participant::Model { .. } = seat.participant {
-                let price = crate::session::saved::load_prices().price(Some(conn), &model);
                 seat.participant = Participant::Model {
                     connection: conn.id.clone(),
                     connection_label: conn.label.clone(),
                     model: model.clone(),
                     context_tokens: conn.context_tokens,
-                    price,
+                    price: price.clone(),
                 };
             }
         }

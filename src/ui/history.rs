@@ -128,12 +128,13 @@ pub fn HistoryScreen() -> impl IntoView {
         from_ms: day_start(&from.get(), 0),
         until_ms: day_start(&until.get(), 1),
     });
-    let shown = move || {
+    // Filtered once per change of the list or a filter; the count and the rows share it.
+    let shown = Memo::new(move |_| {
         let f = filter.get();
         state
             .history
             .with(|h| h.iter().filter(|d| f.keeps(d)).cloned().collect::<Vec<_>>())
-    };
+    });
     // Read again whenever the list changes (a debate added or deleted).
     let storage = RwSignal::new(None::<String>);
     Effect::new(move |_| {
@@ -198,13 +199,13 @@ pub fn HistoryScreen() -> impl IntoView {
                 }.into_any()
             } else { view! {
                 <p class="hint" id="history-count">{move || {
-                    let (n, all) = (shown().len(), state.history.with(Vec::len));
+                    let (n, all) = (shown.with(Vec::len), state.history.with(Vec::len));
                     if n == all { format!("{all} debates") } else { format!("{n} of {all} debates match") }
                 }}</p>
                 <ul class="history-list">
                     // Redrawn whole when the list or a filter changes: a keyed <For> would be
                     // a second copy of its diffing code in the bundle for a short list.
-                    {move || shown().into_iter().map(|item| view! { <HistoryRow item=item/> }).collect_view()}
+                    {move || shown.get().into_iter().map(|item| view! { <HistoryRow item=item/> }).collect_view()}
                 </ul>
             }.into_any() }}
         </section>
