@@ -63,11 +63,12 @@ ensure_trunk() {
   with_heartbeat "Building trunk $TRUNK_VERSION" cargo install -q trunk --version "$TRUNK_VERSION" --locked --force
 }
 
-# playwright-core, binaryen (wasm-opt 132), terser and @argdown/core from the lockfile.
+# playwright-core, binaryen (wasm-opt 132), terser, @argdown/core and wllama from the lockfile.
 ensure_npm() {
   local dir="$ROOT/tests/e2e"
   if [ -x "$dir/node_modules/.bin/wasm-opt" ] && [ -d "$dir/node_modules/playwright-core" ] \
      && [ -d "$dir/node_modules/terser" ] && [ -d "$dir/node_modules/@argdown/core" ] \
+     && [ -d "$dir/node_modules/@wllama/wllama" ] \
      && [ "$dir/node_modules/.package-lock.json" -nt "$dir/package-lock.json" ]; then return; fi
   say "Installing npm packages from tests/e2e/package-lock.json"
   (cd "$dir" && npm ci --no-audit --no-fund --silent)
@@ -112,6 +113,23 @@ release_build() {
   [ -f "$ROOT/$dist/index.html" ] || { echo "the release build failed" >&2; return 1; }
   node "$ROOT/.ci/minify-js.mjs" "$ROOT/$dist"
   check_csp "$ROOT/$dist/index.html"
+  copy_inpage "$ROOT/$dist"
+}
+
+# The "In this browser" connection's files: www/inpage/ and wllama from tests/e2e's lockfile,
+# in dist/inpage/, apart from the first load (fetched only when that connection is used).
+copy_inpage() {
+  local wl="$ROOT/tests/e2e/node_modules/@wllama/wllama/esm"
+  mkdir -p "$1/inpage/wllama"
+  cp "$ROOT"/www/inpage/*.js "$1/inpage/"
+  grep -v '^//# sourceMappingURL' "$wl/index.min.js" >"$1/inpage/wllama/index.js"
+  cp "$wl/wasm/wllama.wasm" "$1/inpage/wllama/"
+}
+
+# The SmolLM2-135M GGUF beside the app (dist/models/), the in-page model's default source.
+place_model() {
+  mkdir -p "$1/models"
+  ln -sf "$(gguf_path)" "$1/models/SmolLM2-135M-Instruct.Q4_1.gguf"
 }
 
 # The page's Content Security Policy allows no inline script and no inline style: a build

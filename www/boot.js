@@ -1,6 +1,23 @@
 // Starts Agora. Trunk's own starter is an inline <script>, which the page's Content
 // Security Policy refuses (script-src 'self'); Trunk.toml's pattern_script loads this file
 // instead and hands it the build's hashed file names in data attributes.
-const names = document.querySelector('script[data-wasm]').dataset;
-const { default: init } = await import(names.js);
-await init({ module_or_path: names.wasm });
+//
+// The same file is also the service worker that makes the page cross-origin isolated on a
+// static host that cannot send the COOP/COEP headers, so the in-page model can use several
+// threads (registered by www/inpage/agora-inpage.js when the user asks; see the README).
+if (self.document) {
+  // Imports beside this file (the in-page model, dist/inpage/, when used).
+  window.agoraImport = (url) => import(url);
+  const names = document.querySelector('script[data-wasm]').dataset;
+  import(names.js).then(({ default: init }) => init({ module_or_path: names.wasm }));
+} else {
+  // Every response this origin's pages get, with the two headers added. (The page loads no
+  // cross-origin resource without CORS, so no opaque response comes through here.) The
+  // page reloads after registering, and that navigation is the first one this worker serves.
+  onfetch = (e) => e.respondWith(fetch(e.request).then((r) => {
+    const headers = new Headers(r.headers);
+    headers.set('Cross-Origin-Opener-Policy', 'same-origin');
+    headers.set('Cross-Origin-Embedder-Policy', 'require-corp');
+    return new Response(r.body, { status: r.status, headers });
+  }));
+}

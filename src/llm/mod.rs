@@ -12,4 +12,6 @@ pub mod stream;
 pub mod wire;
 
 #[cfg(target_arch = "wasm32")]
+pub mod inpage;
+#[cfg(target_arch = "wasm32")]
 pub mod transport;

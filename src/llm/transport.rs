@@ -40,7 +40,7 @@ fn network_error(base_url: &str, detail: &str) -> ModelError {
 }
 
 /// The message of a JS error, or its text.
-fn js_detail(e: JsValue) -> String {
+pub(crate) fn js_detail(e: JsValue) -> String {
     e.as_string()
         .or_else(|| Reflect::get(&e, &"message".into()).ok()?.as_string())
         .unwrap_or_else(|| "unknown error".into())

@@ -46,6 +46,7 @@ impl Clock for BrowserClock {
 pub fn providers() -> ProviderFactory {
     Rc::new(|c: &Connection| -> Rc<dyn ChatModel> {
         let (dialect, extra_headers) = match c.kind {
+            ProviderKind::InBrowser => return Rc::new(crate::llm::inpage::InPageModel),
             ProviderKind::OpenAiCompatible => (Dialect::OpenAi, Vec::new()),
             // OpenRouter ranks apps by these; they carry no user data.
             ProviderKind::OpenRouter => {

@@ -14,6 +14,8 @@ pub enum ProviderKind {
     OpenRouter,
     Anthropic,
     Gemini,
+    /// A GGUF model run inside the page (`llm::inpage`): no key, no server.
+    InBrowser,
 }
 
 /// A provider as the connection form offers it: kind, base URL, a default model and its
@@ -306,6 +308,18 @@ impl Connection {
         }
     }
 
+    /// A model run inside this tab: no key, no server, one call at a time. Its context
+    /// window is the loaded model's (set when it loads).
+    pub fn in_browser() -> Self {
+        Connection {
+            id: "inpage".into(),
+            label: "In this browser (no key, no install)".into(),
+            kind: ProviderKind::InBrowser,
+            base_url: String::new(),
+            ..Self::local_model()
+        }
+    }
+
     /// A connection to any OpenAI-compatible endpoint.
     pub fn openai_compatible(
         id: &str,
@@ -335,8 +349,14 @@ impl Connection {
     /// "Test connection" and every call check this first, so a key is only ever sent to an
     /// address that passes `key_origin`.
     pub fn validate(&self) -> Result<(), String> {
-        key_origin(&self.base_url)?;
-        if self.kind != ProviderKind::OpenAiCompatible && self.api_key.trim().is_empty() {
+        if self.kind != ProviderKind::InBrowser {
+            key_origin(&self.base_url)?;
+        }
+        let keyless = matches!(
+            self.kind,
+            ProviderKind::OpenAiCompatible | ProviderKind::InBrowser
+        );
+        if !keyless && self.api_key.trim().is_empty() {
             return Err(format!("{} needs an API key.", self.label));
         }
         if self.kind == ProviderKind::OpenAiCompatible && self.default_model.trim().is_empty() {
@@ -515,6 +535,18 @@ mod tests {
             c.base_url = "http://api.anthropic.com/v1".into();
             assert!(c.validate_listing().unwrap_err().contains("https"));
         }
+    }
+
+    #[test]
+    fn the_in_browser_connection_needs_no_address_and_no_key() {
+        let c = Connection::in_browser();
+        assert_eq!((c.kind, c.concurrency), (ProviderKind::InBrowser, 1));
+        assert_eq!(c.validate(), Ok(()));
+        assert_eq!(c.origin, ConnectionOrigin::BuiltIn);
+        // Never saved, but a stored debate names its kind, which reads back.
+        let json = serde_json::to_string(&c).unwrap();
+        assert!(json.contains("\"kind\":\"in_browser\""));
+        assert_eq!(serde_json::from_str::<Connection>(&json).unwrap(), c);
     }
 
     #[test]

@@ -52,10 +52,13 @@ fn built_in(model: &str) -> Option<Price> {
         .map(|&(_, input, output)| Price { input, output })
 }
 
-/// A server on this machine costs nothing.
+/// A server on this machine, or a model run in this tab, costs nothing.
 fn is_local(c: &Connection) -> bool {
     let u = c.base_url.to_ascii_lowercase();
-    u.contains("://127.0.0.1") || u.contains("://localhost") || u.contains("://[::1]")
+    c.kind == super::connections::ProviderKind::InBrowser
+        || u.contains("://127.0.0.1")
+        || u.contains("://localhost")
+        || u.contains("://[::1]")
 }
 
 impl PriceTable {
@@ -152,6 +155,9 @@ mod tests {
             t.price(Some(&local), "smollm2-135m"),
             Some(Price::default())
         );
+        // A model run in the tab, whatever its name, costs nothing either.
+        let tab = Connection::in_browser();
+        assert_eq!(t.price(Some(&tab), "gpt-4o"), Some(Price::default()));
         t.set(
             "smollm2-135m",
             Price {

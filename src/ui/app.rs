@@ -154,7 +154,7 @@ pub fn App() -> impl IntoView {
                 Rc::new(MemoryStore::new())
             }
         };
-        let mut connections = vec![Connection::local_model()];
+        let mut connections = vec![Connection::local_model(), Connection::in_browser()];
         connections.extend(crate::session::saved::load_connections());
         let s = Session::new(browser::env(store), connections);
         connect_listener(&s, state);

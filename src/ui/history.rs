@@ -4,6 +4,7 @@ use leptos::prelude::*;
 use leptos::task::spawn_local;
 
 use super::app::{href, navigate, refresh_history, session};
+use super::inpage::cached_models;
 use super::state::{AppState, Route};
 use crate::engine::config::FormatId;
 use crate::engine::event::Outcome;
@@ -208,6 +209,7 @@ pub fn HistoryScreen() -> impl IntoView {
                     {move || shown.get().into_iter().map(|item| view! { <HistoryRow item=item/> }).collect_view()}
                 </ul>
             }.into_any() }}
+            {cached_models()}
         </section>
     }
 }

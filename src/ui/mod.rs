@@ -23,6 +23,8 @@ mod history;
 #[cfg(target_arch = "wasm32")]
 mod import;
 #[cfg(target_arch = "wasm32")]
+mod inpage;
+#[cfg(target_arch = "wasm32")]
 pub mod markdown;
 #[cfg(target_arch = "wasm32")]
 mod progressive;

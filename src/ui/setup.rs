@@ -6,6 +6,7 @@ use leptos::prelude::*;
 use super::app::{navigate, session};
 use super::connection_form::ConnectionForm;
 use super::duelogic::setup::{DuelogicForm, DuelogicSetup};
+use super::inpage::in_page_panel;
 use super::state::{AppState, Route};
 use crate::engine::config::{ClassicOptions, ClassicStyle, FormatId, Participant, MAX_TOPIC_CHARS};
 use crate::engine::cost;
@@ -352,6 +353,7 @@ pub fn SetupScreen() -> impl IntoView {
                 {move || if adding.get() { "Close" } else { "Add a connection (OpenAI, Ollama, any OpenAI-compatible API)" }}
             </button>
         </div>
+        {move || (connection.get() == "inpage").then(|| in_page_panel(model))}
         {move || test_result.get().map(|r| {
             let (class, text) = match r { Ok(m) => ("ok", m), Err(m) => ("error", m) };
             view! { <p class=class role="status">{text}</p> }

@@ -20,13 +20,23 @@ const TYPES = { '.html': 'text/html', '.js': 'text/javascript', '.wasm': 'applic
 
 /** Serves dist/ on 127.0.0.1 under SUB_PATH. With `gzip`, sends what the browser accepts
  * gzipped at level 9, as a static host would (the bundle budget counts those bytes);
- * compressed once, so compressing costs no time in a measurement. */
-export async function serveDist({ gzip = false } = {}) {
+ * compressed once, so compressing costs no time in a measurement. With `isolate`, sends the
+ * COOP/COEP headers that make the page cross-origin isolated (as .ci/serve.py does).
+ * `routes` maps a path under SUB_PATH to its own handler `(req, res)`; `seen` lists every
+ * path asked for. */
+export async function serveDist({ gzip = false, isolate = false, routes = {} } = {}) {
   const gzipped = new Map();
+  const seen = [];
   const server = createServer(async (req, res) => {
     const url = new URL(req.url, 'http://x');
+    seen.push(url.pathname);
+    if (isolate) {
+      res.setHeader('Cross-Origin-Opener-Policy', 'same-origin');
+      res.setHeader('Cross-Origin-Embedder-Policy', 'require-corp');
+    }
     if (!url.pathname.startsWith(SUB_PATH)) { res.writeHead(404).end(); return; }
     let rel = url.pathname.slice(SUB_PATH.length) || 'index.html';
+    if (routes[rel]) return routes[rel](req, res);
     const file = normalize(join(DIST, rel));
     if (!file.startsWith(DIST)) { res.writeHead(403).end(); return; }
     try {
@@ -41,7 +51,7 @@ export async function serveDist({ gzip = false } = {}) {
     } catch { res.writeHead(404).end(); }
   });
   await new Promise(r => server.listen(0, '127.0.0.1', r));
-  return { url: `http://127.0.0.1:${server.address().port}${SUB_PATH}`, close: () => server.close() };
+  return { url: `http://127.0.0.1:${server.address().port}${SUB_PATH}`, seen, close: () => server.close() };
 }
 
 /** Starts the stand-in with a script file from tests/scripts. */

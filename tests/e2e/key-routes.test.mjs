@@ -122,7 +122,7 @@ test('every refused base URL is refused by Save and by List, and nothing leaves 
   assert.deepEqual(seen, [], 'a request left the page');
   assert.deepEqual(own, [], 'a request went to the page\'s own server');
   assert.deepEqual(await requests(w.standin), []);
-  assert.equal(await page.locator('#connection option').count(), 1, 'only the built-in connection exists');
+  assert.equal(await page.locator('#connection option').count(), 2, 'only the built-in connections exist (local model, in this browser)');
 });
 
 test('a stored connection with a bad URL (from an older Agora) is refused by Test and by a debate', async () => {
