@@ -95,8 +95,9 @@ function panel(root) {
     load({ kind, file: file.files[0], url: url.value.trim() }).catch(() => {});
   };
   cancel.onclick = cancelLoad;
+  root.className = 'subcard inpage';
   root.replaceChildren(el('div', { className: 'row' }, source, file, url, go),
-    el('label', { className: 'hint' }, 'Longest answer ', longest, ' tokens'),
+    el('label', { className: 'field' }, el('span', { className: 'label' }, 'Longest answer (tokens)'), longest),
     el('p', { id: 'inpage-status', className: 'hint', role: 'status' }, line, ' ', cancel, threads), error);
   let told = null;
   const draw = () => {
