@@ -15,9 +15,11 @@ if (self.document) {
   // cross-origin resource without CORS, so no opaque response comes through here.) The
   // page reloads after registering, and that navigation is the first one this worker serves.
   onfetch = (e) => e.respondWith(fetch(e.request).then((r) => {
+    // A redirect the browser follows itself cannot be rebuilt; it needs no headers.
+    if (r.type === 'opaqueredirect' || !r.status) return r;
     const headers = new Headers(r.headers);
     headers.set('Cross-Origin-Opener-Policy', 'same-origin');
     headers.set('Cross-Origin-Embedder-Policy', 'require-corp');
-    return new Response(r.body, { status: r.status, headers });
+    return new Response(r.body, { status: r.status, statusText: r.statusText, headers });
   }));
 }

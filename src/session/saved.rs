@@ -14,6 +14,15 @@ fn storage() -> Option<web_sys::Storage> {
     web_sys::window()?.local_storage().ok()?
 }
 
+/// Whether this browser has ever loaded a model in the page (`www/inpage/agora-inpage.js`
+/// keeps its settings in `agora.inpage` from then on): only then does History import the
+/// in-page code to list the models kept.
+pub fn in_page_used() -> bool {
+    storage()
+        .and_then(|s| s.get_item("agora.inpage").ok()?)
+        .is_some()
+}
+
 /// The localStorage entry that holds a remembered key.
 pub fn key_entry(connection_id: &str) -> String {
     format!("agora.key.{connection_id}")

@@ -45,6 +45,8 @@ pub fn in_page_panel(model: RwSignal<String>) -> impl IntoView {
 }
 
 pub fn cached_models() -> impl IntoView {
-    mount("cached-models");
+    if crate::session::saved::in_page_used() {
+        mount("cached-models");
+    }
     view! { <div id="cached-models"></div> }
 }

@@ -75,7 +75,7 @@ for (const mode of ['single-thread', 'multi-thread']) {
     try {
       const { page, context, consoleLines } = await openApp(browser, site.url);
       await pickInPage(page);
-      assert.match(await status(page), mode === 'multi-thread' ? /runs on 2 threads \(cross-origin isolated\)/ : /runs on 1 thread \(this page is not cross-origin isolated\)/);
+      assert.match(await status(page), mode === 'multi-thread' ? /runs on \d+ threads \(cross-origin isolated\)/ : /runs on 1 thread \(this page is not cross-origin isolated\)/);
       const t0 = Date.now();
       const { seen, longTasks, slowFrames, turns } = await debate(page);
       const seconds = (Date.now() - t0) / 1000;
@@ -109,7 +109,15 @@ test('after a reload the model starts from this browser\'s cache with no second 
   const requests = () => site.seen.filter(p => p.endsWith('.gguf')).length;
   try {
     const { page, context } = await openApp(browser, site.url);
+    // A browser that never loaded a model here: History fetches nothing of the in-page code.
+    await page.getByRole('link', { name: 'History' }).click();
+    await page.waitForSelector('.history h1');
+    await page.waitForTimeout(500);
+    assert.deepEqual(site.seen.filter(p => p.includes('/inpage/')), []);
+    await page.getByRole('link', { name: 'New debate' }).click();
     await pickInPage(page);
+    await page.fill('#inpage-max', '200');
+    await page.dispatchEvent('#inpage-max', 'change');
     await page.click('#inpage-load');
     const [first] = await settled(page);
     assert.doesNotMatch(first, /from this browser's cache/);
@@ -122,6 +130,8 @@ test('after a reload the model starts from this browser\'s cache with no second 
     const [line, problem] = await settled(page);
     assert.equal(problem, '');
     assert.match(line, /from this browser's cache/);
+    // The longest answer chosen before the reload is still the one in use.
+    assert.equal(await page.inputValue('#inpage-max'), '200');
     assert.equal(requests(), 1, 'the GGUF was downloaded a second time');
     // The History screen lists it, with its size, and can delete it.
     await page.getByRole('link', { name: 'History' }).click();
@@ -136,11 +146,32 @@ test('after a reload the model starts from this browser\'s cache with no second 
   }
 });
 
-test('Stop ends a turn generated in the tab at once, and the model takes the next call', { skip, timeout: 600_000 }, async () => {
+test('Stop ends a turn generated in the tab at once, also while the model loads, and the model takes the next call', { skip, timeout: 600_000 }, async () => {
   const site = await serveDist();
   try {
     const { page, context } = await openApp(browser, site.url);
+    // Counts what the model's worker writes, whoever reads it.
+    await page.evaluate(() => {
+      window.tokensWritten = 0;
+      const W = window.Worker;
+      window.Worker = class extends W {
+        constructor(...a) {
+          super(...a);
+          this.addEventListener('message', (e) => { if (e.data?.token !== undefined) window.tokensWritten++; });
+        }
+      };
+    });
     await pickInPage(page);
+    await page.getByRole('button', { name: 'Should voting be compulsory in democracies?' }).click();
+    // Stopped while the first call still loads the model: once loaded, it writes nothing.
+    await page.click('#start');
+    await page.click('#stop');
+    await page.waitForSelector('.badge.stopped');
+    await page.getByRole('link', { name: 'New debate' }).click();
+    await pickInPage(page);
+    await settled(page);
+    await page.waitForTimeout(3_000);
+    assert.equal(await page.evaluate(() => window.tokensWritten), 0, 'the stopped call ran after the model loaded');
     await page.getByRole('button', { name: 'Should voting be compulsory in democracies?' }).click();
     await page.click('#start');
     await page.waitForFunction(() => (document.querySelector('.turn .md')?.textContent.length ?? 0) > 10, null, { timeout: 300_000 });
@@ -177,7 +208,7 @@ test('on a host that sends no COOP/COEP headers, the service worker makes the pa
     await page.click('#inpage-load');
     const [line, problem] = await settled(page);
     assert.equal(problem, '', consoleLines.join('\n'));
-    assert.match(line, /SmolLM2-135M-Instruct\.Q4_1\.gguf · 98 MB · context 4,096 tokens · 2 threads \(cross-origin isolated\)/);
+    assert.match(line, /SmolLM2-135M-Instruct\.Q4_1\.gguf · 98 MB · context 4,096 tokens · \d+ threads \(cross-origin isolated\)/);
     await context.close();
   } finally {
     site.close();
@@ -214,11 +245,17 @@ async function loadUrl(page, url) {
 }
 
 /** What the History screen lists as kept in this browser. */
+/** Every file in the folder where models are kept (Origin Private File System), partial
+ * downloads included. */
 async function keptModels(page) {
-  await page.getByRole('link', { name: 'History' }).click();
-  await page.waitForSelector('.history h1');
-  await page.waitForTimeout(300);
-  return page.locator('.cached-model').allTextContents();
+  return page.evaluate(async () => {
+    const out = [];
+    try {
+      const d = await (await navigator.storage.getDirectory()).getDirectoryHandle('agora-models');
+      for await (const [name] of d.entries()) out.push(name);
+    } catch { /* never created: nothing kept */ }
+    return out;
+  });
 }
 
 test('bad input gets a clear message, and nothing is stored', { skip, timeout: 300_000 }, async () => {
@@ -262,8 +299,22 @@ test('bad input gets a clear message, and nothing is stored', { skip, timeout: 3
     await page.fill('#inpage-url', `${site.url}slow.gguf`);
     await page.click('#inpage-load');
     await page.waitForFunction(() => /Downloading \d+(\.\d)? MB of 98 MB · [\d.]+ MB\/s · \d+ s left/.test(document.querySelector('#inpage-status span').textContent));
+    const done = await page.getAttribute('#inpage-progress', 'value');
+    assert.ok(await page.isVisible('#inpage-progress') && done > 0 && done < 1, `progress bar at ${done}`);
     await page.click('#inpage-cancel');
     assert.match((await settled(page))[1], /Cancelled: nothing was downloaded or stored/);
+    assert.equal(await page.isVisible('#inpage-progress'), false);
+
+    // A longest answer that is not a number of tokens from 16 to 4,096 is refused, and kept as it was.
+    for (const bad of ['5', '100000', '', '-20']) {
+      await page.fill('#inpage-max', bad);
+      await page.dispatchEvent('#inpage-max', 'change');
+      assert.match(await error(page), /The longest answer is a number of tokens from 16 to 4,096; it stays at 400\./);
+      assert.equal(await page.inputValue('#inpage-max'), '400');
+    }
+    await page.fill('#inpage-max', '200');
+    await page.dispatchEvent('#inpage-max', 'change');
+    assert.equal(await error(page), '');
 
     // Nothing of these was kept, and the app goes on working.
     assert.deepEqual(await keptModels(page), []);

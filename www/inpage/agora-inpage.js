@@ -2,7 +2,7 @@
 // calls (src/llm/inpage.rs), talking to worker.js, where wllama runs. Loaded only when that
 // connection is used, by www/boot.js's import(); nothing here is part of the first load.
 
-import { list, remove as removeModel, mb } from './models.js';
+import { list, remove as removeModel, mb, keyFor } from './models.js';
 
 // The copy of SmolLM2-135M that `bash .ci/serve` places beside the app.
 export const SERVED = new URL('../models/SmolLM2-135M-Instruct.Q4_1.gguf', import.meta.url).href;
@@ -10,7 +10,12 @@ const MAX_CTX = 4096;
 // The longest answer a call may generate here, in tokens: a small model on a CPU writes a
 // few to a few dozen tokens a second, and rambles when let go, so a turn is kept short
 // unless the user asks for more (the panel's "Longest answer" field).
-let maxAnswer = 400;
+// It and the address of the last model loaded from one are kept in localStorage (no key is
+// ever among them), so the next visit starts that model from this browser's cache.
+const KEPT = 'agora.inpage';
+const kept = (() => { try { return JSON.parse(localStorage.getItem(KEPT)) || {}; } catch { return {}; } })();
+const keep = (more) => { Object.assign(kept, more); try { localStorage.setItem(KEPT, JSON.stringify(kept)); } catch {} };
+let maxAnswer = kept.maxAnswer >= 16 && kept.maxAnswer <= 4096 ? kept.maxAnswer : 400;
 
 let worker = null;
 let nextId = 1;
@@ -62,11 +67,20 @@ function panel(root) {
   longest.onchange = (e) => {
     e.stopPropagation();
     const n = Math.round(Number(longest.value));
-    if (n >= 16 && n <= 4096) maxAnswer = n;
+    const ok = longest.value.trim() !== '' && n >= 16 && n <= 4096;
+    if (ok) keep({ maxAnswer: (maxAnswer = n) });
     longest.value = maxAnswer;
+    const told = /^The longest answer/.test(state.error);
+    if (!ok || told) set({ error: ok ? '' : `The longest answer is a number of tokens from 16 to 4,096; it stays at ${maxAnswer}.` });
   };
+  if (kept.url) {
+    source.value = 'url';
+    url.value = kept.url;
+  }
   const go = el('button', { id: 'inpage-load', type: 'button', className: 'secondary' }, 'Load model');
   const line = el('span');
+  // Shown while a model downloads: what is in, of the whole when the server says its size.
+  const bar = el('progress', { id: 'inpage-progress', hidden: true, max: 1, ariaLabel: 'Download progress' });
   const cancel = el('button', { id: 'inpage-cancel', type: 'button', className: 'link', hidden: true }, 'Cancel');
   const error = el('p', { id: 'inpage-error', className: 'error', role: 'alert' });
   // On a host that cannot send the COOP/COEP headers, boot.js as a service worker adds them.
@@ -98,11 +112,14 @@ function panel(root) {
   root.className = 'subcard inpage';
   root.replaceChildren(el('div', { className: 'row' }, source, file, url, go),
     el('label', { className: 'field' }, el('span', { className: 'label' }, 'Longest answer (tokens)'), longest),
-    el('p', { id: 'inpage-status', className: 'hint', role: 'status' }, line, ' ', cancel, threads), error);
+    bar, el('p', { id: 'inpage-status', className: 'hint', role: 'status' }, line, ' ', cancel, threads), error);
   let told = null;
   const draw = () => {
     if (!root.isConnected) return views.delete(draw);
-    line.textContent = state.line || `Nothing loaded yet: the first call loads SmolLM2-135M, served beside Agora. It runs on ${mode()}.`;
+    line.textContent = state.line || `Nothing loaded yet: the first call loads ${kept.url ? `${decodeURIComponent(kept.url.split('/').pop())}, kept in this browser` : 'SmolLM2-135M, served beside Agora'}. It runs on ${mode()}.`;
+    bar.hidden = state.progress === undefined;
+    if (state.progress === null) bar.removeAttribute('value');
+    else if (state.progress !== undefined) bar.value = state.progress;
     cancel.hidden = !state.busy;
     go.disabled = state.busy;
     error.textContent = state.error;
@@ -124,7 +141,12 @@ async function shelf(root) {
     el('p', { className: 'hint' }, 'For the connection "In this browser": the next visit starts them without a download.'),
     el('ul', {}, ...models.map((m) => {
       const del = el('button', { className: 'link danger-text', type: 'button' }, 'Delete');
-      del.onclick = async () => { await removeModel(m.key); shelf(root); };
+      del.onclick = async () => {
+        await removeModel(m.key);
+        // The next first call no longer finds it here: it loads the served model again.
+        if (kept.url && (await keyFor(kept.url)) === m.key) keep({ url: undefined });
+        shelf(root);
+      };
       return el('li', { className: 'cached-model' }, `${m.name} · ${mb(m.bytes)} `, del);
     }))));
 }
@@ -177,26 +199,28 @@ export function load(source) {
   if (source.kind === 'served') source = { kind: 'url', url: SERVED };
   const t0 = performance.now();
   onProgress = ({ loaded: got, total, phase }) => {
-    if (phase) return set({ line: phase });
+    if (phase) return set({ line: phase, progress: undefined });
     const s = (performance.now() - t0) / 1000;
     const speed = got / Math.max(s, 0.001);
     const left = total ? ` · ${Math.ceil((total - got) / Math.max(speed, 1))} s left` : '';
     const of = total ? ` of ${mb(total)}` : '';
-    set({ line: `Downloading ${mb(got)}${of} · ${mb(speed)}/s${left}` });
+    set({ line: `Downloading ${mb(got)}${of} · ${mb(speed)}/s${left}`, progress: total ? got / total : null });
   };
   set({ busy: true, error: '', line: source.kind === 'file' ? `Reading ${source.file.name}…` : 'Starting the download…' });
   const previous = loaded;
   loading = call({ op: 'load', source, memoryGb: navigator.deviceMemory || 0, threads: threads(), maxCtx: MAX_CTX })
     .then((info) => {
       loaded = info;
-      set({ busy: false, line: describe(info), error: info.warning || '' });
+      // The next visit starts a model from an address from this browser's cache.
+      if (source.kind === 'url') keep({ url: source.url === SERVED ? undefined : source.url });
+      set({ busy: false, line: describe(info), error: info.warning || '', progress: undefined });
       return info.nCtx;
     })
     .catch((err) => {
       // A load that fails before the new model replaces the old one keeps the old one.
       loaded = err.kept ? previous : null;
       const error = err.aborted ? 'Cancelled: nothing was downloaded or stored.' : err.message;
-      set({ busy: false, line: loaded ? describe(loaded) : '', error });
+      set({ busy: false, line: loaded ? describe(loaded) : '', error, progress: undefined });
       throw new Error(error);
     })
     .finally(() => {
@@ -210,7 +234,10 @@ export function cancelLoad() {
   worker?.postMessage({ op: 'cancelLoad' });
 }
 
-/// One chat completion. `req` is a ChatRequest as JSON (src/engine/model.rs). Returns a
+// The calls waiting for a model to load: Stop reaches them before they start.
+const waiting = new Set();
+
+/// One chat completion. `req` is the OpenAI-compatible body as JSON (src/llm/openai.rs). Returns a
 /// reader whose `next()` resolves with `{text, end}`: the text since the last call, and at
 /// the end `{ok, value: {input, output, estimated, finish}}` or `{ok: false, error}`.
 export function generate(req) {
@@ -225,17 +252,24 @@ export function generate(req) {
       text = '';
     }
   };
+  const me = { stopped: false };
+  waiting.add(me);
   (async () => {
     if (loading) await loading.catch(() => {});
-    if (!loaded) await load({ kind: 'served' });
+    if (!loaded && !me.stopped) await load(kept.url ? { kind: 'url', url: kept.url } : { kind: 'served' });
+    // Stopped while the model loaded: the call never starts.
+    if (me.stopped) throw Object.assign(new Error('Stopped'), { aborted: true });
+    waiting.delete(me);
     const body = JSON.parse(req);
-    body.max_tokens = Math.min(body.max_tokens ?? body.max_completion_tokens ?? maxAnswer, maxAnswer);
+    // The user's longest answer bounds prose, not an answer that must be whole JSON to be read.
+    if (!body.response_format) body.max_tokens = Math.min(body.max_tokens ?? body.max_completion_tokens ?? maxAnswer, maxAnswer);
     return call({ op: 'generate', req: body }, (t) => { text += t; flush(); });
-  })().then((value) => { end = { ok: true, value }; flush(); }, (error) => { end = { ok: false, error }; flush(); });
+  })().finally(() => waiting.delete(me)).then((value) => { end = { ok: true, value }; flush(); }, (error) => { end = { ok: false, error }; flush(); });
   return { next: () => new Promise((r) => { wake = r; flush(); }) };
 }
 
 export function stop() {
+  for (const w of waiting) w.stopped = true;
   worker?.postMessage({ op: 'stop' });
 }
 

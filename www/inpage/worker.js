@@ -51,6 +51,8 @@ async function download(url, key, memoryGb, signal, progress) {
     throw new Error(big.message);
   }
   const d = await dir();
+  // A download a closed tab left unfinished is never resumed: it only takes space.
+  for await (const [name] of d.entries()) if (name.endsWith('.part')) await d.removeEntry(name).catch(() => {});
   const tmp = `${key}.part`;
   const handle = await d.getFileHandle(tmp, { create: true });
   const out = await handle.createWritable();
@@ -144,7 +146,8 @@ const ops = {
     try {
       await wllama.createChatCompletion({
         messages: req.messages,
-        max_tokens: req.max_tokens,
+        max_tokens: req.max_tokens ?? req.max_completion_tokens,
+        stream_options: req.stream_options,
         temperature: req.temperature ?? 0.7,
         // `req` is the OpenAI-compatible body; a schema is followed by grammar, as
         // llama.cpp's server does.
