@@ -90,9 +90,12 @@ for (const mode of ['single-thread', 'multi-thread']) {
         assert.ok(lengths.length >= 1, `${t.speaker} ${t.label} appeared all at once`);
       });
       // No answer went past the panel's "Longest answer".
-      const outs = await page.$$eval('.turn .usage', us => us.map(u => Number(/(\d+) out/.exec(u.textContent)?.[1])));
+      const usages = await page.$$eval('.turn .usage', us => us.map(u => u.textContent));
+      const outs = usages.map(u => Number(/(\d+) out/.exec(u)?.[1]));
       assert.equal(outs.length, 11);
       assert.ok(outs.every(n => n > 0 && n <= 48), `tokens out per turn: ${outs}`);
+      // Counted by the model (wllama's usage report), not estimated from the text's length.
+      assert.ok(usages.every(u => !u.includes('estimated')), usages.join('\n'));
       assert.deepEqual(longTasks.filter(d => d > 50), [], `long tasks on the main thread while generating: ${longTasks}\n${slowFrames.join('\n')}`);
       // Free: the cost line says $0.
       assert.match(await page.locator('body').textContent(), /\$0(\.0+)?\b/);
@@ -140,6 +143,39 @@ test('after a reload the model starts from this browser\'s cache with no second 
     assert.match(await kept.first().textContent(), /SmolLM2-135M-Instruct\.Q4_1\.gguf · 98 MB/);
     await kept.first().getByRole('button', { name: 'Delete' }).click();
     await page.waitForFunction(() => !document.querySelector('.cached-model'));
+    await context.close();
+  } finally {
+    site.close();
+  }
+});
+
+test('a model loaded from an address is the one the next visit\'s first call starts, from the cache', { skip, timeout: 300_000 }, async () => {
+  const gguf = await readFile(join(ROOT, 'dist', GGUF));
+  const site = await serveDist({
+    routes: {
+      'other.gguf': (req, res) => {
+        res.writeHead(200, { 'Content-Length': gguf.length, 'Content-Type': 'application/octet-stream' });
+        res.end(gguf);
+      },
+    },
+  });
+  const downloads = () => site.seen.filter(p => p.endsWith('.gguf'));
+  try {
+    const { page, context } = await openApp(browser, site.url);
+    await pickInPage(page);
+    assert.equal(await loadUrl(page, `${site.url}other.gguf`), '');
+    assert.deepEqual(downloads().map(p => p.split('/').pop()), ['other.gguf']);
+    // The next visit: the panel says which model the first call loads, and a call loads it
+    // from this browser's cache, not from the server, and not the served SmolLM2.
+    await page.goto(site.url);
+    await page.waitForSelector('#start:not([disabled])');
+    await pickInPage(page);
+    assert.match(await status(page), /the first call loads other\.gguf, kept in this browser/);
+    assert.equal(await page.inputValue('#inpage-url'), `${site.url}other.gguf`);
+    await page.click('#test-connection');
+    await page.waitForSelector('p.ok', { timeout: 120_000 });
+    assert.match(await status(page), /^other\.gguf · 98 MB · .*from this browser's cache/);
+    assert.equal(downloads().length, 1, `downloaded again: ${downloads()}`);
     await context.close();
   } finally {
     site.close();
