@@ -308,11 +308,14 @@ impl Connection {
         }
     }
 
+    /// The id of the built-in connection `in_browser`.
+    pub const IN_BROWSER: &'static str = "inpage";
+
     /// A model run inside this tab: no key, no server, one call at a time. Its context
     /// window is the loaded model's (set when it loads).
     pub fn in_browser() -> Self {
         Connection {
-            id: "inpage".into(),
+            id: Self::IN_BROWSER.into(),
             label: "In this browser (no key, no install)".into(),
             kind: ProviderKind::InBrowser,
             base_url: String::new(),

@@ -10,7 +10,7 @@ use leptos::task::spawn_local;
 
 use super::app::session;
 use super::state::AppState;
-use crate::session::inpage;
+use crate::session::{inpage, Connection};
 
 fn mount(id: &'static str) {
     let state = expect_context::<AppState>();
@@ -30,7 +30,11 @@ pub fn in_page_panel(model: RwSignal<String>) -> impl IntoView {
         let (true, Some(s)) = (ctx > 0, session()) else {
             return;
         };
-        if let Some(mut c) = s.connections().into_iter().find(|c| c.id == "inpage") {
+        if let Some(mut c) = s
+            .connections()
+            .into_iter()
+            .find(|c| c.id == Connection::IN_BROWSER)
+        {
             c.context_tokens = ctx;
             c.default_model = name.clone();
             if s.save_connection(c).is_ok() {

@@ -353,7 +353,7 @@ pub fn SetupScreen() -> impl IntoView {
                 {move || if adding.get() { "Close" } else { "Add a connection (OpenAI, Ollama, any OpenAI-compatible API)" }}
             </button>
         </div>
-        {move || (connection.get() == "inpage").then(|| in_page_panel(model))}
+        {move || (connection.get() == Connection::IN_BROWSER).then(|| in_page_panel(model))}
         {move || test_result.get().map(|r| {
             let (class, text) = match r { Ok(m) => ("ok", m), Err(m) => ("error", m) };
             view! { <p class=class role="status">{text}</p> }

@@ -29,12 +29,13 @@ let state = { busy: false, line: '', error: '' };
 const isolated = () => self.crossOriginIsolated === true;
 const threads = () => (isolated() ? Math.max(1, Math.min(navigator.hardwareConcurrency || 1, 4)) : 1);
 
-export function mode() {
-  const n = threads();
-  return isolated()
-    ? `${n} thread${n > 1 ? 's' : ''} (cross-origin isolated)`
-    : '1 thread (this page is not cross-origin isolated)';
+/// The threads a model runs on, and why: several only in a cross-origin isolated page.
+function how(n, multi) {
+  return multi ? `${n} threads (cross-origin isolated)` : `1 thread${isolated() ? '' : ' (this page is not cross-origin isolated)'}`;
 }
+
+/// The threads the next model loaded will run on.
+export const mode = () => how(threads(), threads() > 1);
 
 const views = new Set();
 
@@ -188,9 +189,7 @@ function call(msg, token) {
 function describe(info) {
   const ctx = info.nCtx.toLocaleString('en');
   const from = info.fromCache ? ' · from this browser\'s cache' : '';
-  const n = info.threads;
-  const how = info.multi ? `${n} threads (cross-origin isolated)` : `1 thread${isolated() ? '' : ' (this page is not cross-origin isolated)'}`;
-  return `${info.name} · ${mb(info.bytes)} · context ${ctx} tokens · ${how}${from}`;
+  return `${info.name} · ${mb(info.bytes)} · context ${ctx} tokens · ${how(info.threads, info.multi)}${from}`;
 }
 
 /// Loads a model: `{kind: 'served'}`, `{kind: 'url', url}` or `{kind: 'file', file}`.
@@ -261,8 +260,11 @@ export function generate(req) {
     if (me.stopped) throw Object.assign(new Error('Stopped'), { aborted: true });
     waiting.delete(me);
     const body = JSON.parse(req);
-    // The user's longest answer bounds prose, not an answer that must be whole JSON to be read.
-    if (!body.response_format) body.max_tokens = Math.min(body.max_tokens ?? body.max_completion_tokens ?? maxAnswer, maxAnswer);
+    // One limit for the worker, whichever name the body gives it (a reasoning model's
+    // body says max_completion_tokens). The user's longest answer bounds prose, not an
+    // answer that must be whole JSON to be read.
+    body.max_tokens = body.max_tokens ?? body.max_completion_tokens ?? maxAnswer;
+    if (!body.response_format) body.max_tokens = Math.min(body.max_tokens, maxAnswer);
     return call({ op: 'generate', req: body }, (t) => { text += t; flush(); });
   })().finally(() => waiting.delete(me)).then((value) => { end = { ok: true, value }; flush(); }, (error) => { end = { ok: false, error }; flush(); });
   return { next: () => new Promise((r) => { wake = r; flush(); }) };

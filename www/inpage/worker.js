@@ -146,7 +146,7 @@ const ops = {
     try {
       await wllama.createChatCompletion({
         messages: req.messages,
-        max_tokens: req.max_tokens ?? req.max_completion_tokens,
+        max_tokens: req.max_tokens,
         stream_options: req.stream_options,
         temperature: req.temperature ?? 0.7,
         // `req` is the OpenAI-compatible body; a schema is followed by grammar, as
