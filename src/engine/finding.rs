@@ -80,7 +80,6 @@ pub struct Criterion {
 }
 
 /// One outcome's probability as a seat sees it.
-#[cfg(test)]
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct OutcomeProbability {
     pub outcome: String,
@@ -88,7 +87,6 @@ pub struct OutcomeProbability {
 }
 
 /// One side of a crux.
-#[cfg(test)]
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct CruxSide {
     pub seat: String,
@@ -97,7 +95,6 @@ pub struct CruxSide {
     pub would_change_mind: String,
 }
 
-#[cfg(test)]
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum DisagreementKind {
@@ -107,9 +104,14 @@ pub enum DisagreementKind {
 }
 
 /// What a crux room found (seed 004).
-#[cfg(test)]
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct CruxCard {
+    /// The room it came from (its phase key, `room/2`), so the card links back to it.
+    #[serde(default)]
+    pub room: String,
+    /// The question the room was opened on.
+    #[serde(default)]
+    pub question: String,
     pub crux: String,
     pub sides: Vec<CruxSide>,
     pub kind: DisagreementKind,
@@ -148,6 +150,31 @@ pub struct ClaimCheck {
     pub reason: String,
 }
 
+/// One aspect a crux debate's topic was broken into.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Aspect {
+    pub label: String,
+    pub question: String,
+}
+
+/// The analyst's disagreement detection after an aspect's last miniround: the three gates
+/// and, when all three hold, the two sides a crux room opens between.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Disagreement {
+    pub direct_opposition: bool,
+    pub specific_claim: bool,
+    pub topic_relevant: bool,
+    /// The two seats that disagree (empty when the analyst named none).
+    #[serde(default)]
+    pub seats: Vec<String>,
+    #[serde(default)]
+    pub claim: String,
+    #[serde(default)]
+    pub question: String,
+    /// A crux room was opened on it.
+    pub opened: bool,
+}
+
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub enum FindingBody {
     Evaluation(Evaluation),
@@ -172,28 +199,44 @@ pub enum FindingBody {
         /// Characters of the cut turn that were kept.
         kept_chars: u32,
     },
-    // The forecast and crux result kinds (and a titled summary) are compiled into the tests
-    // only (the probe records them) until those formats are in the app: no shipped format
-    // records them, and their parsers would cost bundle bytes for nothing (BENCHMARKS.md).
-    #[cfg(test)]
     Probabilities {
         outcomes: Vec<OutcomeProbability>,
         /// 0–100.
         confidence: u32,
     },
-    #[cfg(test)]
     CruxCard(CruxCard),
     /// A crux the analyst could not extract: shown as such, with a link to its room.
-    #[cfg(test)]
     CruxNotExtracted {
         room: String,
         reason: String,
     },
-    #[cfg(test)]
     Summary {
         title: String,
         text: String,
     },
+    /// The aspects a crux debate's topic was broken into.
+    Aspects(Vec<Aspect>),
+    Disagreement(Disagreement),
+    /// A crux room's exit check (`kind` "exit") or convergence check ("convergence"):
+    /// `done` is the crux surfaced, or the two converged.
+    RoomCheck {
+        kind: String,
+        done: bool,
+        #[serde(default)]
+        crux: String,
+        #[serde(default)]
+        note: String,
+    },
+    /// Whether a persona moved between its opening and its closing, and on what.
+    PositionShift {
+        shifted: bool,
+        from: String,
+        to: String,
+        #[serde(default)]
+        moved_by: String,
+    },
+    /// The forecast panel's findings (seed 001).
+    Forecast(Box<super::formats::forecast::types::ForecastFinding>),
     /// The analyst's answer could not be read: no number is shown for it.
     Unscored {
         what: String,
@@ -213,14 +256,15 @@ impl FindingBody {
             FindingBody::Score { .. } => "Score",
             FindingBody::Interjection { .. } => "Interjection",
             FindingBody::Interruption { .. } => "Interruption",
-            #[cfg(test)]
             FindingBody::Probabilities { .. } => "Probabilities",
-            #[cfg(test)]
             FindingBody::CruxCard(_) => "Crux card",
-            #[cfg(test)]
             FindingBody::CruxNotExtracted { .. } => "Crux not extracted",
-            #[cfg(test)]
             FindingBody::Summary { .. } => "Summary",
+            FindingBody::Aspects(_) => "Aspects",
+            FindingBody::Disagreement(_) => "Disagreement",
+            FindingBody::RoomCheck { .. } => "Room check",
+            FindingBody::PositionShift { .. } => "Position shift",
+            FindingBody::Forecast(f) => f.label(),
             FindingBody::Unscored { .. } => "Unscored",
             FindingBody::FactCheck { .. } => "Fact check",
         }
@@ -272,7 +316,6 @@ impl FindingBody {
                 urgency,
                 ..
             } => format!("{by} cut in ({reason}, urgency {urgency}%) at \"{trigger}\""),
-            #[cfg(test)]
             FindingBody::Probabilities {
                 outcomes,
                 confidence,
@@ -283,12 +326,59 @@ impl FindingBody {
                     .collect();
                 format!("{} (confidence {confidence}%)", parts.join(", "))
             }
-            #[cfg(test)]
             FindingBody::CruxCard(c) => format!("{} ({})", c.crux, c.kind.id()),
-            #[cfg(test)]
             FindingBody::CruxNotExtracted { reason, .. } => format!("not extracted: {reason}"),
-            #[cfg(test)]
             FindingBody::Summary { title, text } => format!("{title}: {text}"),
+            FindingBody::Aspects(a) => {
+                let labels: Vec<&str> = a.iter().map(|a| a.label.as_str()).collect();
+                format!("aspects: {}", labels.join("; "))
+            }
+            FindingBody::Disagreement(d) => format!(
+                "{} (direct opposition {}, specific claim {}, relevant {}){}",
+                if d.claim.is_empty() {
+                    "no disagreement named"
+                } else {
+                    &d.claim
+                },
+                yes(d.direct_opposition),
+                yes(d.specific_claim),
+                yes(d.topic_relevant),
+                if d.opened {
+                    "; crux room opened"
+                } else {
+                    "; no crux room"
+                }
+            ),
+            FindingBody::RoomCheck {
+                kind,
+                done,
+                crux,
+                note,
+            } => {
+                let what = if kind == "exit" {
+                    "crux surfaced"
+                } else {
+                    "converged"
+                };
+                format!(
+                    "{kind} check: {what} {}; {}",
+                    yes(*done),
+                    if crux.is_empty() { note } else { crux }
+                )
+            }
+            FindingBody::PositionShift {
+                shifted,
+                from,
+                to,
+                moved_by,
+            } => {
+                if *shifted {
+                    format!("shifted from \"{from}\" to \"{to}\" ({moved_by})")
+                } else {
+                    format!("held: \"{to}\"")
+                }
+            }
+            FindingBody::Forecast(f) => f.summary(),
             FindingBody::Unscored { what, reason } => format!("{what} unscored: {reason}"),
             FindingBody::FactCheck { claims } if claims.is_empty() => "no checkable claims".into(),
             FindingBody::FactCheck { claims } => claims
@@ -297,6 +387,14 @@ impl FindingBody {
                 .collect::<Vec<_>>()
                 .join("; "),
         }
+    }
+}
+
+fn yes(b: bool) -> &'static str {
+    if b {
+        "yes"
+    } else {
+        "no"
     }
 }
 
@@ -321,7 +419,6 @@ impl Level {
     }
 }
 
-#[cfg(test)]
 impl DisagreementKind {
     pub fn id(self) -> &'static str {
         match self {

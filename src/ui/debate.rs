@@ -9,6 +9,7 @@ use super::classic::ScoreCard;
 use super::download;
 use super::duelogic::listen::Listen;
 use super::duelogic::{ChairPanel, CutMarker, Interjection, Scorecard};
+use super::forecast::ForecastPanel;
 use super::fork::{fork_button, ForkAt, ForkPanel, ForkedFrom};
 use super::markdown::Markdown;
 use super::state::{AppState, Block, BlockKind, Route, TurnStatus, TurnView};
@@ -146,6 +147,14 @@ fn block_view(block: Block) -> AnyView {
         {
             view! { <ScoreCard finding=f/> }.into_any()
         }
+        BlockKind::Finding(f)
+            if matches!(
+                f.body,
+                FindingBody::CruxCard(_) | FindingBody::CruxNotExtracted { .. } | FindingBody::Summary { .. }
+            ) =>
+        {
+            super::crux::finding_view(&f).unwrap_or_else(|| ().into_any())
+        }
         BlockKind::Finding(f) => view! {
             <aside class="finding" data-kind=f.body.label()>
                 <strong>{f.body.label()}</strong>
@@ -184,7 +193,9 @@ fn block_view(block: Block) -> AnyView {
             view,
             ..
         } => {
-            let seat_class = format!("turn seat-{seat}");
+            let in_room = if call.path.starts_with("room/") { " in-room" } else { "" };
+            let seat_class = format!("turn seat-{seat}{in_room}");
+            let anchor = super::crux::anchor(&call);
             let (speaker_name, fork_label) = (speaker.clone(), label.clone());
             let meta = move || {
                 view.usage.get().map(|u| {
@@ -227,7 +238,7 @@ fn block_view(block: Block) -> AnyView {
                 ) && awaits_evaluation(state, &eval_seat, &eval_label)
             });
             view! {
-                <article class=seat_class data-status=move || view.status.get().id() data-block=key.clone()
+                <article class=seat_class id=anchor data-status=move || view.status.get().id() data-block=key.clone()
                     class:speaking=speaking class:was-cut=move || view.cut_by.with(|c| c.is_some())>
                     <header class="turn-head">
                         <span class="speaker">{speaker}</span>
@@ -431,9 +442,15 @@ pub fn DebateScreen() -> impl IntoView {
         });
     };
 
+    let deck_only = RwSignal::new(false);
+    let is_crux = move || d.config.with(|c| c.as_ref().is_some_and(|c| c.format() == FormatId::Crux));
     let is_duelogic = move || {
         d.config
             .with(|c| c.as_ref().is_some_and(|c| c.format() == FormatId::Duelogic))
+    };
+    let is_forecast = move || {
+        d.config
+            .with(|c| c.as_ref().is_some_and(|c| c.format() == FormatId::Forecast))
     };
     let can_resume = move || {
         (d.running.get() && d.held.get())
@@ -499,7 +516,9 @@ pub fn DebateScreen() -> impl IntoView {
                 {move || action_error.get().map(|e| view! { <p class="error" role="alert">{e}</p> })}
                 {move || d.loading.get().then(|| view! { <p class="hint">"Loading…"</p> })}
                 {move || is_duelogic().then(|| view! { <Listen/> <ChairPanel/> })}
-                <div class="transcript">
+                {move || is_forecast().then(|| view! { <ForecastPanel/> })}
+                {move || is_crux().then(|| view! { <super::crux::CruxPanels deck_only=deck_only/> })}
+                <div class="transcript" class:hidden=move || deck_only.get()>
                     <For each=drawn key=|b| (b.epoch, b.key.clone()) let:block>
                         {block_view(block)}
                     </For>

@@ -1,6 +1,7 @@
 //! Leptos components. They render the event log and send intents to the session; they never
 //! call a provider. One file per screen (setup, debate, history), widgets beside them.
 
+pub mod crux;
 pub mod link_policy;
 pub mod md_blocks;
 
@@ -18,6 +19,8 @@ mod download;
 mod duelogic;
 #[cfg(target_arch = "wasm32")]
 mod fork;
+#[cfg(target_arch = "wasm32")]
+mod forecast;
 #[cfg(target_arch = "wasm32")]
 mod history;
 #[cfg(target_arch = "wasm32")]

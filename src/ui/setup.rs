@@ -5,12 +5,14 @@ use leptos::prelude::*;
 
 use super::app::{navigate, session};
 use super::connection_form::ConnectionForm;
+use super::crux::setup::{CruxForm, CruxSetup};
 use super::duelogic::setup::{DuelogicForm, DuelogicSetup};
+use super::forecast::setup::{ForecastForm, ForecastSetup};
 use super::inpage::in_page_panel;
 use super::state::{AppState, Route};
 use crate::engine::config::{ClassicOptions, ClassicStyle, FormatId, Participant, MAX_TOPIC_CHARS};
 use crate::engine::cost;
-use crate::engine::formats::{self, classic, duelogic};
+use crate::engine::formats::{self, classic, crux, duelogic, forecast};
 use crate::engine::DebateConfig;
 use crate::session::prices::PriceTable;
 use crate::session::Connection;
@@ -28,8 +30,8 @@ const SUGGESTIONS: [&str; 6] = [
 const FORMATS: [(FormatId, &str, bool); 4] = [
     (FormatId::Classic, "A moderator, two positions, rounds of argument and rebuttal, closing statements and a summary.", true),
     (FormatId::Duelogic, "Chairs argue from philosophical frameworks on a podcast; the Arbiter scores every answer and steps in.", true),
-    (FormatId::Forecast, "Five roles debate the odds of outcomes. Coming soon.", false),
-    (FormatId::Crux, "Personas hunt for the real disagreement. Coming soon.", false),
+    (FormatId::Forecast, "A panel of five roles argues the odds of each outcome; the judge and the consensus give the forecast.", true),
+    (FormatId::Crux, "Personas with their own biases and voices argue aspects of the topic; where two really disagree, a crux room digs out the root and a crux card records it.", true),
 ];
 
 /// Who fills a seat, as the seat's select offers it.
@@ -110,6 +112,8 @@ pub fn SetupScreen() -> impl IntoView {
     let topic = RwSignal::new(String::new());
     let format = RwSignal::new(FormatId::Classic);
     let duelogic_form = DuelogicForm::new();
+    let crux_form = CruxForm::new();
+    let forecast_form = ForecastForm::new();
     let stance_a = RwSignal::new(String::new());
     let stance_b = RwSignal::new(String::new());
     let style = RwSignal::new(ClassicStyle::Formal);
@@ -199,6 +203,38 @@ pub fn SetupScreen() -> impl IntoView {
                 .then(|| on_model(f.analyst_connection.get(), f.analyst_model.get()));
             let mut config =
                 duelogic::new_config(&topic.get(), chairs, arbiter, analyst, f.options());
+            config.spending_cap = cap.with(|c| cost::parse_decimal(c));
+            return config;
+        }
+        if format.get() == FormatId::Crux {
+            let f = crux_form;
+            let personas = f.personas.with(|ps| {
+                ps.iter()
+                    .map(|p| (p.contract.get(), on_model(p.connection.get(), p.model.get())))
+                    .collect()
+            });
+            let analyst = on_model(f.analyst_connection.get(), f.analyst_model.get());
+            let mut config = crux::new_config(&topic.get(), personas, analyst, f.options());
+            config.spending_cap = cap.with(|c| cost::parse_decimal(c));
+            return config;
+        }
+        if format.get() == FormatId::Forecast {
+            let f = forecast_form;
+            let roles = f.roles.with(|r| {
+                r.iter()
+                    .map(|r| {
+                        (
+                            r.kind.get(),
+                            r.name.get(),
+                            r.perspective.get(),
+                            on_model(r.connection.get(), r.model.get()),
+                        )
+                    })
+                    .collect()
+            });
+            let analyst = (!f.analyst_connection.get().is_empty())
+                .then(|| on_model(f.analyst_connection.get(), f.analyst_model.get()));
+            let mut config = forecast::new_config(&topic.get(), roles, analyst, f.options());
             config.spending_cap = cap.with(|c| cost::parse_decimal(c));
             return config;
         }
@@ -435,6 +471,8 @@ pub fn SetupScreen() -> impl IntoView {
 
     let options = move || match format.get() {
         FormatId::Duelogic => view! { <DuelogicSetup form=duelogic_form/> }.into_any(),
+        FormatId::Crux => view! { <CruxSetup form=crux_form/> }.into_any(),
+        FormatId::Forecast => view! { <ForecastSetup form=forecast_form/> }.into_any(),
         _ => view! { {classic_options()} {seat_rows()} }.into_any(),
     };
 

@@ -280,6 +280,8 @@ impl DebateView {
                         Some(t),
                     ) => t.judged.set(Some(f.clone())),
                     (FindingBody::Interruption { .. }, Some(t)) => t.cut_by.set(Some(f.clone())),
+                    // The forecast panel shows all of a forecast's findings.
+                    _ if self.is_forecast() => {}
                     _ => self.push(format!("f{}", e.seq), BlockKind::Finding(f.clone())),
                 }
             }
@@ -308,7 +310,12 @@ impl DebateView {
                     self.ledger.try_update(|l| l.add(c, seat, usage)).flatten()
                 });
                 if let Some(v) = self.turn(&call.to_string()) {
-                    v.text.set(text.clone());
+                    // Crux personas' turns show as the format cleaned them.
+                    let shown = self.config.with_untracked(|c| match c {
+                        Some(c) => crate::engine::formats::crux::shown_text(c, seat, text),
+                        None => text.clone(),
+                    });
+                    v.text.set(shown);
                     v.reasoning.set(reasoning.clone());
                     v.usage.set(Some(*usage));
                     v.cost.set(cost);
@@ -449,10 +456,11 @@ impl DebateView {
             format!("t{seq}"),
             BlockKind::Turn {
                 call: call.clone(),
+                // A forecast's calls are JSON its panel shows parsed: folded here.
                 analysis: matches!(
                     purpose,
                     Purpose::Evaluation | Purpose::Check | Purpose::Extraction
-                ),
+                ) || self.is_forecast(),
                 seat: seat.to_string(),
                 speaker,
                 model,
@@ -468,7 +476,14 @@ impl DebateView {
         }
     }
 
-    fn turn(&self, call: &str) -> Option<TurnView> {
+    fn is_forecast(&self) -> bool {
+        self.config.with_untracked(|c| {
+            c.as_ref()
+                .is_some_and(|c| c.format() == crate::engine::config::FormatId::Forecast)
+        })
+    }
+
+    pub fn turn(&self, call: &str) -> Option<TurnView> {
         self.turns.with_value(|t| t.get(call).copied())
     }
 }

@@ -40,3 +40,44 @@ test('a duelogic episode on the local model finishes; every evaluation is read o
   assert.equal(scored + unscored, 2, 'one judgement per chair');
   console.log(`duelogic on the local model: ${scored} of ${scored + unscored} evaluations parsed (${Math.round(100 * scored / (scored + unscored))}%)`);
 });
+
+test('a crux debate with two personas on the local model finishes; cards are extracted or marked not extracted', { skip: !enabled && 'AGORA_LOCAL_MODEL is not 1', timeout: 1_500_000 }, async () => {
+  const { page, consoleLines } = await openApp(browser, site.url);
+  await page.getByRole('radio', { name: 'Crux' }).check();
+  await page.fill('#topic', 'Should voting be compulsory in democracies?');
+  await page.fill('#crux-aspects', '1');
+  await page.fill('#crux-exchanges', '4');
+  await page.click('#start');
+  await page.waitForSelector('.badge.done, .badge.failed, .note.error', { timeout: 1_440_000 });
+  const turns = await transcript(page);
+  assert.ok(await page.locator('.badge.done').isVisible(), `the crux debate failed: ${JSON.stringify(turns.at(-1))} ${consoleLines.join('\n')}`);
+  for (const t of turns) assert.ok(t.text.trim().length > 0, `${t.speaker} ${t.label} is empty`);
+  assert.equal(turns.filter(t => t.label === 'Closing').length, 2);
+  // Every room that ran ends in a card or a "not extracted" card, never in nothing.
+  const rooms = await page.locator('.turn.in-room').evaluateAll(ts => new Set(ts.map(t => t.id.split('-').slice(0, 3).join('-'))).size);
+  const cards = await page.locator('.crux-deck .crux-card:not(.not-extracted)').count();
+  const missing = await page.locator('.crux-deck .crux-card.not-extracted').count();
+  assert.equal(cards + missing, rooms, 'one card or not-extracted note per room');
+  console.log(`crux on the local model: ${rooms} crux room(s), ${cards} card(s) extracted, ${missing} not extracted`);
+});
+
+test('a forecast on the local model (two roles and the judge, two rounds) finishes; its probabilities are read or rejected', { skip: !enabled && 'AGORA_LOCAL_MODEL is not 1', timeout: 900_000 }, async () => {
+  const { page, consoleLines } = await openApp(browser, site.url);
+  await page.getByRole('radio', { name: 'Forecast' }).check();
+  await page.fill('#topic', 'Will it rain in London tomorrow?');
+  await page.getByRole('button', { name: 'Remove Contrarian' }).click();
+  await page.getByRole('button', { name: 'Remove Historian' }).click();
+  await page.fill('#forecast-rounds', '2');
+  // Two roles and the judge, two rounds: 6 arguments, 6 scores, the synthesis.
+  assert.match(await page.locator('#plan').textContent(), /^13 model calls planned/);
+  await page.click('#start');
+  await page.waitForSelector('.badge.done, .badge.failed, .note.error', { timeout: 840_000 });
+  assert.ok(await page.locator('.badge.done').isVisible(), `the forecast failed: ${consoleLines.join('\n')}`);
+  const verdict = await page.locator('.fc-verdict').textContent();
+  const [, read, rejected] = verdict.match(/probabilities read (\d+), rejected (\d+)/);
+  // Six arguments, and one more for each regenerated: at most twelve readings.
+  assert.ok(Number(read) + Number(rejected) <= 12);
+  // Every chart bar shows a number only where one was read or computed from read ones.
+  const finals = await page.$$eval('.fc-chart g[data-series="final"]', gs => gs.map(g => g.dataset.value ?? null));
+  console.log(`forecast on the local model: probabilities read ${read}, rejected ${rejected}; final ${JSON.stringify(finals)}; ${verdict.replace(/\s+/g, ' ').slice(0, 400)}`);
+});

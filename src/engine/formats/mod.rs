@@ -1,7 +1,9 @@
 //! The debate formats. Each is plain async code over a `DebateCtx`.
 
 pub mod classic;
+pub mod crux;
 pub mod duelogic;
+pub mod forecast;
 mod plans;
 #[cfg(test)]
 mod probe;
@@ -21,10 +23,11 @@ pub async fn run(ctx: &DebateCtx) -> Result<(), DebateError> {
     match config.format() {
         FormatId::Classic => classic::run(ctx).await,
         FormatId::Duelogic => duelogic::run(ctx).await,
-        other => Err(DebateError::Config(format!(
-            "The {} format is not available yet.",
-            other.label()
-        ))),
+        FormatId::Crux => crux::run(ctx).await,
+        FormatId::Forecast => forecast::run(ctx).await,
+        // The probe is run by its own tests, never through here.
+        #[cfg(test)]
+        FormatId::Probe => Err(DebateError::Config("The probe runs only in its tests.".into())),
     }
 }
 

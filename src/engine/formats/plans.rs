@@ -13,7 +13,6 @@ use super::super::cost::PlannedCall;
 /// Seats by role in formats whose seats are the roles themselves: the seat named `id` if
 /// the debate has it, else every seat but the analyst's (a chair, a forecasting role, a
 /// persona). Used by the forecast and crux plans, which are test-only for now.
-#[cfg(test)]
 fn speakers<'a>(config: &'a DebateConfig, leading: &str) -> Vec<&'a str> {
     config
         .seats
@@ -97,14 +96,18 @@ pub fn plan(config: &DebateConfig) -> Vec<PlannedCall> {
             }
             p.one(d::ARBITER, d::CLOSING_TOKENS);
         }
-        #[cfg(test)]
         FormatOptions::Forecast(o) => {
             // Seed 001: every role argues in parallel within a round and each argument is
-            // scored; the judge's synthesis waits for all of them.
-            let roles = speakers(config, "");
+            // scored as soon as it is in; the next round waits for the last score (an
+            // argument under 0.2 is regenerated first), the judge's synthesis for all.
+            let roles: Vec<&str> = if o.roles.is_empty() {
+                speakers(config, "")
+            } else {
+                o.roles.iter().map(|r| r.seat.as_str()).collect()
+            };
             for _ in 0..o.rounds {
                 p.together(roles.iter().copied(), o.argument_output_tokens);
-                p.together(roles.iter().map(|_| analyst), 300);
+                p.together(roles.iter().map(|_| analyst), o.scoring_output_tokens);
             }
             p.one(
                 if roles.contains(&"judge") {
@@ -112,36 +115,39 @@ pub fn plan(config: &DebateConfig) -> Vec<PlannedCall> {
                 } else {
                     analyst
                 },
-                1200,
+                o.synthesis_output_tokens,
             );
         }
-        #[cfg(test)]
         FormatOptions::Crux(o) => {
             // Seed 004: decomposition; openings; per aspect three minirounds, a summary and
-            // disagreement detection; a crux room (two statements, the exchange, its exit
-            // checks, the convergence check and the card); closings; shifts; the summary.
-            let personas = speakers(config, "");
-            p.one(analyst, 600);
-            p.together(personas.iter().copied(), 300);
+            // the disagreement detection, then a crux room at its longest (two statements,
+            // the exchange with its exit checks, the convergence check and the card);
+            // closings; shifts; the summary.
+            use super::crux as c;
+            let personas: Vec<&str> = o.personas.iter().map(|p| p.seat.as_str()).collect();
+            p.one(analyst, c::DECOMPOSE_TOKENS);
+            p.together(personas.iter().copied(), c::OPENING_TOKENS);
             for _ in 0..o.aspects {
-                for _ in 0..3 {
-                    p.together(personas.iter().copied(), 300);
+                for _ in 0..c::MINIROUNDS {
+                    p.together(personas.iter().copied(), c::TAKE_TOKENS);
                 }
-                p.one(analyst, 500);
-                p.one(analyst, 500);
-                p.together(personas.iter().take(2).copied(), 300);
-                for turn in 0..o.max_exchanges {
-                    p.one(personas[turn as usize % personas.len().max(1)], 200);
-                    if turn >= 3 && turn % 2 == 1 {
-                        p.one(analyst, 300);
+                p.one(analyst, c::ROUND_SUMMARY_TOKENS);
+                p.one(analyst, c::DETECTION_TOKENS);
+                if personas.len() >= 2 {
+                    p.together(personas.iter().take(2).copied(), c::POSITION_TOKENS);
+                    for turn in 0..o.max_exchanges.min(c::MAX_EXCHANGES) {
+                        p.one(personas[turn as usize % 2], c::EXCHANGE_TOKENS);
+                        if c::exit_check_after(turn) {
+                            p.one(analyst, c::EXIT_TOKENS);
+                        }
                     }
+                    p.one(analyst, c::CONVERGENCE_TOKENS);
+                    p.one(analyst, c::CARD_TOKENS);
                 }
-                p.one(analyst, 300);
-                p.one(analyst, 800);
             }
-            p.together(personas.iter().copied(), 400);
-            p.one(analyst, 800);
-            p.one(analyst, 1500);
+            p.together(personas.iter().copied(), c::CLOSING_TOKENS);
+            p.one(analyst, c::SHIFT_TOKENS);
+            p.one(analyst, c::SUMMARY_TOKENS);
         }
         #[cfg(test)]
         FormatOptions::Probe => {}
@@ -231,5 +237,24 @@ mod tests {
         o.accountability = Accountability::Relaxed;
         let relaxed = plan(&config(&seats, "analyst", FormatOptions::Duelogic(o)));
         assert_eq!(relaxed.len(), 1 + 3 * 2 + 1);
+    }
+
+    #[test]
+    fn crux_plans_one_room_per_aspect_at_its_longest() {
+        use crate::engine::config::CruxOptions;
+        use crate::engine::formats::crux::persona::{catalogue, CruxPersona};
+        let mut o = CruxOptions::default();
+        for (i, c) in catalogue().into_iter().take(2).enumerate() {
+            o.personas
+                .push(CruxPersona::new(format!("persona-{}", i + 1), &c));
+        }
+        let p = plan(&config(
+            &["persona-1", "persona-2", "analyst"],
+            "analyst",
+            FormatOptions::Crux(o),
+        ));
+        // 1 + 2 + 3 × (3×2 + 2 + 2 + 14 + 6 + 2) + 2 + 2.
+        assert_eq!(p.len(), 1 + 2 + 3 * (6 + 2 + 2 + 14 + 6 + 2) + 2 + 2);
+        assert_eq!(p.last().unwrap().max_tokens, 1500);
     }
 }

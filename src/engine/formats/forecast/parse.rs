@@ -1,0 +1,448 @@
+//! Reading the models' JSON answers: an argument (its fields and its probabilities), a
+//! score against the rubric, and the judge's synthesis. Lenient where it costs nothing
+//! (probabilities as a list or a map, percentages), strict where a number would otherwise
+//! be made up.
+
+use serde_json::Value;
+
+use super::consensus::{composite, normalise};
+use super::types::{Disagreement, Insight, Precedent, Stance};
+use crate::engine::finding::Level;
+
+/// An argument as read; `probabilities` is the normalised distribution in outcome order
+/// with the sum as given, or why it was rejected.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Parsed {
+    pub argument: String,
+    pub outcome_supported: String,
+    pub evidence: Vec<String>,
+    pub rebuts: Vec<String>,
+    pub references: Vec<String>,
+    pub probabilities: Result<(Vec<f64>, f64), String>,
+    pub confidence: Option<f64>,
+    pub precedents: Vec<Precedent>,
+}
+
+fn text(v: &Value, key: &str) -> String {
+    v.get(key)
+        .and_then(Value::as_str)
+        .unwrap_or_default()
+        .trim()
+        .to_string()
+}
+
+fn strings(v: &Value, key: &str) -> Vec<String> {
+    match v.get(key) {
+        Some(Value::Array(a)) => a
+            .iter()
+            .filter_map(|x| match x {
+                Value::String(s) => Some(s.trim().to_string()),
+                Value::Object(_) => Some(x.to_string()),
+                _ => None,
+            })
+            .filter(|s| !s.is_empty())
+            .collect(),
+        Some(Value::String(s)) if !s.trim().is_empty() => vec![s.trim().to_string()],
+        _ => Vec::new(),
+    }
+}
+
+fn unit(v: &Value, key: &str) -> Option<f64> {
+    v.get(key)
+        .and_then(Value::as_f64)
+        .filter(|x| x.is_finite() && (0.0..=1.0).contains(x))
+}
+
+/// `[{"outcome": id, "probability": p}]` or `{"id": p}`, as (id, value) pairs.
+pub fn probability_pairs(v: Option<&Value>) -> Result<Vec<(String, f64)>, String> {
+    let number = |x: &Value| {
+        x.as_f64().or_else(|| {
+            x.as_str()
+                .and_then(|s| s.trim().trim_end_matches('%').parse().ok())
+        })
+    };
+    match v {
+        Some(Value::Array(a)) => a
+            .iter()
+            .map(|e| {
+                let id = ["outcome", "outcome_id", "id"]
+                    .iter()
+                    .find_map(|k| e.get(*k).and_then(Value::as_str))
+                    .ok_or("a probability names no outcome")?;
+                let p = ["probability", "p"]
+                    .iter()
+                    .find_map(|k| e.get(*k).and_then(number))
+                    .ok_or_else(|| format!("`{id}` has no number"))?;
+                Ok((id.trim().to_string(), p))
+            })
+            .collect(),
+        Some(Value::Object(m)) => m
+            .iter()
+            .map(|(k, x)| {
+                number(x)
+                    .map(|p| (k.clone(), p))
+                    .ok_or_else(|| format!("`{k}` has no number"))
+            })
+            .collect(),
+        _ => Err("no `probabilities`".into()),
+    }
+}
+
+fn precedents(v: &Value) -> Vec<Precedent> {
+    let Some(Value::Array(a)) = v.get("precedents") else {
+        return Vec::new();
+    };
+    a.iter()
+        .filter_map(|p| {
+            let event = text(p, "event");
+            (!event.is_empty()).then(|| Precedent {
+                event,
+                date: text(p, "date"),
+                outcome: text(p, "outcome"),
+                similarity: unit(p, "similarity_score")
+                    .or_else(|| unit(p, "similarity"))
+                    .unwrap_or(0.0),
+                relevance: text(p, "relevance"),
+            })
+        })
+        .collect()
+}
+
+/// Reads an argument leniently: only a missing argument text fails; the rest is kept
+/// or marked (an unknown supported outcome becomes empty, bad probabilities are rejected
+/// with the reason).
+pub fn argument(v: &Value, ids: &[&str], roles: &[&str], me: &str) -> Result<Parsed, String> {
+    let argument = text(v, "argument");
+    if argument.is_empty() {
+        return Err("`argument` must be your case as a string".into());
+    }
+    let supported = text(v, "outcome_supported");
+    let probabilities = probability_pairs(v.get("probabilities")).and_then(|p| normalise(ids, &p));
+    Ok(Parsed {
+        argument,
+        outcome_supported: if ids.contains(&supported.as_str()) {
+            supported
+        } else {
+            String::new()
+        },
+        evidence: strings(v, "evidence_cited")
+            .into_iter()
+            .chain(strings(v, "evidence"))
+            .collect(),
+        rebuts: strings(v, "rebuts")
+            .into_iter()
+            .map(|r| r.to_lowercase())
+            .filter(|r| r != me && roles.contains(&r.as_str()))
+            .collect(),
+        references: strings(v, "references"),
+        probabilities,
+        confidence: unit(v, "confidence"),
+        precedents: precedents(v),
+    })
+}
+
+/// What a full answer must have, beyond what `argument` reads: probabilities that could be
+/// read, a supported outcome, the roles rebutted (rebuttals) and the earlier points built
+/// on (closings).
+pub fn complete(p: &Parsed, phase: &str) -> Result<(), String> {
+    if let Err(e) = &p.probabilities {
+        return Err(format!("the probabilities were rejected: {e}"));
+    }
+    if p.outcome_supported.is_empty() {
+        return Err("`outcome_supported` must be one of the outcome ids".into());
+    }
+    if phase == "rebuttal" && p.rebuts.is_empty() {
+        return Err("`rebuts` must name the role ids you rebut".into());
+    }
+    if phase == "closing" && p.references.is_empty() {
+        return Err("`references` must name points from the earlier rounds".into());
+    }
+    Ok(())
+}
+
+/// A score against the rubric: the three criteria (each 0–1) and their composite.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Score {
+    pub logical: f64,
+    pub evidence: f64,
+    pub novelty: f64,
+    pub composite: f64,
+    pub reason: String,
+}
+
+pub fn score(v: &Value) -> Result<Score, String> {
+    let get = |k: &str| unit(v, k).ok_or_else(|| format!("`{k}` must be a number from 0 to 1"));
+    let (logical, evidence, novelty) = (
+        get("logical_strength")?,
+        get("evidence_quality")?,
+        get("novelty")?,
+    );
+    Ok(Score {
+        logical,
+        evidence,
+        novelty,
+        composite: composite(logical, evidence, novelty),
+        reason: text(v, "reason"),
+    })
+}
+
+/// The judge's synthesis.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Synthesis {
+    pub probabilities: (Vec<f64>, f64),
+    pub confidence: Option<f64>,
+    pub rationale: String,
+    pub disagreements: Vec<Disagreement>,
+    pub insights: Vec<Insight>,
+}
+
+pub fn synthesis(
+    v: &Value,
+    ids: &[&str],
+    roles: &[&str],
+    rounds: u32,
+) -> Result<Synthesis, String> {
+    let probabilities = probability_pairs(v.get("probabilities"))
+        .and_then(|p| normalise(ids, &p))
+        .map_err(|e| format!("the probabilities were rejected: {e}"))?;
+    let list = |k: &str| match v.get(k) {
+        Some(Value::Array(a)) => a.clone(),
+        _ => Vec::new(),
+    };
+    let disagreements = list("disagreements")
+        .iter()
+        .chain(list("disagreement_map").iter())
+        .filter_map(|d| {
+            let topic = text(d, "topic");
+            let positions = match d.get("positions") {
+                Some(Value::Array(a)) => a
+                    .iter()
+                    .filter_map(|p| {
+                        let role = text(p, "role").to_lowercase();
+                        roles.contains(&role.as_str()).then(|| Stance {
+                            role,
+                            stance: text(p, "stance"),
+                            strength: unit(p, "strength").unwrap_or(0.0),
+                        })
+                    })
+                    .collect(),
+                _ => Vec::new(),
+            };
+            (!topic.is_empty()).then(|| Disagreement {
+                topic,
+                positions,
+                resolved: d.get("resolved").and_then(Value::as_bool).unwrap_or(false),
+            })
+        })
+        .collect();
+    let insights = list("insights")
+        .iter()
+        .chain(list("key_insights").iter())
+        .filter_map(|i| {
+            let insight = text(i, "insight");
+            let impact = match text(i, "impact").to_lowercase().as_str() {
+                "high" => Level::High,
+                "low" => Level::Low,
+                _ => Level::Medium,
+            };
+            (!insight.is_empty()).then(|| Insight {
+                insight,
+                source_role: text(i, "source_role").to_lowercase(),
+                round: i
+                    .get("round")
+                    .and_then(Value::as_u64)
+                    .map_or(rounds, |r| (r as u32).clamp(1, rounds)),
+                impact,
+                affected_outcomes: strings(i, "affected_outcomes")
+                    .into_iter()
+                    .filter(|o| ids.contains(&o.as_str()))
+                    .collect(),
+            })
+        })
+        .collect();
+    Ok(Synthesis {
+        probabilities,
+        confidence: unit(v, "confidence"),
+        rationale: text(v, "rationale"),
+        disagreements,
+        insights,
+    })
+}
+
+/// A JSON list of strings, for a schema's `enum`.
+fn list(items: &[&str]) -> String {
+    Value::Array(items.iter().map(|s| Value::String(s.to_string())).collect()).to_string()
+}
+
+/// Schemas are JSON files with `{{…}}` holes, read at run time: building them with
+/// `json!` would cost kilobytes of code in the bundle.
+fn schema(template: &str, vars: &[(&str, &str)]) -> Value {
+    let text = crate::engine::prompt::render(template, vars);
+    serde_json::from_str(&text).unwrap_or(Value::Null)
+}
+
+fn probabilities_schema(ids: &[&str]) -> String {
+    crate::engine::prompt::render(
+        include_str!("schemas/probabilities.json"),
+        &[("n", &ids.len().to_string()), ("ids", &list(ids))],
+    )
+}
+
+pub fn argument_schema(ids: &[&str], roles: &[&str], phase: &str, historian: bool) -> Value {
+    let mut required = String::new();
+    if phase == "rebuttal" {
+        required.push_str(", \"rebuts\"");
+    }
+    if phase == "closing" {
+        required.push_str(", \"references\"");
+    }
+    if historian {
+        required.push_str(", \"precedents\"");
+    }
+    schema(
+        include_str!("schemas/argument.json"),
+        &[
+            ("ids", &list(ids)),
+            ("roles", &list(roles)),
+            ("rebuts_min", if phase == "rebuttal" { "1" } else { "0" }),
+            ("references_min", if phase == "closing" { "1" } else { "0" }),
+            ("probabilities", &probabilities_schema(ids)),
+            (
+                "precedents",
+                if historian {
+                    include_str!("schemas/precedents.json")
+                } else {
+                    ""
+                },
+            ),
+            ("required", &required),
+        ],
+    )
+}
+
+pub fn score_schema() -> Value {
+    schema(include_str!("schemas/score.json"), &[])
+}
+
+pub fn synthesis_schema(ids: &[&str], roles: &[&str]) -> Value {
+    schema(
+        include_str!("schemas/synthesis.json"),
+        &[
+            ("ids", &list(ids)),
+            ("roles", &list(roles)),
+            ("probabilities", &probabilities_schema(ids)),
+        ],
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn the_schemas_are_valid_json_with_their_holes_filled() {
+        for phase in ["opening", "rebuttal", "closing"] {
+            for historian in [false, true] {
+                let s = argument_schema(&IDS, &ROLES, phase, historian);
+                assert_eq!(
+                    s["properties"]["outcome_supported"]["enum"],
+                    json!(["yes", "no"])
+                );
+                assert_eq!(s["properties"]["probabilities"]["minItems"], 2);
+                assert_eq!(s["properties"].get("precedents").is_some(), historian);
+                let required = s["required"].as_array().unwrap();
+                assert_eq!(required.contains(&json!("rebuts")), phase == "rebuttal");
+            }
+        }
+        assert_eq!(score_schema()["required"].as_array().unwrap().len(), 4);
+        let s = synthesis_schema(&IDS, &ROLES);
+        assert_eq!(
+            s["properties"]["insights"]["items"]["properties"]["source_role"]["enum"],
+            json!(ROLES)
+        );
+    }
+
+    const IDS: [&str; 2] = ["yes", "no"];
+    const ROLES: [&str; 3] = ["optimist", "pessimist", "judge"];
+
+    #[test]
+    fn an_argument_reads_lists_maps_and_percent_strings() {
+        let v = json!({"argument": "Up.", "outcome_supported": "yes", "evidence": ["GDP +3%"],
+            "rebuts": ["Pessimist", "optimist", "nobody"],
+            "probabilities": {"yes": "70%", "no": "30%"}, "confidence": 0.8});
+        let p = argument(&v, &IDS, &ROLES, "optimist").unwrap();
+        assert_eq!(p.rebuts, vec!["pessimist"]);
+        let (d, sum) = p.probabilities.unwrap();
+        assert!((d[0] - 0.7).abs() < 1e-9 && (sum - 100.0).abs() < 1e-9);
+        let v = json!({"argument": "Down.", "outcome_supported": "maybe",
+            "probabilities": [{"outcome": "yes", "probability": 0.2}]});
+        let p = argument(&v, &IDS, &ROLES, "pessimist").unwrap();
+        assert_eq!(p.outcome_supported, "");
+        assert_eq!(
+            p.probabilities.clone().unwrap_err(),
+            "no probability for no"
+        );
+        assert!(complete(&p, "opening").unwrap_err().contains("rejected"));
+        assert!(argument(&json!({"probabilities": {}}), &IDS, &ROLES, "x").is_err());
+    }
+
+    #[test]
+    fn a_score_outside_0_to_1_is_not_a_score() {
+        let s = score(&json!({"logical_strength": 0.8, "evidence_quality": 0.5, "novelty": 0.9}))
+            .unwrap();
+        assert!((s.composite - 0.7).abs() < 1e-9);
+        assert!(
+            score(&json!({"logical_strength": 8, "evidence_quality": 0.5, "novelty": 0.9}))
+                .is_err()
+        );
+    }
+}
+
+/// The `argument` field of a JSON answer still streaming, as far as it has come (escapes
+/// read), so the live view shows the words rather than the JSON around them.
+pub fn partial_argument(text: &str) -> Option<String> {
+    let start = text.find("\"argument\"")?;
+    let rest = &text[start + 10..];
+    let rest = rest.trim_start().strip_prefix(':')?.trim_start();
+    let rest = rest.strip_prefix('"')?;
+    let mut out = String::new();
+    let mut chars = rest.chars();
+    while let Some(c) = chars.next() {
+        match c {
+            '"' => break,
+            '\\' => match chars.next() {
+                Some('n') => out.push('\n'),
+                Some('t') => out.push('\t'),
+                Some('u') => {
+                    let hex: String = chars.by_ref().take(4).collect();
+                    if let Some(ch) = u32::from_str_radix(&hex, 16).ok().and_then(char::from_u32) {
+                        out.push(ch);
+                    }
+                }
+                Some(other) => out.push(other),
+                None => break,
+            },
+            c => out.push(c),
+        }
+    }
+    Some(out)
+}
+
+#[cfg(test)]
+mod partial_tests {
+    use super::partial_argument;
+
+    #[test]
+    fn a_streaming_argument_shows_its_words_so_far() {
+        assert_eq!(partial_argument("{\"argu"), None);
+        assert_eq!(
+            partial_argument("{\"argument\": \"Growth is \\\"strong\\\"\\nand ri"),
+            Some("Growth is \"strong\"\nand ri".into())
+        );
+        assert_eq!(
+            partial_argument("```json\n{\"argument\":\"Done.\", \"outcome_supported\": \"yes\"}"),
+            Some("Done.".into())
+        );
+    }
+}

@@ -1,0 +1,423 @@
+//! Crux's screens in a debate: the crux card (readable on its own, copied as Markdown,
+//! downloaded as SVG, linked back to its exchange), the deck that collects the cards, the
+//! crux room panel while a room runs, the disagreement map and the shifts per persona.
+
+use leptos::prelude::*;
+use wasm_bindgen::JsCast;
+
+use super::share;
+use crate::engine::finding::{CruxCard, Finding, FindingBody};
+use crate::engine::{CallKey, DebateConfig};
+use crate::ui::markdown::Markdown;
+use crate::ui::state::{AppState, BlockKind, TurnStatus};
+
+/// The element id of a turn, so a card can link back to it.
+pub fn anchor(call: &CallKey) -> String {
+    let mut id = format!("turn-{}", call.path.replace('/', "-"));
+    if call.occurrence > 0 {
+        id.push_str(&format!("-{}", call.occurrence));
+    }
+    id
+}
+
+fn go_to(id: &str) {
+    if let Some(el) = web_sys::window()
+        .and_then(|w| w.document())
+        .and_then(|d| d.get_element_by_id(id))
+    {
+        el.scroll_into_view();
+        let _ = el.class_list().add_1("flash");
+    }
+}
+
+/// Copies text to the clipboard through `navigator.clipboard.writeText` (looked up by
+/// name, so no extra browser bindings are needed).
+fn copy(text: &str, done: RwSignal<Option<&'static str>>) {
+    let result = (|| -> Option<js_sys::Promise> {
+        let nav = js_sys::Reflect::get(&web_sys::window()?.into(), &"navigator".into()).ok()?;
+        let clip = js_sys::Reflect::get(&nav, &"clipboard".into()).ok()?;
+        let write: js_sys::Function = js_sys::Reflect::get(&clip, &"writeText".into())
+            .ok()?
+            .dyn_into()
+            .ok()?;
+        write.call1(&clip, &text.into()).ok()?.dyn_into().ok()
+    })();
+    match result {
+        Some(p) => leptos::task::spawn_local(async move {
+            let ok = wasm_bindgen_futures::JsFuture::from(p).await.is_ok();
+            done.set(Some(if ok { "Copied" } else { "Copy failed" }));
+        }),
+        None => done.set(Some("Copy is not available here")),
+    }
+}
+
+fn names(config: &Option<DebateConfig>) -> impl Fn(&str) -> String + Clone + 'static {
+    let seats: Vec<(String, String)> = config
+        .as_ref()
+        .map(|c| {
+            c.seats
+                .iter()
+                .map(|s| (s.id.clone(), s.name.clone()))
+                .collect()
+        })
+        .unwrap_or_default();
+    move |seat: &str| {
+        seats
+            .iter()
+            .find(|(id, _)| id == seat)
+            .map_or_else(|| seat.to_string(), |(_, n)| n.clone())
+    }
+}
+
+/// One crux card: the crux, each side's position, reasoning and what would change its
+/// mind, the kind and the diagnosis; Copy as Markdown, Download SVG, and a link back to
+/// the exchange it came from.
+#[component]
+pub fn CruxCardView(card: CruxCard, about: Option<CallKey>) -> impl IntoView {
+    let state = expect_context::<AppState>();
+    let config = state.debate.config.get_untracked();
+    let topic = config.as_ref().map(|c| c.topic.clone()).unwrap_or_default();
+    let name = names(&config);
+    let copied = RwSignal::new(None::<&'static str>);
+    let md = share::markdown(&card, &name, &topic);
+    let svg = share::svg(&card, &name, &topic);
+    let (svg_name, md_name) = (
+        share::file_name(&card, "svg"),
+        share::file_name(&card, "md"),
+    );
+    let md2 = md.clone();
+    let kind = card.kind.id();
+    let sides = card
+        .sides
+        .iter()
+        .map(|s| {
+            let flip = if s.would_change_mind.trim().is_empty() {
+                view! { <dd class="unsaid">"Did not say."</dd> }.into_any()
+            } else {
+                view! { <dd>{s.would_change_mind.clone()}</dd> }.into_any()
+            };
+            view! {
+                <section class=format!("crux-side seat-{}", s.seat)>
+                    <h4>{name(&s.seat)}</h4>
+                    <dl>
+                        <dt>"Position"</dt><dd>{s.position.clone()}</dd>
+                        <dt>"Because"</dt><dd>{s.reasoning.clone()}</dd>
+                        <dt>"Would change their mind"</dt>{flip}
+                    </dl>
+                </section>
+            }
+        })
+        .collect_view();
+    let link = about.map(|k| {
+        let id = anchor(&k);
+        view! { <button type="button" class="link crux-source" on:click=move |_| go_to(&id)>"See the exchange"</button> }
+    });
+    let resolution = (card.resolved && !card.resolution.trim().is_empty()).then(|| {
+        view! { <p class="crux-resolution"><strong>"Resolution "</strong>{card.resolution.clone()}</p> }
+    });
+    view! {
+        <article class="crux-card" data-kind=kind data-resolved=card.resolved.to_string()>
+            <header>
+                <p class="crux-kicker">
+                    <span class=format!("crux-kind {kind}")>{share::kind_title(&card)}</span>
+                    <span class="crux-status">{share::status(&card)}</span>
+                    <span class="crux-hint">{share::kind_hint(&card)}</span>
+                </p>
+                <h3 class="crux-text">{card.crux.clone()}</h3>
+                {(!card.question.is_empty()).then(|| view! { <p class="crux-question">{card.question.clone()}</p> })}
+            </header>
+            <div class="crux-sides">{sides}</div>
+            <p class="crux-diagnosis"><strong>"Diagnosis "</strong>{card.diagnosis.clone()}</p>
+            {resolution}
+            <footer class="crux-actions">
+                <button type="button" class="secondary copy-md" on:click=move |_| copy(&md, copied)>"Copy as Markdown"</button>
+                <button type="button" class="secondary download-svg" on:click=move |_| {
+                    let _ = crate::ui::download::save(&svg_name, "image/svg+xml", &svg);
+                }>"Download image (SVG)"</button>
+                <button type="button" class="link download-md" on:click=move |_| {
+                    let _ = crate::ui::download::save(&md_name, "text/markdown", &md2);
+                }>"Download Markdown"</button>
+                {link}
+                <span class="hint" role="status">{move || copied.get()}</span>
+            </footer>
+        </article>
+    }
+}
+
+/// A crux the analyst could not extract: said plainly, with a link to its room.
+#[component]
+pub fn NotExtracted(finding: Finding) -> impl IntoView {
+    let FindingBody::CruxNotExtracted { room, reason } = &finding.body else {
+        return ().into_any();
+    };
+    let link = finding.about.clone().map(|k| {
+        let id = anchor(&k);
+        view! { <button type="button" class="link crux-source" on:click=move |_| go_to(&id)>"Read the room's exchange"</button> }
+    });
+    view! {
+        <article class="crux-card not-extracted" data-room=room.clone()>
+            <p class="crux-kicker"><span class="crux-status">"Not extracted"</span></p>
+            <p>"This crux room ran, but its card could not be extracted: " {reason.clone()} "."</p>
+            {link}
+        </article>
+    }
+    .into_any()
+}
+
+fn card_view(f: &Finding) -> Option<AnyView> {
+    match &f.body {
+        FindingBody::CruxCard(c) => {
+            Some(view! { <CruxCardView card=c.clone() about=f.about.clone()/> }.into_any())
+        }
+        FindingBody::CruxNotExtracted { .. } => {
+            Some(view! { <NotExtracted finding=f.clone()/> }.into_any())
+        }
+        _ => None,
+    }
+}
+
+/// The open crux room, while it runs: its question, the two sides, the turn count and the
+/// latest messages as they stream.
+#[component]
+fn RoomPanel() -> impl IntoView {
+    let d = expect_context::<AppState>().debate;
+    move || {
+        // The last room opened, unless its card (or its not-extracted note) is in.
+        let (room, question, seats) = d.findings.with(|all| {
+            let opened = all.iter().rev().find_map(|f| match &f.body {
+                FindingBody::Disagreement(x) if x.opened => {
+                    let a = f
+                        .key
+                        .strip_prefix("aspect/")?
+                        .split('/')
+                        .next()?
+                        .to_string();
+                    Some((format!("room/{a}"), x.question.clone(), x.seats.clone()))
+                }
+                _ => None,
+            })?;
+            let closed = all.iter().any(|f| f.key == format!("{}/card", opened.0));
+            (!closed).then_some(opened)
+        })?;
+        let max = d.config.with(|c| match c.as_ref().map(|c| &c.options) {
+            Some(crate::engine::config::FormatOptions::Crux(o)) => o.max_exchanges,
+            _ => 14,
+        });
+        let prefix = format!("{room}/");
+        let turns: Vec<_> = d.blocks.with(|b| {
+            b.iter()
+                .filter_map(|b| match &b.kind {
+                    BlockKind::Turn {
+                        call,
+                        speaker,
+                        view,
+                        analysis: false,
+                        ..
+                    } if call.path.starts_with(&prefix) => {
+                        Some((call.path.clone(), speaker.clone(), *view))
+                    }
+                    _ => None,
+                })
+                .collect()
+        });
+        let exchanged = turns
+            .iter()
+            .filter(|(p, _, v)| p.contains("/turn/") && v.status.get() != TurnStatus::Queued)
+            .count();
+        let name = names(&d.config.get());
+        let sides = seats
+            .iter()
+            .map(|s| name(s))
+            .collect::<Vec<_>>()
+            .join(" vs ");
+        let latest = turns
+            .into_iter()
+            .rev()
+            .take(2)
+            .collect::<Vec<_>>()
+            .into_iter()
+            .rev()
+            .map(|(_, speaker, view)| {
+                view! { <div class="room-line"><strong>{speaker}</strong><Markdown text=view.text/></div> }
+            })
+            .collect_view();
+        Some(view! {
+            <section class="crux-room-panel" role="status" aria-live="polite" data-room=room>
+                <p class="crux-kicker"><span class="live-dot" aria-hidden="true"></span>"Crux room open · " {sides}</p>
+                <h3>{question}</h3>
+                <p class="hint">{format!("Exchange turn {exchanged} of at most {max}")}</p>
+                {latest}
+            </section>
+        })
+    }
+}
+
+/// Personas on a circle, a line for each disagreement detected between two of them (an
+/// image built by `share::map_svg`), and the same lines in words beneath it.
+#[component]
+fn DisagreementMap() -> impl IntoView {
+    let d = expect_context::<AppState>().debate;
+    move || {
+        let config = d.config.get()?;
+        let crate::engine::config::FormatOptions::Crux(o) = &config.options else {
+            return None;
+        };
+        let seats: Vec<String> = o.personas.iter().map(|p| p.seat.clone()).collect();
+        let name = names(&Some(config.clone()));
+        let findings = d.findings.get();
+        let mut edges = Vec::new();
+        for f in &findings {
+            let FindingBody::Disagreement(x) = &f.body else {
+                continue;
+            };
+            let index = |i: usize| {
+                x.seats
+                    .get(i)
+                    .and_then(|s| seats.iter().position(|t| t == s))
+            };
+            let (Some(a), Some(b)) = (index(0), index(1)) else {
+                continue;
+            };
+            let aspect = f
+                .key
+                .strip_prefix("aspect/")
+                .and_then(|k| k.split('/').next())
+                .unwrap_or("");
+            let card_key = format!("room/{aspect}/card");
+            let card = findings.iter().find(|g| g.key == card_key).map(|g| &g.body);
+            let (class, words) = match (card, x.opened) {
+                (Some(FindingBody::CruxCard(c)), _) if c.resolved => {
+                    ("resolved", format!("resolved: {}", c.crux))
+                }
+                (Some(FindingBody::CruxCard(c)), _) => ("crux", format!("crux: {}", c.crux)),
+                (Some(_), _) => ("weak", format!("card not extracted: {}", x.question)),
+                (None, true) => ("open", format!("in a crux room: {}", x.question)),
+                (None, false) => ("weak", format!("no room opened: {}", x.claim)),
+            };
+            edges.push(share::Edge {
+                a,
+                b,
+                class,
+                words: format!("{} and {}, {words}", name(&seats[a]), name(&seats[b])),
+            });
+        }
+        let labels: Vec<String> = seats.iter().map(|s| name(s)).collect();
+        let src = share::data_url(&share::map_svg(&labels, &edges));
+        let lines = edges
+            .iter()
+            .map(|e| view! { <li class=format!("edge {}", e.class)>{e.words.clone()}</li> })
+            .collect_view();
+        Some(view! {
+            <section class="crux-map">
+                <h3>"Disagreement map"</h3>
+                <img src=src alt=format!("{} disagreement(s) between the personas", edges.len())/>
+                <ul class="edges">{lines}</ul>
+            </section>
+        })
+    }
+}
+
+/// Each persona's shift between its opening and its closing, once detected.
+#[component]
+fn Shifts() -> impl IntoView {
+    let d = expect_context::<AppState>().debate;
+    move || {
+        let name = names(&d.config.get());
+        let rows: Vec<_> = d.findings.with(|all| {
+            all.iter()
+                .filter(|f| f.key.starts_with("shift/"))
+                .map(|f| {
+                    let who = name(&f.seat);
+                    match &f.body {
+                        FindingBody::PositionShift { shifted, from, to, moved_by } => {
+                            let detail = if *shifted {
+                                format!("From \u{201c}{from}\u{201d} to \u{201c}{to}\u{201d}.{}",
+                                    if moved_by.is_empty() { String::new() } else { format!(" Moved by: {moved_by}") })
+                            } else {
+                                format!("Held: \u{201c}{to}\u{201d}")
+                            };
+                            view! {
+                                <li class=format!("shift seat-{}", f.seat) data-shifted=shifted.to_string()>
+                                    <strong>{who}</strong>
+                                    <span class=if *shifted { "badge moved" } else { "badge held" }>{if *shifted { "Moved" } else { "Held" }}</span>
+                                    <span>{detail}</span>
+                                </li>
+                            }
+                            .into_any()
+                        }
+                        _ => view! { <li class="shift"><strong>{who}</strong>" not assessed"</li> }.into_any(),
+                    }
+                })
+                .collect()
+        });
+        (!rows.is_empty()).then(|| {
+            view! {
+                <section class="crux-shifts"><h3>"Position shifts"</h3><ul>{rows}</ul></section>
+            }
+        })
+    }
+}
+
+/// Everything crux shows beside the transcript: the open room, the deck, the map, shifts.
+/// `deck_only` hides the transcript so the deck can be read on its own.
+#[component]
+pub fn CruxPanels(deck_only: RwSignal<bool>) -> impl IntoView {
+    let d = expect_context::<AppState>().debate;
+    let deck = move || {
+        d.findings
+            .with(|all| all.iter().filter_map(card_view).collect::<Vec<_>>())
+    };
+    let count = move || {
+        d.findings.with(|all| {
+            let cards = all
+                .iter()
+                .filter(|f| matches!(f.body, FindingBody::CruxCard(_)))
+                .count();
+            let missing = all
+                .iter()
+                .filter(|f| matches!(f.body, FindingBody::CruxNotExtracted { .. }))
+                .count();
+            match (cards, missing) {
+                (0, 0) => "No crux cards yet: a card comes out of each crux room.".to_string(),
+                (c, 0) => format!("{c} crux card(s)"),
+                (c, m) => format!("{c} crux card(s), {m} not extracted"),
+            }
+        })
+    };
+    view! {
+        <RoomPanel/>
+        <section class="crux-deck" id="crux-deck">
+            <header class="row">
+                <h2>"Crux deck"</h2>
+                <span class="hint" id="crux-count">{count}</span>
+                <span class="spacer"></span>
+                <button type="button" class="link" id="deck-only" on:click=move |_| deck_only.update(|x| *x = !*x)>
+                    {move || if deck_only.get() { "Show the whole debate" } else { "Read the deck on its own" }}
+                </button>
+            </header>
+            <div class="deck-cards">{deck}</div>
+        </section>
+        <div class="crux-side-panels">
+            <DisagreementMap/>
+            <Shifts/>
+        </div>
+    }
+}
+
+/// A crux finding in the transcript, where it happened: a card, a not-extracted card, or a
+/// summary (its Markdown rendered, not shown as plain text).
+pub fn finding_view(f: &Finding) -> Option<AnyView> {
+    if let FindingBody::Summary { title, text } = &f.body {
+        let text = RwSignal::new(text.clone());
+        return Some(
+            view! {
+                <aside class="finding summary-finding" data-kind="Summary">
+                    <strong>{title.clone()}</strong>
+                    <Markdown text=text/>
+                </aside>
+            }
+            .into_any(),
+        );
+    }
+    card_view(f)
+}

@@ -1,0 +1,494 @@
+//! The forecast's live view, built from the findings in the log (so a reload shows the
+//! same) and from the argument calls' text while they stream. A number is shown only when
+//! the model gave it readably or Agora computed it from such numbers.
+
+use leptos::prelude::*;
+
+use crate::engine::config::{ForecastOptions, FormatOptions};
+use crate::engine::finding::{Finding, FindingBody, Level};
+use crate::engine::formats::forecast::consensus;
+use crate::engine::formats::forecast::parse::partial_argument;
+use crate::engine::formats::forecast::types::*;
+use crate::engine::formats::forecast::{phase, phase_title, JUDGE};
+use crate::ui::state::{AppState, DebateView, TurnStatus};
+
+/// Saves the seed's `DebateResult` for this debate as a JSON file.
+fn export_result(d: DebateView, problem: RwSignal<Option<String>>) {
+    let (Some(s), Some(id)) = (crate::ui::app::session(), d.id.get_untracked()) else {
+        return;
+    };
+    let load = s.load(&id);
+    leptos::task::spawn_local(async move {
+        let outcome = match load.await {
+            Ok(Some(stored)) => {
+                match crate::engine::formats::forecast::report::debate_result(&id, &stored.events) {
+                    Some(v) => {
+                        let name =
+                            crate::engine::export::file_name(&stored.events, "forecast.json");
+                        let text = serde_json::to_string_pretty(&v).unwrap_or_default();
+                        crate::ui::download::save(&name, "application/json", &text)
+                    }
+                    None => Err("This debate is not a forecast.".into()),
+                }
+            }
+            Ok(None) => Err("This debate is not saved in this browser.".into()),
+            Err(e) => Err(e),
+        };
+        problem.set(outcome.err());
+    });
+}
+
+fn pct(p: f64) -> String {
+    format!("{}%", dec(p * 100.0, 1))
+}
+
+/// Numbers for attributes and labels by integer arithmetic: float formatting would add
+/// kilobytes of tables to the bundle.
+fn dec(x: f64, places: u32) -> String {
+    crate::engine::cost::decimal(x, places)
+}
+
+fn options(d: DebateView) -> Option<(ForecastOptions, Vec<(String, String)>)> {
+    d.config.with(|c| {
+        let c = c.as_ref()?;
+        match &c.options {
+            FormatOptions::Forecast(o) => Some((
+                o.clone(),
+                o.roles
+                    .iter()
+                    .map(|r| {
+                        (
+                            r.seat.clone(),
+                            c.seat(&r.seat).map_or(r.seat.clone(), |s| s.name.clone()),
+                        )
+                    })
+                    .collect(),
+            )),
+            _ => None,
+        }
+    })
+}
+
+fn forecast(f: &Finding) -> Option<&ForecastFinding> {
+    match &f.body {
+        FindingBody::Forecast(x) => Some(x),
+        _ => None,
+    }
+}
+
+/// A role's latest argument of a round (the regenerated one when there is one).
+fn argument(all: &[Finding], round: u32, seat: &str) -> Option<ArgumentFinding> {
+    let keys = [
+        format!("regenerate/{round}/{seat}/argument"),
+        format!("round/{round}/{seat}/argument"),
+    ];
+    keys.iter().find_map(|k| {
+        all.iter()
+            .find(|f| &f.key == k)
+            .and_then(|f| match forecast(f) {
+                Some(ForecastFinding::Argument(a)) => Some(a.clone()),
+                _ => None,
+            })
+    })
+}
+
+/// The score of a role's argument: `Some(Ok(composite, criteria))`, `Some(Err)` unscored.
+fn score(all: &[Finding], round: u32, seat: &str) -> Option<Result<(f64, Vec<f64>), String>> {
+    let keys = [
+        format!("rescore/{round}/{seat}"),
+        format!("score/{round}/{seat}"),
+    ];
+    keys.iter().find_map(|k| {
+        all.iter()
+            .find(|f| &f.key == k)
+            .and_then(|f| match &f.body {
+                FindingBody::Score {
+                    total, criteria, ..
+                } => Some(Ok((*total, criteria.iter().map(|c| c.value).collect()))),
+                FindingBody::Unscored { reason, .. } => Some(Err(reason.clone())),
+                _ => None,
+            })
+    })
+}
+
+fn score_class(c: f64) -> &'static str {
+    if c < consensus::REGENERATE_BELOW {
+        "bad"
+    } else if c <= consensus::GOOD_ABOVE {
+        "poor"
+    } else if c < 0.7 {
+        "fair"
+    } else {
+        "good"
+    }
+}
+
+/// One role's card in a round: the argument as it streams, then its parsed fields and
+/// its score.
+fn role_card(d: DebateView, round: u32, seat: String, name: String) -> impl IntoView {
+    let path = format!("round/{round}/{seat}");
+    let again = format!("regenerate/{round}/{seat}");
+    let (s1, s2) = (seat.clone(), seat.clone());
+    let status = Signal::derive({
+        let (path, again) = (path.clone(), again.clone());
+        move || {
+            d.blocks.track();
+            let v = d.turn(&again).or_else(|| d.turn(&path));
+            v.map(|v| v.status.get())
+        }
+    });
+    let live = Signal::derive(move || {
+        d.blocks.track();
+        let v = d.turn(&again).or_else(|| d.turn(&path))?;
+        let text = v.text.get();
+        partial_argument(&text).or_else(|| (!text.is_empty()).then(|| "…".to_string()))
+    });
+    let parsed = Signal::derive(move || d.findings.with(|f| argument(f, round, &s1)));
+    let scored = Signal::derive(move || d.findings.with(|f| score(f, round, &s2)));
+    let state_id = Signal::derive(move || match (parsed.get().is_some(), status.get()) {
+        (true, _) => "done",
+        (false, Some(TurnStatus::Failed)) => "failed",
+        (false, Some(TurnStatus::Streaming)) => "streaming",
+        (false, Some(TurnStatus::Queued)) => "queued",
+        (false, Some(_)) => "reading",
+        (false, None) => "waiting",
+    });
+    view! {
+        <article class=format!("fc-card seat-{seat}") data-role=seat.clone() data-state=move || state_id.get()>
+            <header>
+                <strong>{name}</strong>
+                {move || parsed.get().filter(|a| !a.outcome_supported.is_empty()).map(|a| view! {
+                    <span class="fc-supports">"for "<b>{a.outcome_supported}</b></span>
+                })}
+                {move || parsed.get().filter(|a| a.regenerated).map(|_| view! { <span class="fc-tag">"regenerated"</span> })}
+                <span class="spacer"></span>
+                {move || match scored.get() {
+                    Some(Ok((c, parts))) => view! {
+                        <span class=format!("fc-score {}", score_class(c)) data-score=dec(c, 2)
+                            title=format!("logic {} · evidence {} · novelty {}",
+                                dec(parts.first().copied().unwrap_or(0.0), 2), dec(parts.get(1).copied().unwrap_or(0.0), 2), dec(parts.get(2).copied().unwrap_or(0.0), 2))>
+                            {dec(c, 2)}
+                        </span>
+                    }.into_any(),
+                    Some(Err(_)) => view! { <span class="fc-score unscored">"unscored"</span> }.into_any(),
+                    None => ().into_any(),
+                }}
+            </header>
+            {move || match parsed.get() {
+                Some(a) => {
+                    let probs = match &a.rejected {
+                        Some(r) => view! { <p class="fc-rejected">"Probabilities rejected: "{r.clone()}</p> }.into_any(),
+                        None => view! {
+                            <ul class="fc-probs">
+                                {a.probabilities.iter().map(|p| view! {
+                                    <li><span>{p.outcome.clone()}</span><b>{pct(p.probability)}</b></li>
+                                }).collect_view()}
+                                {a.confidence.map(|c| view! { <li class="conf"><span>"confidence"</span><b>{pct(c)}</b></li> })}
+                            </ul>
+                        }.into_any(),
+                    };
+                    let refs = (!a.rebuts.is_empty()).then(|| view! { <p class="fc-meta">"Rebuts: "{a.rebuts.join(", ")}</p> });
+                    let builds = (!a.references.is_empty()).then(|| view! { <p class="fc-meta">"Builds on: "{a.references.join("; ")}</p> });
+                    let evidence = (!a.evidence.is_empty()).then(|| view! {
+                        <details class="fc-evidence"><summary>{format!("Evidence ({})", a.evidence.len())}</summary>
+                            <ul>{a.evidence.iter().map(|e| view! { <li>{e.clone()}</li> }).collect_view()}</ul>
+                        </details>
+                    });
+                    view! { <p class="fc-text">{a.argument.clone()}</p> {probs} {refs} {builds} {evidence} }.into_any()
+                }
+                None => match live.get() {
+                    Some(t) => view! { <p class="fc-text streaming">{t}</p> }.into_any(),
+                    None => view! { <p class="fc-text hint">{move || match state_id.get() {
+                        "failed" => "This role's call failed; the forecast goes on without it.",
+                        "queued" => "Queued…",
+                        _ => "Waiting…",
+                    }}</p> }.into_any(),
+                },
+            }}
+        </article>
+    }
+}
+
+/// A probability chart for one outcome: one bar per role, then consensus, judge and final.
+fn chart(label: String, id: String, rows: Vec<(String, String, Option<f64>)>) -> impl IntoView {
+    let row_h = 22.0;
+    let h = rows.len() as f64 * row_h + 8.0;
+    let (x0, w) = (126.0, 172.0);
+    view! {
+        <figure class="fc-chart" data-outcome=id.clone()>
+            <figcaption>{label}" "<span class="hint">{format!("({id})")}</span></figcaption>
+            <svg viewBox=format!("0 0 360 {}", dec(h, 0)) role="img" aria-label=format!("Probabilities for {id}")>
+                {[0.25, 0.5, 0.75].into_iter().map(|t| view! {
+                    <line class="grid" x1=dec(x0 + w * t, 1) x2=dec(x0 + w * t, 1) y1="0" y2=dec(h, 0)></line>
+                }).collect_view()}
+                {rows.into_iter().enumerate().map(|(i, (series, name, v))| {
+                    let y = 4.0 + i as f64 * row_h;
+                    let summary = matches!(series.as_str(), "consensus" | "synthesis" | "final");
+                    view! {
+                        <g class=format!("bar series-{series}") class:summary=summary data-series=series.clone()
+                            data-value=v.map(|v| dec(v, 4))>
+                            <text x="0" y=dec(y + 14.0, 0) class="name">{name}</text>
+                            <rect class="track" x=dec(x0, 0) y=dec(y + 3.0, 0) width=dec(w, 0) height="12" rx="3"></rect>
+                            {v.map(|v| view! { <rect class="fill" x=dec(x0, 0) y=dec(y + 3.0, 0) width=dec(w * v.clamp(0.0, 1.0), 1) height="12" rx="3"></rect> })}
+                            <text x="304" y=dec(y + 14.0, 0) class="value">{v.map_or("—".to_string(), pct)}</text>
+                        </g>
+                    }
+                }).collect_view()}
+            </svg>
+        </figure>
+    }
+}
+
+fn level(l: Level) -> &'static str {
+    l.id()
+}
+
+#[component]
+pub fn ForecastPanel() -> impl IntoView {
+    let d = expect_context::<AppState>().debate;
+    let picked = RwSignal::new(None::<u32>);
+    let result = move || {
+        d.findings.with(|all| {
+            all.iter().rev().find_map(|f| match forecast(f) {
+                Some(ForecastFinding::Result(r)) => Some(r.clone()),
+                _ => None,
+            })
+        })
+    };
+    let find = move |key: &'static str| {
+        d.findings.with(|all| {
+            all.iter()
+                .find(|f| f.key == key)
+                .and_then(forecast)
+                .cloned()
+        })
+    };
+    // The round to show: the one picked, else the latest with any activity.
+    let shown = move || {
+        let (o, roles) = options(d)?;
+        let latest = (1..=o.rounds)
+            .rev()
+            .find(|r| {
+                d.blocks.track();
+                roles
+                    .iter()
+                    .any(|(s, _)| d.turn(&format!("round/{r}/{s}")).is_some())
+            })
+            .unwrap_or(1);
+        Some(picked.get().unwrap_or(latest))
+    };
+    let tabs = move || {
+        let (o, _) = options(d)?;
+        Some(
+            (1..=o.rounds)
+                .map(|r| {
+                    let ph = phase(r, o.rounds);
+                    view! {
+                        <button type="button" role="tab" class="fc-tab" data-round=r
+                            aria-selected=move || (shown() == Some(r)).to_string()
+                            on:click=move |_| picked.set(Some(r))>
+                            {format!("{r}. {}", phase_title(ph))}
+                        </button>
+                    }
+                })
+                .collect_view(),
+        )
+    };
+    let cards = move || {
+        let (_, roles) = options(d)?;
+        let r = shown()?;
+        Some(
+            roles
+                .into_iter()
+                .map(|(seat, name)| role_card(d, r, seat, name))
+                .collect_view(),
+        )
+    };
+    let round_summary = move || {
+        let r = shown()?;
+        let s = d.findings.with(|all| {
+            all.iter().find_map(|f| match forecast(f) {
+                Some(ForecastFinding::RoundSummary(s)) if s.round == r => Some(s.clone()),
+                _ => None,
+            })
+        })?;
+        let (_, roles) = options(d)?;
+        let name = |seat: &str| {
+            roles
+                .iter()
+                .find(|(s, _)| s == seat)
+                .map_or(seat.to_string(), |(_, n)| n.clone())
+        };
+        Some(view! {
+            <div class="fc-round-summary">
+                <p><span class="label">"Strongest argument"</span>" "{s.dominant.as_deref().map_or("none scored".to_string(), name)}</p>
+                {(!s.key_disagreements.is_empty()).then(|| view! {
+                    <ul class="fc-disagreements">{s.key_disagreements.iter().map(|k| view! { <li>{k.clone()}</li> }).collect_view()}</ul>
+                })}
+                {(!s.emerging.is_empty()).then(|| view! {
+                    <p class="fc-meta">"Consensus moving: "{s.emerging.iter().map(|e| format!("{} {}", e.outcome, if e.toward { "↑ toward" } else { "↓ away" })).collect::<Vec<_>>().join(", ")}</p>
+                })}
+            </div>
+        })
+    };
+    // Charts: roles' latest readable probabilities (live), consensus computed from them,
+    // judge and final once the result is in.
+    let charts = move || {
+        let (o, roles) = options(d)?;
+        let res = result();
+        let latest: Vec<(String, String, Option<Vec<f64>>)> = d.findings.with(|all| {
+            roles
+                .iter()
+                .map(|(seat, name)| {
+                    let dist = (1..=o.rounds).rev().find_map(|r| {
+                        argument(all, r, seat)
+                            .filter(|a| a.rejected.is_none())
+                            .map(|a| a.probabilities.iter().map(|p| p.probability).collect())
+                    });
+                    (seat.clone(), name.clone(), dist)
+                })
+                .collect()
+        });
+        let rows: Vec<Vec<f64>> = latest
+            .iter()
+            .filter(|(s, _, _)| s != JUDGE)
+            .filter_map(|(_, _, d)| d.clone())
+            .collect();
+        let live_consensus = consensus::mean(&rows);
+        Some(
+            o.outcomes
+                .iter()
+                .enumerate()
+                .map(|(i, out)| {
+                    let r = res.as_ref().map(|r| &r.outcomes[i]);
+                    let mut bars: Vec<(String, String, Option<f64>)> = latest
+                        .iter()
+                        .map(|(s, n, d)| (s.clone(), n.clone(), d.as_ref().map(|d| d[i])))
+                        .collect();
+                    bars.push((
+                        "consensus".into(),
+                        "Consensus".into(),
+                        r.and_then(|r| r.consensus)
+                            .or_else(|| live_consensus.as_ref().map(|c| c[i])),
+                    ));
+                    bars.push((
+                        "synthesis".into(),
+                        "Judge (synthesis)".into(),
+                        r.and_then(|r| r.judge),
+                    ));
+                    bars.push((
+                        "final".into(),
+                        "Final".into(),
+                        r.and_then(|r| r.final_probability),
+                    ));
+                    chart(out.label.clone(), out.id.clone(), bars)
+                })
+                .collect_view(),
+        )
+    };
+    let meter = move || {
+        let res = result()?;
+        let c = res.consensus_score?;
+        Some(view! {
+            <div class="fc-meter" role="meter" aria-label="Consensus" aria-valuemin="0" aria-valuemax="1"
+                aria-valuenow=dec(c, 3) data-value=dec(c, 4)>
+                <span class="label">"Consensus"</span>
+                <span class="fc-meter-track"><span class="fc-meter-fill" style=format!("width: {}%", dec(c * 100.0, 1))></span></span>
+                <b>{pct(c)}</b>
+                <span class="hint">{format!("judge weight {}%", dec(res.judge_weight * 100.0, 0))}</span>
+            </div>
+        })
+    };
+    let problem = RwSignal::new(None::<String>);
+    let verdict = move || {
+        let res = result()?;
+        let best = res
+            .outcomes
+            .iter()
+            .filter_map(|o| o.final_probability.map(|p| (o.label.clone(), p)))
+            .max_by(|a, b| a.1.total_cmp(&b.1));
+        Some(view! {
+            <div class="fc-verdict" class:partial=res.partial class:low=res.low_quality data-wall-ms=res.metadata.wall_clock_ms.to_string()>
+                {best.map(|(l, p)| view! { <p class="fc-headline">"Most likely: "<b>{l}</b>" at "<b>{pct(p)}</b></p> })}
+                <p class="fc-meta">
+                    {res.confidence.map_or("Confidence: not given".to_string(), |c| format!("Confidence {}", pct(c)))}
+                    {format!(" · {} of {} arguments above 0.4 ({})", res.good, res.scored, pct(res.good_share))}
+                    {format!(" · probabilities read {}, rejected {}", res.probabilities_parsed, res.probabilities_rejected)}
+                    {(res.regenerated > 0).then(|| format!(" · {} regenerated", res.regenerated))}
+                </p>
+                {res.partial.then(|| view! { <p class="fc-flag">{format!("Partial result: {} of {} roles", res.roles_succeeded, res.roles_configured)}</p> })}
+                {res.low_quality.then(|| view! { <p class="fc-flag">"Low quality: under 80% of arguments scored above 0.4"</p> })}
+                {(!res.notes.is_empty()).then(|| view! { <ul class="fc-notes">{res.notes.iter().map(|n| view! { <li>{n.clone()}</li> }).collect_view()}</ul> })}
+                <p class="fc-meta hint">{format!("{} arguments · {} calls · {} tokens in, {} out · {} s · {}",
+                    res.metadata.total_arguments, res.metadata.calls, res.metadata.input_tokens, res.metadata.output_tokens,
+                    dec(res.metadata.wall_clock_ms as f64 / 1000.0, 1), res.metadata.models.join(", "))}</p>
+                <button type="button" class="link" id="export-forecast" on:click=move |_| export_result(d, problem)>"Export the forecast (seed 001 JSON)"</button>
+                {move || problem.get().map(|e| view! { <p class="error" role="alert">{e}</p> })}
+            </div>
+        })
+    };
+    let disagreements = move || match find("disagreements")? {
+        ForecastFinding::Disagreements(list) if !list.is_empty() => Some(view! {
+            <section class="fc-section">
+                <h3>"Disagreement map"</h3>
+                {list.into_iter().map(|x| view! {
+                    <div class="fc-dispute" data-resolved=x.resolved.to_string()>
+                        <p><b>{x.topic}</b>" "<span class=if x.resolved { "fc-tag ok" } else { "fc-tag" }>{if x.resolved { "resolved" } else { "open" }}</span></p>
+                        <ul>{x.positions.into_iter().map(|p| view! {
+                            <li><span class="label">{p.role}</span>" "{p.stance}
+                                <span class="fc-strength" title="strength"><span style=format!("width: {}%", dec(p.strength * 100.0, 0))></span></span></li>
+                        }).collect_view()}</ul>
+                    </div>
+                }).collect_view()}
+            </section>
+        }),
+        _ => None,
+    };
+    let insights = move || match find("insights")? {
+        ForecastFinding::Insights(list) if !list.is_empty() => Some(view! {
+            <section class="fc-section">
+                <h3>"Key insights"</h3>
+                <ul class="fc-insights">{list.into_iter().map(|i| view! {
+                    <li class=format!("impact-{}", level(i.impact))>
+                        <span class="fc-tag">{level(i.impact)}</span>" "{i.insight}
+                        <span class="hint">{format!(" · {}, round {}{}", i.source_role, i.round,
+                            if i.affected_outcomes.is_empty() { String::new() } else { format!(" · {}", i.affected_outcomes.join(", ")) })}</span>
+                    </li>
+                }).collect_view()}</ul>
+            </section>
+        }),
+        _ => None,
+    };
+    let precedents = move || match find("precedents")? {
+        ForecastFinding::Precedents(list) if !list.is_empty() => Some(view! {
+            <section class="fc-section">
+                <h3>"Historical precedents"</h3>
+                <ol class="fc-timeline">{list.into_iter().map(|p| view! {
+                    <li>
+                        <span class="fc-date">{p.date}</span>
+                        <div><b>{p.event}</b>" → "{p.outcome}
+                            <span class="hint">{format!(" · similarity {}", pct(p.similarity))}</span>
+                            {(!p.relevance.is_empty()).then(|| view! { <p class="fc-meta">{p.relevance}</p> })}
+                        </div>
+                    </li>
+                }).collect_view()}</ol>
+            </section>
+        }),
+        _ => None,
+    };
+    view! {
+        <section class="fc-panel" aria-label="Forecast">
+            {verdict}
+            <div class="fc-charts">{charts}</div>
+            {meter}
+            <div class="fc-rounds">
+                <div class="fc-tabs" role="tablist">{tabs}</div>
+                <div class="fc-cards">{cards}</div>
+                {round_summary}
+            </div>
+            {disagreements}
+            {insights}
+            {precedents}
+        </section>
+    }
+}
