@@ -209,7 +209,7 @@ impl Default for DuelogicOptions {
             frameworks: Vec::new(),
             context: String::new(),
             call_to_action: false,
-            rounds: 3,
+            rounds: 2,
             accountability: Accountability::Moderate,
             interruptions: true,
             chair_interruptions: true,

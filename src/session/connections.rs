@@ -292,7 +292,7 @@ impl Connection {
     /// one request at a time, and its window is 4,096 tokens.
     pub fn local_model() -> Self {
         Connection {
-            id: "local".into(),
+            id: Connection::LOCAL.into(),
             origin: ConnectionOrigin::BuiltIn,
             label: "Local model (no key)".into(),
             kind: ProviderKind::OpenAiCompatible,
@@ -307,6 +307,9 @@ impl Connection {
             api_key: String::new(),
         }
     }
+
+    /// The id of the built-in connection `local_model`.
+    pub const LOCAL: &'static str = "local";
 
     /// The id of the built-in connection `in_browser`.
     pub const IN_BROWSER: &'static str = "inpage";

@@ -5,19 +5,15 @@ use leptos::prelude::*;
 use leptos::task::spawn_local;
 
 use super::app::{navigate, session};
-use super::classic::ScoreCard;
 use super::download;
-use super::duelogic::listen::Listen;
-use super::duelogic::{ChairPanel, CutMarker, Interjection, Scorecard};
-use super::forecast::ForecastPanel;
 use super::fork::{fork_button, ForkAt, ForkPanel, ForkedFrom};
+use super::formats::{ui_for, TurnCtx};
 use super::markdown::Markdown;
-use super::state::{AppState, Block, BlockKind, Route, TurnStatus, TurnView};
-use crate::engine::config::{Accountability, FormatId, FormatOptions};
+use super::state::{turn_anchor, AppState, Block, BlockKind, Route, TurnStatus, TurnView};
 use crate::engine::cost::{self, dollars};
 use crate::engine::event::{Input, Outcome};
 use crate::engine::export;
-use crate::engine::finding::FindingBody;
+use crate::engine::finding::Finding;
 
 fn status_line(s: TurnStatus) -> Option<(&'static str, &'static str)> {
     match s {
@@ -101,21 +97,27 @@ fn Countdown(until_ms: u64) -> impl IntoView {
     }
 }
 
-/// Whether a turn waits for the Arbiter's evaluation: a duelogic chair's argument while
-/// its debate runs under an accountability level that evaluates.
-fn awaits_evaluation(state: AppState, seat: &str, label: &str) -> bool {
-    label == "Argument"
-        && state.debate.running.get()
-        && state
-            .debate
-            .config
-            .with(|c| match c.as_ref().map(|c| &c.options) {
-                Some(FormatOptions::Duelogic(o)) => {
-                    o.accountability != Accountability::Relaxed
-                        && o.chairs.iter().any(|c| c.seat == seat)
-                }
-                _ => false,
-            })
+/// The screens of the debate on screen's format.
+fn this_format(state: AppState) -> Option<&'static super::formats::FormatUi> {
+    state
+        .debate
+        .config
+        .with_untracked(|c| c.as_ref().map(|c| ui_for(c.format())))
+}
+
+/// A finding where it happened: in its format's own view, else as one plain line.
+fn finding_view(state: AppState, f: Finding) -> AnyView {
+    if let Some(v) = this_format(state).and_then(|u| (u.finding)(&f)) {
+        return v;
+    }
+    view! {
+        <aside class="finding" data-kind=f.body.label()>
+            <strong>{f.body.label()}</strong>
+            " "
+            <span>{f.body.summary()}</span>
+        </aside>
+    }
+    .into_any()
 }
 
 fn block_view(block: Block) -> AnyView {
@@ -136,33 +138,7 @@ fn block_view(block: Block) -> AnyView {
         }
         .into_any(),
         BlockKind::Phase { title } => view! { <h2 class="phase">{title}</h2> }.into_any(),
-        BlockKind::Finding(f) if matches!(f.body, FindingBody::Interjection { .. }) => {
-            view! { <Interjection finding=f/> }.into_any()
-        }
-        BlockKind::Finding(f)
-            if matches!(
-                f.body,
-                FindingBody::Score { .. } | FindingBody::Unscored { .. }
-            ) =>
-        {
-            view! { <ScoreCard finding=f/> }.into_any()
-        }
-        BlockKind::Finding(f)
-            if matches!(
-                f.body,
-                FindingBody::CruxCard(_) | FindingBody::CruxNotExtracted { .. } | FindingBody::Summary { .. }
-            ) =>
-        {
-            super::crux::finding_view(&f).unwrap_or_else(|| ().into_any())
-        }
-        BlockKind::Finding(f) => view! {
-            <aside class="finding" data-kind=f.body.label()>
-                <strong>{f.body.label()}</strong>
-                " "
-                <span>{f.body.summary()}</span>
-            </aside>
-        }
-        .into_any(),
+        BlockKind::Finding(f) => finding_view(expect_context::<AppState>(), f),
         BlockKind::Note { text, error } => {
             view! { <p class="note" class:error=error>{text}</p> }.into_any()
         }
@@ -193,10 +169,20 @@ fn block_view(block: Block) -> AnyView {
             view,
             ..
         } => {
-            let in_room = if call.path.starts_with("room/") { " in-room" } else { "" };
-            let seat_class = format!("turn seat-{seat}{in_room}");
-            let anchor = super::crux::anchor(&call);
+            let state = expect_context::<AppState>();
+            let format = this_format(state);
+            let extra = format.map_or("", |u| (u.turn_class)(&call));
+            let seat_class = format!("turn seat-{seat} {extra}");
+            let anchor = turn_anchor(&call);
             let (speaker_name, fork_label) = (speaker.clone(), label.clone());
+            let under = format.map(|u| {
+                (u.under_turn)(TurnCtx {
+                    call: call.clone(),
+                    seat: seat.clone(),
+                    label: label.clone(),
+                    view,
+                })
+            });
             let meta = move || {
                 view.usage.get().map(|u| {
                     let est = if u.estimated { " (estimated)" } else { "" };
@@ -222,7 +208,6 @@ fn block_view(block: Block) -> AnyView {
                     }
                 })
             };
-            let state = expect_context::<AppState>();
             let speaking_key = key.clone();
             let speaking = move || {
                 state
@@ -230,13 +215,6 @@ fn block_view(block: Block) -> AnyView {
                     .speaking
                     .with(|k| k.as_deref() == Some(speaking_key.as_str()))
             };
-            let (eval_seat, eval_label) = (seat.clone(), label.clone());
-            let pending = Signal::derive(move || {
-                matches!(
-                    view.status.get(),
-                    TurnStatus::Done | TurnStatus::Cut | TurnStatus::Truncated
-                ) && awaits_evaluation(state, &eval_seat, &eval_label)
-            });
             view! {
                 <article class=seat_class id=anchor data-status=move || view.status.get().id() data-block=key.clone()
                     class:speaking=speaking class:was-cut=move || view.cut_by.with(|c| c.is_some())>
@@ -252,8 +230,7 @@ fn block_view(block: Block) -> AnyView {
                         </details>
                     </Show>
                     <Markdown text=view.text/>
-                    <CutMarker cut_by=view.cut_by/>
-                    <Scorecard judged=view.judged pending=pending/>
+                    {under}
                     <HumanTurn call=call.clone() view=view/>
                     {move || status_line(view.status.get()).filter(|_| view.cut_by.with(|c| c.is_none())).map(|(class, text)| view! {
                         <p class=format!("turn-status {class}")>
@@ -442,16 +419,9 @@ pub fn DebateScreen() -> impl IntoView {
         });
     };
 
-    let deck_only = RwSignal::new(false);
-    let is_crux = move || d.config.with(|c| c.as_ref().is_some_and(|c| c.format() == FormatId::Crux));
-    let is_duelogic = move || {
-        d.config
-            .with(|c| c.as_ref().is_some_and(|c| c.format() == FormatId::Duelogic))
-    };
-    let is_forecast = move || {
-        d.config
-            .with(|c| c.as_ref().is_some_and(|c| c.format() == FormatId::Forecast))
-    };
+    // The format's own panels, drawn again only when the debate's format changes.
+    let format = Memo::new(move |_| d.config.with(|c| c.as_ref().map(|c| c.format())));
+    let panels = move || format.get().map(|f| (ui_for(f).panels)());
     let can_resume = move || {
         (d.running.get() && d.held.get())
             || (!d.running.get()
@@ -515,10 +485,8 @@ pub fn DebateScreen() -> impl IntoView {
                 {move || d.outcome.get().and_then(|(o, m)| (o != Outcome::Completed).then_some(m).flatten()).map(|m| view! { <p class="note">{m}</p> })}
                 {move || action_error.get().map(|e| view! { <p class="error" role="alert">{e}</p> })}
                 {move || d.loading.get().then(|| view! { <p class="hint">"Loading…"</p> })}
-                {move || is_duelogic().then(|| view! { <Listen/> <ChairPanel/> })}
-                {move || is_forecast().then(|| view! { <ForecastPanel/> })}
-                {move || is_crux().then(|| view! { <super::crux::CruxPanels deck_only=deck_only/> })}
-                <div class="transcript" class:hidden=move || deck_only.get()>
+                {panels}
+                <div class="transcript" class:hidden=move || d.transcript_hidden.get()>
                     <For each=drawn key=|b| (b.epoch, b.key.clone()) let:block>
                         {block_view(block)}
                     </For>

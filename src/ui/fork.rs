@@ -6,7 +6,7 @@ use leptos::prelude::*;
 use leptos::task::spawn_local;
 
 use super::app::{navigate, session};
-use super::setup::{connections, ConnectionOptions};
+use super::seating::{connections, ConnectionOptions};
 use super::state::{AppState, Route};
 use crate::engine::config::Participant;
 use crate::engine::event::{CallKey, Event, EventKind};

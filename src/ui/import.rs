@@ -8,7 +8,7 @@ use leptos::task::spawn_local;
 use wasm_bindgen::JsCast;
 
 use super::app::{refresh_history, session};
-use super::setup::{connections, ConnectionOptions};
+use super::seating::{connections, ConnectionOptions};
 use super::state::AppState;
 use crate::engine::event::Event;
 use crate::engine::export;

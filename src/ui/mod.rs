@@ -1,14 +1,13 @@
 //! Leptos components. They render the event log and send intents to the session; they never
-//! call a provider. One file per screen (setup, debate, history), widgets beside them.
+//! call a provider. One file per screen (setup, debate, history), widgets beside them, and
+//! a folder per format under `formats/`, listed in its registry.
 
-pub mod crux;
+pub mod formats;
 pub mod link_policy;
 pub mod md_blocks;
 
 #[cfg(target_arch = "wasm32")]
 mod app;
-#[cfg(target_arch = "wasm32")]
-mod classic;
 #[cfg(target_arch = "wasm32")]
 mod connection_form;
 #[cfg(target_arch = "wasm32")]
@@ -16,11 +15,7 @@ mod debate;
 #[cfg(target_arch = "wasm32")]
 mod download;
 #[cfg(target_arch = "wasm32")]
-mod duelogic;
-#[cfg(target_arch = "wasm32")]
 mod fork;
-#[cfg(target_arch = "wasm32")]
-mod forecast;
 #[cfg(target_arch = "wasm32")]
 mod history;
 #[cfg(target_arch = "wasm32")]
@@ -33,6 +28,8 @@ pub mod markdown;
 mod progressive;
 #[cfg(target_arch = "wasm32")]
 mod replay;
+#[cfg(target_arch = "wasm32")]
+mod seating;
 #[cfg(target_arch = "wasm32")]
 mod setup;
 #[cfg(target_arch = "wasm32")]

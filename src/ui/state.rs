@@ -10,6 +10,15 @@ use crate::engine::finding::{Finding, FindingBody};
 use crate::engine::{CallKey, DebateConfig};
 use crate::store::{DebateSummary, StoredDebate};
 
+/// The element id of a turn, so a finding (a crux card) can link back to it.
+pub fn turn_anchor(call: &CallKey) -> String {
+    let mut id = format!("turn-{}", call.path.replace('/', "-"));
+    if call.occurrence > 0 {
+        id.push_str(&format!("-{}", call.occurrence));
+    }
+    id
+}
+
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum TurnStatus {
     /// Waiting for its connection's limit on calls at once (or the spending cap).
@@ -131,6 +140,8 @@ pub struct DebateView {
     pub findings: RwSignal<Vec<Finding>>,
     /// The block being read aloud by Listen.
     pub speaking: RwSignal<Option<String>>,
+    /// A format's panel can hide the transcript (crux's deck read on its own).
+    pub transcript_hidden: RwSignal<bool>,
     turns: StoredValue<crate::engine::small_map::SmallMap<String, TurnView>>,
     epoch: StoredValue<u32>,
 }
@@ -152,6 +163,7 @@ impl DebateView {
             cap: RwSignal::new(None),
             findings: RwSignal::new(Vec::new()),
             speaking: RwSignal::new(None),
+            transcript_hidden: RwSignal::new(false),
             turns: StoredValue::new(crate::engine::small_map::SmallMap::new()),
             epoch: StoredValue::new(0),
         }
@@ -170,6 +182,7 @@ impl DebateView {
         self.ledger.set(Ledger::default());
         self.cap.set(None);
         self.findings.set(Vec::new());
+        self.transcript_hidden.set(false);
         self.turns.update_value(|t| t.clear());
         self.epoch.update_value(|e| *e += 1);
     }
@@ -280,8 +293,9 @@ impl DebateView {
                         Some(t),
                     ) => t.judged.set(Some(f.clone())),
                     (FindingBody::Interruption { .. }, Some(t)) => t.cut_by.set(Some(f.clone())),
-                    // The forecast panel shows all of a forecast's findings.
-                    _ if self.is_forecast() => {}
+                    // A format whose panel shows its findings keeps them out of the
+                    // transcript.
+                    _ if !self.format_ui().is_some_and(|u| (u.in_transcript)(f)) => {}
                     _ => self.push(format!("f{}", e.seq), BlockKind::Finding(f.clone())),
                 }
             }
@@ -310,9 +324,9 @@ impl DebateView {
                     self.ledger.try_update(|l| l.add(c, seat, usage)).flatten()
                 });
                 if let Some(v) = self.turn(&call.to_string()) {
-                    // Crux personas' turns show as the format cleaned them.
+                    // A turn shows as its format cleaned it for later prompts.
                     let shown = self.config.with_untracked(|c| match c {
-                        Some(c) => crate::engine::formats::crux::shown_text(c, seat, text),
+                        Some(c) => crate::engine::formats::shown_text(c, seat, text),
                         None => text.clone(),
                     });
                     v.text.set(shown);
@@ -457,10 +471,11 @@ impl DebateView {
             BlockKind::Turn {
                 call: call.clone(),
                 // A forecast's calls are JSON its panel shows parsed: folded here.
-                analysis: matches!(
-                    purpose,
-                    Purpose::Evaluation | Purpose::Check | Purpose::Extraction
-                ) || self.is_forecast(),
+                analysis: self
+                    .format_ui()
+                    .map_or(crate::ui::formats::analysis_folded(purpose), |u| {
+                        (u.folded)(purpose)
+                    }),
                 seat: seat.to_string(),
                 speaker,
                 model,
@@ -476,11 +491,10 @@ impl DebateView {
         }
     }
 
-    fn is_forecast(&self) -> bool {
-        self.config.with_untracked(|c| {
-            c.as_ref()
-                .is_some_and(|c| c.format() == crate::engine::config::FormatId::Forecast)
-        })
+    /// The screens of this debate's format.
+    fn format_ui(&self) -> Option<&'static crate::ui::formats::FormatUi> {
+        self.config
+            .with_untracked(|c| c.as_ref().map(|c| crate::ui::formats::ui_for(c.format())))
     }
 
     pub fn turn(&self, call: &str) -> Option<TurnView> {

@@ -17,6 +17,16 @@ pub fn planned_calls(config: &DebateConfig) -> u32 {
     plan(config).len() as u32
 }
 
+/// What a finished turn shows, on screen and in every export: the text as its format
+/// cleaned it for later prompts (crux strips a speaker label and banned openers from a
+/// persona's turn); other formats show it as it came.
+pub fn shown_text(config: &DebateConfig, seat: &str, text: &str) -> String {
+    match config.format() {
+        FormatId::Crux => crux::shown_text(config, seat, text),
+        _ => text.to_string(),
+    }
+}
+
 /// Runs the configured format to its end (or to the first error).
 pub async fn run(ctx: &DebateCtx) -> Result<(), DebateError> {
     let config = ctx.config();
@@ -27,7 +37,9 @@ pub async fn run(ctx: &DebateCtx) -> Result<(), DebateError> {
         FormatId::Forecast => forecast::run(ctx).await,
         // The probe is run by its own tests, never through here.
         #[cfg(test)]
-        FormatId::Probe => Err(DebateError::Config("The probe runs only in its tests.".into())),
+        FormatId::Probe => Err(DebateError::Config(
+            "The probe runs only in its tests.".into(),
+        )),
     }
 }
 

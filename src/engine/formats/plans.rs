@@ -232,11 +232,11 @@ mod tests {
             "analyst",
             FormatOptions::Duelogic(o.clone()),
         ));
-        // Intro, 3 rounds × 2 chairs × (response + evaluation), closing.
-        assert_eq!(strict.len(), 1 + 3 * 2 * 2 + 1);
+        // Intro, 2 rounds × 2 chairs × (response + evaluation), closing.
+        assert_eq!(strict.len(), 1 + 2 * 2 * 2 + 1);
         o.accountability = Accountability::Relaxed;
         let relaxed = plan(&config(&seats, "analyst", FormatOptions::Duelogic(o)));
-        assert_eq!(relaxed.len(), 1 + 3 * 2 + 1);
+        assert_eq!(relaxed.len(), 1 + 2 * 2 + 1);
     }
 
     #[test]

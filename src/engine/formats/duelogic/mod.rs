@@ -47,6 +47,16 @@ const ANSWER_TOKENS: u32 = 250;
 
 /// A duelogic debate's configuration. Chairs are given in speaking order as (display name,
 /// framework id, who fills the seat); without a separate analyst the Arbiter evaluates.
+/// Whether a call is a chair's response of a round (`round/N/chair-K`): the calls the
+/// Arbiter evaluates, unless accountability is relaxed.
+pub fn is_evaluated(call: &CallKey) -> bool {
+    let mut parts = call.path.split('/');
+    matches!(
+        (parts.next(), parts.next(), parts.next(), parts.next()),
+        (Some("round"), Some(_), Some(seat), None) if seat.starts_with("chair-")
+    )
+}
+
 pub fn new_config(
     topic: &str,
     chairs: Vec<(String, String, Participant)>,

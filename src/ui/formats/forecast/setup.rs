@@ -5,8 +5,10 @@
 use leptos::prelude::*;
 
 use crate::engine::config::{ForecastContext, ForecastOptions, ForecastOutcome, ForecastPrior};
-use crate::engine::formats::forecast::{role_name, DEFAULT_ROLES, JUDGE};
-use crate::ui::setup::ConnectionOptions;
+use crate::engine::formats::forecast::{self, role_name, DEFAULT_ROLES, JUDGE};
+use crate::engine::DebateConfig;
+use crate::ui::formats::SetupForm;
+use crate::ui::seating::{ConnectionOptions, Seating};
 
 #[derive(Clone, Copy)]
 pub struct OutcomeChoice {
@@ -125,9 +127,31 @@ impl ForecastForm {
     }
 }
 
-impl Default for ForecastForm {
-    fn default() -> Self {
-        Self::new()
+pub fn form() -> Box<dyn SetupForm> {
+    Box::new(ForecastForm::new())
+}
+
+impl SetupForm for ForecastForm {
+    fn build(&self, topic: &str, seating: &Seating) -> DebateConfig {
+        let roles = self.roles.with(|r| {
+            r.iter()
+                .map(|r| {
+                    (
+                        r.kind.get(),
+                        r.name.get(),
+                        r.perspective.get(),
+                        seating.participant(r.connection.get(), r.model.get()),
+                    )
+                })
+                .collect()
+        });
+        let analyst = (!self.analyst_connection.get().is_empty())
+            .then(|| seating.participant(self.analyst_connection.get(), self.analyst_model.get()));
+        forecast::new_config(topic, roles, analyst, self.options())
+    }
+
+    fn view(&self) -> AnyView {
+        view! { <ForecastSetup form=*self/> }.into_any()
     }
 }
 
@@ -179,7 +203,7 @@ fn RoleRow(i: usize, r: RoleChoice, form: ForecastForm) -> impl IntoView {
 }
 
 #[component]
-pub fn ForecastSetup(form: ForecastForm) -> impl IntoView {
+fn ForecastSetup(form: ForecastForm) -> impl IntoView {
     let missing = move || {
         let have: Vec<String> = form
             .roles

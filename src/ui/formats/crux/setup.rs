@@ -7,8 +7,11 @@ use leptos::prelude::*;
 use wasm_bindgen::JsCast;
 
 use crate::engine::config::{CruxOptions, CruxTemperatures};
+use crate::engine::formats::crux;
 use crate::engine::formats::crux::persona::{self, PersonaContract};
-use crate::ui::setup::ConnectionOptions;
+use crate::engine::DebateConfig;
+use crate::ui::formats::SetupForm;
+use crate::ui::seating::{ConnectionOptions, Seating};
 
 const LIBRARY_KEY: &str = "agora.personas.v1";
 
@@ -147,12 +150,6 @@ impl CruxForm {
     }
 }
 
-impl Default for CruxForm {
-    fn default() -> Self {
-        Self::new()
-    }
-}
-
 /// Reads the first file of a file input as text (through `File.text()`, looked up by
 /// name, so no extra browser bindings are needed).
 async fn read_file(ev: &leptos::ev::Event) -> Option<String> {
@@ -171,6 +168,31 @@ async fn read_file(ev: &leptos::ev::Event) -> Option<String> {
         .await
         .ok()?
         .as_string()
+}
+
+pub fn form() -> Box<dyn SetupForm> {
+    Box::new(CruxForm::new())
+}
+
+impl SetupForm for CruxForm {
+    fn build(&self, topic: &str, seating: &Seating) -> DebateConfig {
+        let personas = self.personas.with(|ps| {
+            ps.iter()
+                .map(|p| {
+                    (
+                        p.contract.get(),
+                        seating.participant(p.connection.get(), p.model.get()),
+                    )
+                })
+                .collect()
+        });
+        let analyst = seating.participant(self.analyst_connection.get(), self.analyst_model.get());
+        crux::new_config(topic, personas, analyst, self.options())
+    }
+
+    fn view(&self) -> AnyView {
+        view! { <CruxSetup form=*self/> }.into_any()
+    }
 }
 
 #[component]
@@ -224,7 +246,7 @@ fn PersonaRow(i: usize, p: PersonaChoice, form: CruxForm) -> impl IntoView {
 }
 
 #[component]
-pub fn CruxSetup(form: CruxForm) -> impl IntoView {
+fn CruxSetup(form: CruxForm) -> impl IntoView {
     let add = move |_| {
         form.personas.update(|ps| {
             if ps.len() < 6 {

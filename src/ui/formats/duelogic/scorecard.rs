@@ -99,7 +99,6 @@ pub fn Scorecard(judged: RwSignal<Option<Finding>>, pending: Signal<bool>) -> im
     move || {
         match judged.get().map(|f| f.body) {
         Some(FindingBody::Evaluation(e)) => evaluation_view(e),
-        Some(FindingBody::FactCheck { claims }) => crate::ui::classic::fact_checks(claims),
         Some(FindingBody::Unscored { reason, .. }) => view! {
             <div class="scorecard unscored"><span class="num">"–"</span>
                 <span>"Not scored: "{reason}</span></div>

@@ -9,16 +9,7 @@ use super::share;
 use crate::engine::finding::{CruxCard, Finding, FindingBody};
 use crate::engine::{CallKey, DebateConfig};
 use crate::ui::markdown::Markdown;
-use crate::ui::state::{AppState, BlockKind, TurnStatus};
-
-/// The element id of a turn, so a card can link back to it.
-pub fn anchor(call: &CallKey) -> String {
-    let mut id = format!("turn-{}", call.path.replace('/', "-"));
-    if call.occurrence > 0 {
-        id.push_str(&format!("-{}", call.occurrence));
-    }
-    id
-}
+use crate::ui::state::{turn_anchor as anchor, AppState, BlockKind, TurnStatus};
 
 fn go_to(id: &str) {
     if let Some(el) = web_sys::window()
@@ -359,10 +350,11 @@ fn Shifts() -> impl IntoView {
 }
 
 /// Everything crux shows beside the transcript: the open room, the deck, the map, shifts.
-/// `deck_only` hides the transcript so the deck can be read on its own.
+/// "Read the deck on its own" hides the transcript.
 #[component]
-pub fn CruxPanels(deck_only: RwSignal<bool>) -> impl IntoView {
+pub fn CruxPanels() -> impl IntoView {
     let d = expect_context::<AppState>().debate;
+    let deck_only = d.transcript_hidden;
     let deck = move || {
         d.findings
             .with(|all| all.iter().filter_map(card_view).collect::<Vec<_>>())

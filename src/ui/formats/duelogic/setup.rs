@@ -4,17 +4,18 @@
 use leptos::prelude::*;
 
 use crate::engine::config::{Accountability, DuelogicOptions, Framework};
-use crate::engine::formats::duelogic::frameworks;
-use crate::ui::setup::ConnectionOptions;
+use crate::engine::formats::duelogic::{self, frameworks};
+use crate::engine::DebateConfig;
+use crate::ui::formats::SetupForm;
+use crate::ui::seating::{ConnectionOptions, SeatChoice, SeatPicker, Seating};
 
-/// One chair as the form holds it. An empty connection means "the debate's connection";
-/// the value `SeatFill::Person` of the select means a person takes the chair.
+/// One chair as the form holds it: its name, framework, and who sits in it (a model, or
+/// the user, who then types the chair's turns).
 #[derive(Clone, Copy)]
 pub struct ChairChoice {
     pub name: RwSignal<String>,
     pub framework: RwSignal<String>,
-    pub connection: RwSignal<String>,
-    pub model: RwSignal<String>,
+    pub seat: SeatChoice,
 }
 
 impl ChairChoice {
@@ -22,8 +23,7 @@ impl ChairChoice {
         ChairChoice {
             name: RwSignal::new(format!("Chair {n}")),
             framework: RwSignal::new(framework.to_string()),
-            connection: RwSignal::new(String::new()),
-            model: RwSignal::new(String::new()),
+            seat: SeatChoice::new(),
         }
     }
 }
@@ -74,7 +74,7 @@ impl DuelogicForm {
             analyst_connection: RwSignal::new(String::new()),
             analyst_model: RwSignal::new(String::new()),
             accountability: RwSignal::new(d.accountability),
-            rounds: RwSignal::new(2),
+            rounds: RwSignal::new(d.rounds),
             interruptions: RwSignal::new(d.interruptions),
             chair_interruptions: RwSignal::new(d.chair_interruptions),
             aggressiveness: RwSignal::new(d.aggressiveness),
@@ -106,9 +106,25 @@ impl DuelogicForm {
     }
 }
 
-impl Default for DuelogicForm {
-    fn default() -> Self {
-        Self::new()
+pub fn form() -> Box<dyn SetupForm> {
+    Box::new(DuelogicForm::new())
+}
+
+impl SetupForm for DuelogicForm {
+    fn build(&self, topic: &str, seating: &Seating) -> DebateConfig {
+        let chairs = self.chairs.with(|c| {
+            c.iter()
+                .map(|c| (c.name.get(), c.framework.get(), seating.seat(&c.seat)))
+                .collect()
+        });
+        let arbiter = seating.participant(self.arbiter_connection.get(), self.arbiter_model.get());
+        let analyst = (!self.analyst_connection.get().is_empty())
+            .then(|| seating.participant(self.analyst_connection.get(), self.analyst_model.get()));
+        duelogic::new_config(topic, chairs, arbiter, analyst, self.options())
+    }
+
+    fn view(&self) -> AnyView {
+        view! { <DuelogicSetup form=*self/> }.into_any()
     }
 }
 
@@ -136,14 +152,7 @@ fn ChairRow(i: usize, chair: ChairChoice, form: DuelogicForm) -> impl IntoView {
                 on:change=move |ev| chair.framework.set(event_target_value(&ev))>
                 {move || all().into_iter().map(|f| view! { <option value=f.id.clone() title=f.description>{f.name}</option> }).collect_view()}
             </select>
-            <select aria-label=format!("Chair {n} connection") prop:value=move || chair.connection.get()
-                on:change=move |ev| chair.connection.set(event_target_value(&ev))>
-                <option value="">"Same as above"</option>
-                <ConnectionOptions/>
-            </select>
-            <input aria-label=format!("Chair {n} model") placeholder="model (default)"
-                disabled=move || chair.connection.get().is_empty()
-                prop:value=move || chair.model.get() on:input=move |ev| chair.model.set(event_target_value(&ev))/>
+            <SeatPicker name=Signal::stored(format!("Chair {n}")) seat=chair.seat/>
             <button type="button" class="link" aria-label=format!("Remove chair {n}")
                 disabled=move || form.chairs.with(|c| c.len() <= 2)
                 on:click=move |_| form.chairs.update(|c| { if c.len() > 2 { c.remove(i); } })>"Remove"</button>
@@ -152,7 +161,7 @@ fn ChairRow(i: usize, chair: ChairChoice, form: DuelogicForm) -> impl IntoView {
 }
 
 #[component]
-pub fn DuelogicSetup(form: DuelogicForm) -> impl IntoView {
+fn DuelogicSetup(form: DuelogicForm) -> impl IntoView {
     let add = move |_| {
         form.chairs.update(|c| {
             if c.len() < 6 {

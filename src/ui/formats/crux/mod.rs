@@ -1,0 +1,48 @@
+//! Crux's own screens: the setup form (personas, their models, the analyst, aspects and
+//! temperatures), the crux card and the deck, the crux room panel, the disagreement map
+//! and the shifts per persona. `share` (Markdown and SVG of a card) is plain Rust, tested
+//! natively.
+
+#[cfg(target_arch = "wasm32")]
+mod card;
+#[cfg(target_arch = "wasm32")]
+mod setup;
+pub mod share;
+
+#[cfg(target_arch = "wasm32")]
+pub use ui::UI;
+
+#[cfg(target_arch = "wasm32")]
+mod ui {
+    use leptos::prelude::*;
+
+    use super::card::{finding_view, CruxPanels};
+    use crate::engine::config::FormatId;
+    use crate::engine::CallKey;
+    use crate::ui::formats::{self as f, FormatUi};
+
+    fn panels() -> AnyView {
+        view! { <CruxPanels/> }.into_any()
+    }
+
+    /// A crux room's turns are set apart from the aspect rounds.
+    fn turn_class(call: &CallKey) -> &'static str {
+        if call.path.starts_with("room/") {
+            "in-room"
+        } else {
+            ""
+        }
+    }
+
+    pub const UI: FormatUi = FormatUi {
+        id: FormatId::Crux,
+        about: "Personas with their own biases and voices argue aspects of the topic; where two really disagree, a crux room digs out the root and a crux card records it.",
+        form: super::setup::form,
+        panels,
+        finding: finding_view,
+        in_transcript: f::every_finding,
+        under_turn: f::nothing_under,
+        turn_class,
+        folded: f::analysis_folded,
+    };
+}

@@ -1,0 +1,101 @@
+//! Each format's own screens, one folder per format, and the registry that lists them once.
+//! The setup and debate screens and the view's reducer ask `ui_for(format)` for what a
+//! format shows; they never name a format. Adding a format to the screens is its folder
+//! here (a `FormatUi` constant) and one line in `FORMATS`.
+
+pub mod classic;
+pub mod crux;
+pub mod duelogic;
+pub mod forecast;
+
+#[cfg(target_arch = "wasm32")]
+pub use registry::*;
+
+#[cfg(target_arch = "wasm32")]
+mod registry {
+    use leptos::prelude::*;
+
+    use crate::engine::config::FormatId;
+    use crate::engine::event::Purpose;
+    use crate::engine::finding::Finding;
+    use crate::engine::{CallKey, DebateConfig};
+    use crate::ui::seating::Seating;
+    use crate::ui::state::TurnView;
+
+    /// A format's setup form: its fields (kept while the user switches formats) and the
+    /// debate they describe.
+    pub trait SetupForm {
+        fn view(&self) -> AnyView;
+        /// The debate the form describes; `seating` turns a seat's connection and model
+        /// choice into its participant (empty choices mean the debate's connection).
+        fn build(&self, topic: &str, seating: &Seating) -> DebateConfig;
+    }
+
+    /// A turn as a format's decoration under it sees it.
+    #[derive(Clone)]
+    pub struct TurnCtx {
+        pub call: CallKey,
+        pub seat: String,
+        pub label: String,
+        pub view: TurnView,
+    }
+
+    /// Everything the shared screens need of one format.
+    pub struct FormatUi {
+        pub id: FormatId,
+        /// One sentence for the format picker.
+        pub about: &'static str,
+        pub form: fn() -> Box<dyn SetupForm>,
+        /// Shown above the transcript (panels, a deck, Listen…).
+        pub panels: fn() -> AnyView,
+        /// A finding drawn in this format's own way where it happened; `None` draws it as
+        /// one plain line.
+        pub finding: fn(&Finding) -> Option<AnyView>,
+        /// Whether a finding not tied to a turn stands in the transcript (a format whose
+        /// panel shows all its findings keeps them out of it).
+        pub in_transcript: fn(&Finding) -> bool,
+        /// What goes under a turn's text (a scorecard, a cut marker, fact checks).
+        pub under_turn: fn(TurnCtx) -> AnyView,
+        /// Extra classes of a turn (a crux-room turn is set apart).
+        pub turn_class: fn(&CallKey) -> &'static str,
+        /// Whether a call is shown folded, as an analysis call, rather than as a speech.
+        pub folded: fn(Purpose) -> bool,
+    }
+
+    /// Every format, in the order the picker offers them.
+    pub const FORMATS: [FormatUi; 4] = [
+        super::classic::UI,
+        super::duelogic::UI,
+        super::forecast::UI,
+        super::crux::UI,
+    ];
+
+    pub fn ui_for(id: FormatId) -> &'static FormatUi {
+        FORMATS.iter().find(|f| f.id == id).unwrap_or(&FORMATS[0])
+    }
+
+    // Defaults a format uses where it adds nothing of its own.
+    pub fn no_panels() -> AnyView {
+        ().into_any()
+    }
+    pub fn plain_finding(_: &Finding) -> Option<AnyView> {
+        None
+    }
+    pub fn every_finding(_: &Finding) -> bool {
+        true
+    }
+    pub fn nothing_under(_: TurnCtx) -> AnyView {
+        ().into_any()
+    }
+    pub fn no_class(_: &CallKey) -> &'static str {
+        ""
+    }
+    /// Evaluations, checks and extractions are analysis: their result is shown where it
+    /// belongs, the call itself folded.
+    pub fn analysis_folded(purpose: Purpose) -> bool {
+        matches!(
+            purpose,
+            Purpose::Evaluation | Purpose::Check | Purpose::Extraction
+        )
+    }
+}

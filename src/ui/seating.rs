@@ -1,0 +1,171 @@
+//! Who fills a seat, as every setup form offers it: the debate's connection and model, a
+//! connection of the seat's own, or the user. One place turns those choices into a
+//! `Participant`, priced as the user's price table says.
+
+use leptos::prelude::*;
+
+use super::app::session;
+use super::state::AppState;
+use crate::engine::config::Participant;
+use crate::session::prices::PriceTable;
+use crate::session::Connection;
+
+pub(crate) fn connections(state: AppState) -> Vec<Connection> {
+    state.connections_version.track();
+    session().map(|s| s.connections()).unwrap_or_default()
+}
+
+/// The debate's own connection and model, and the prices that go with every model.
+#[derive(Clone, Copy)]
+pub struct Seating {
+    pub state: AppState,
+    pub connection: RwSignal<String>,
+    pub model: RwSignal<String>,
+    pub prices: RwSignal<PriceTable>,
+}
+
+impl Seating {
+    /// A seat on a connection and model (empty: the debate's own), priced as the table says.
+    pub fn participant(&self, conn_id: String, model_name: String) -> Participant {
+        let conns = connections(self.state);
+        let (conn_id, model_name) = if conn_id.is_empty() {
+            (self.connection.get(), self.model.get())
+        } else {
+            (conn_id, model_name)
+        };
+        let conn = conns.iter().find(|c| c.id == conn_id);
+        let model_name = if model_name.trim().is_empty() {
+            conn.map(|c| c.default_model.clone()).unwrap_or_default()
+        } else {
+            model_name
+        };
+        Participant::Model {
+            connection: conn_id.clone(),
+            connection_label: conn.map(|c| c.label.clone()).unwrap_or(conn_id),
+            price: self.prices.with(|t| t.price(conn, &model_name)),
+            model: model_name.trim().to_string(),
+            context_tokens: conn.map(|c| c.context_tokens).unwrap_or(4096),
+        }
+    }
+
+    /// A seat's choice as its select and model field hold it: a person, or a model.
+    pub fn seat(&self, choice: &SeatChoice) -> Participant {
+        if choice.human.get() {
+            return Participant::Human;
+        }
+        self.participant(choice.connection.get(), choice.model.get())
+    }
+}
+
+/// What a seat's select offers: the debate's connection, one of the connections, or a person.
+#[derive(Clone, Debug, PartialEq)]
+pub enum SeatFill {
+    Same,
+    Connection(String),
+    Person,
+}
+
+impl SeatFill {
+    /// The select's option value: the one place these values are written or read.
+    pub fn value(&self) -> &str {
+        match self {
+            SeatFill::Same => "__same",
+            SeatFill::Person => "__human",
+            SeatFill::Connection(id) => id,
+        }
+    }
+
+    pub fn from_value(v: &str) -> Self {
+        match v {
+            "__same" => SeatFill::Same,
+            "__human" => SeatFill::Person,
+            id => SeatFill::Connection(id.to_string()),
+        }
+    }
+}
+
+/// Who sits in one seat: a connection (empty: the debate's) and model, or the user.
+#[derive(Clone, Copy)]
+pub struct SeatChoice {
+    pub connection: RwSignal<String>,
+    pub model: RwSignal<String>,
+    pub human: RwSignal<bool>,
+}
+
+impl SeatChoice {
+    pub fn new() -> Self {
+        SeatChoice {
+            connection: RwSignal::new(String::new()),
+            model: RwSignal::new(String::new()),
+            human: RwSignal::new(false),
+        }
+    }
+
+    /// Seats what the seat's select says.
+    pub fn fill(&self, fill: SeatFill, connections: &[Connection]) {
+        self.human.set(fill == SeatFill::Person);
+        match fill {
+            SeatFill::Same => self.connection.set(String::new()),
+            SeatFill::Connection(id) => {
+                if let Some(c) = connections.iter().find(|c| c.id == id) {
+                    self.model.set(c.default_model.clone())
+                }
+                self.connection.set(id);
+            }
+            SeatFill::Person => {}
+        }
+    }
+
+    /// The select's current value.
+    pub fn value(&self) -> String {
+        if self.human.get() {
+            return SeatFill::Person.value().to_string();
+        }
+        let c = self.connection.get();
+        if c.is_empty() {
+            SeatFill::Same.value().to_string()
+        } else {
+            c
+        }
+    }
+}
+
+impl Default for SeatChoice {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+/// The options of a connection select.
+#[component]
+pub fn ConnectionOptions() -> impl IntoView {
+    let state = expect_context::<AppState>();
+    move || {
+        connections(state)
+            .into_iter()
+            .map(|c| view! { <option value=c.id>{c.label}</option> })
+            .collect_view()
+    }
+}
+
+/// A seat's connection select and model field; `allow_person` offers "Me" too.
+#[component]
+pub fn SeatPicker(
+    name: Signal<String>,
+    seat: SeatChoice,
+    #[prop(default = true)] allow_person: bool,
+) -> impl IntoView {
+    let state = expect_context::<AppState>();
+    view! {
+        <select aria-label=move || format!("{} connection", name.get()) prop:value=move || seat.value() on:change=move |ev| {
+            seat.fill(SeatFill::from_value(&event_target_value(&ev)), &connections(state));
+        }>
+            <option value=SeatFill::Same.value()>"Same as above"</option>
+            <ConnectionOptions/>
+            {allow_person.then(|| view! { <option value=SeatFill::Person.value()>"Me (I type this seat's turns)"</option> })}
+        </select>
+        <input aria-label=move || format!("{} model", name.get()) placeholder="model"
+            disabled=move || seat.human.get() || seat.connection.get().is_empty()
+            prop:value=move || seat.model.get() on:input=move |ev| seat.model.set(event_target_value(&ev))/>
+    }
+}
