@@ -345,6 +345,17 @@ impl<'a> Duelogic<'a> {
         speaker: &Seat,
         watch: Watch,
     ) -> Result<Option<Cut>, DebateError> {
+        // A person's turn arrives whole, so there is nothing to cut; and a person is never
+        // told by a model to cut in on someone.
+        let config = self.ctx.config();
+        let is_person = |id: &str| {
+            config
+                .seat(id)
+                .is_some_and(|s| s.participant == Participant::Human)
+        };
+        if is_person(&speaker.id) {
+            return Ok(None);
+        }
         let threshold = rules::urgency_threshold(self.o.aggressiveness);
         let (mut seen, mut looked, mut asked) = (0u64, 0usize, 0u32);
         loop {
@@ -368,7 +379,7 @@ impl<'a> Duelogic<'a> {
                 let eligible: Vec<&Seat> = self
                     .chairs
                     .iter()
-                    .filter(|c| c.id != speaker.id)
+                    .filter(|c| c.id != speaker.id && !is_person(&c.id))
                     .filter(|c| {
                         rules::off_cooldown(
                             self.last_interrupt.get(c.id.as_str()).copied(),

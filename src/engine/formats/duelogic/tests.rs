@@ -101,6 +101,10 @@ struct Run {
 }
 
 fn run_episode(config: DebateConfig, script: Script) -> Run {
+    run_episode_with(config, script, Inputs::new())
+}
+
+fn run_episode_with(config: DebateConfig, script: Script, inputs: Rc<Inputs>) -> Run {
     let clock = VirtualClock::new(0);
     let model = Rc::new(ScriptedModel::new(script, clock.clone()));
     let log = Rc::new(EventLog::default());
@@ -114,7 +118,7 @@ fn run_episode(config: DebateConfig, script: Script) -> Run {
             model: model.clone(),
             clock: Rc::new(clock.clone()),
             observer: log.clone(),
-            inputs: Inputs::new(),
+            inputs,
             stop: CancelToken::new(),
         },
     );
@@ -334,4 +338,36 @@ fn a_configuration_that_does_not_fit_is_refused_with_a_reason() {
         o.chairs[1].framework = "astrology".into();
     }
     assert!(c.validate().unwrap_err().contains("unknown framework"));
+}
+
+#[test]
+fn a_person_can_take_a_chair_and_the_arbiter_evaluates_their_turn() {
+    let mut config = config(options(1, 3, 60));
+    let chair = config.seats.iter_mut().find(|s| s.id == "chair-2").unwrap();
+    chair.participant = Participant::Human;
+    let inputs = Inputs::new();
+    let said = "Character matters more than sums, and I say so myself.";
+    inputs.push(crate::engine::event::Input::HumanTurn {
+        call: CallKey::new("round/1/chair-2", 0),
+        text: said.into(),
+    });
+    // The Arbiter calls the person out (the script's evaluation asks for it): they answer.
+    inputs.push(crate::engine::event::Input::HumanTurn {
+        call: CallKey::new("round/1/chair-2/answer", 0),
+        text: "Fair: the welfare case is strong.".into(),
+    });
+    let run = run_episode_with(config, script(vec![]), inputs);
+    assert_eq!(run.outcome, Outcome::Completed);
+    assert_eq!(
+        turn_text(&run.events, "round/1/chair-2"),
+        Some((said.to_string(), FinishReason::Stop))
+    );
+    // The model was never asked for the person's turn; the Arbiter judged it all the same.
+    assert!(!run.calls.iter().any(|c| c == "round/1/chair-2#0" || c == "round/1/chair-2"));
+    assert!(run
+        .calls
+        .iter()
+        .any(|c| c.starts_with("round/1/chair-2/evaluation")));
+    assert!(is_evaluated(&CallKey::new("round/1/chair-2", 0)));
+    assert!(!is_evaluated(&CallKey::new("round/1/chair-2/answer", 0)));
 }
