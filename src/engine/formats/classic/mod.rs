@@ -11,6 +11,7 @@ use super::super::model::ChatMessage;
 use super::super::prompt::{classic as p, render};
 use super::super::transcript::{self, ContextParts, Said};
 
+pub mod options;
 pub mod scoring;
 
 pub const MODERATOR: &str = "moderator";

@@ -10,6 +10,7 @@
 //! cannot be read is recorded as not extracted or unscored, never filled in. The call order
 //! is listed in `prompts/README.md`.
 
+pub mod options;
 pub mod analysis;
 pub mod persona;
 

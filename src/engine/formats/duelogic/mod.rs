@@ -8,6 +8,7 @@
 //! Arbiter interjects and the chair answers; the Arbiter closes with a synthesis. The call
 //! order is listed in `prompts/README.md`.
 
+pub mod options;
 pub mod evaluation;
 pub mod frameworks;
 pub mod rules;

@@ -9,6 +9,7 @@
 //! findings. A role whose call fails is left out (a tolerated failure), and the result is
 //! then partial with reduced confidence. The call order is listed in `prompts/README.md`.
 
+pub mod options;
 pub mod consensus;
 pub mod parse;
 pub mod report;
