@@ -23,156 +23,17 @@ pub struct Finding {
     pub body: FindingBody,
 }
 
-/// How well a quality was shown (duelogic's steel-manning and self-critique).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
-pub enum Quality {
-    Strong,
-    Adequate,
-    Weak,
-    Absent,
-}
-
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
-pub enum Level {
-    High,
-    Medium,
-    Low,
-}
-
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-pub struct QualityCheck {
-    pub attempted: bool,
-    pub quality: Quality,
-    #[serde(default)]
-    pub notes: String,
-}
-
-/// Duelogic's evaluation of one chair's response (seed 000).
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-pub struct Evaluation {
-    pub steel_manning: QualityCheck,
-    pub self_critique: QualityCheck,
-    pub consistent: bool,
-    #[serde(default)]
-    pub violations: Vec<String>,
-    pub honesty: Level,
-    #[serde(default)]
-    pub honesty_issues: Vec<String>,
-    /// Framework adherence, 0–100.
-    pub adherence: u32,
-    pub requires_interjection: bool,
-    #[serde(default)]
-    pub reason: String,
-}
-
-/// One criterion of a weighted score.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-pub struct Criterion {
-    pub name: String,
-    /// Weight in per mille (250 = 0.25), so weights add up exactly.
-    pub weight_permille: u32,
-    pub value: f64,
-    pub max: f64,
-    #[serde(default)]
-    pub reason: String,
-}
+// Each format's own finding types live in its folder; `FindingBody` keeps one arm per
+// kind and names them here.
+pub use super::formats::classic::findings::*;
+pub use super::formats::crux::findings::*;
+pub use super::formats::duelogic::findings::*;
 
 /// One outcome's probability as a seat sees it.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct OutcomeProbability {
     pub outcome: String,
     pub probability: f64,
-}
-
-/// One side of a crux.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-pub struct CruxSide {
-    pub seat: String,
-    pub position: String,
-    pub reasoning: String,
-    pub would_change_mind: String,
-}
-
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
-pub enum DisagreementKind {
-    Factual,
-    Values,
-    Definitional,
-}
-
-/// What a crux room found (seed 004).
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-pub struct CruxCard {
-    /// The room it came from (its phase key, `room/2`), so the card links back to it.
-    #[serde(default)]
-    pub room: String,
-    /// The question the room was opened on.
-    #[serde(default)]
-    pub question: String,
-    pub crux: String,
-    pub sides: Vec<CruxSide>,
-    pub kind: DisagreementKind,
-    pub diagnosis: String,
-    pub resolved: bool,
-    #[serde(default)]
-    pub resolution: String,
-}
-
-/// A fact checker's verdict on one claim.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
-pub enum Verdict {
-    Supported,
-    Disputed,
-    False,
-    Unverifiable,
-}
-
-impl Verdict {
-    pub fn id(self) -> &'static str {
-        match self {
-            Verdict::Supported => "supported",
-            Verdict::Disputed => "disputed",
-            Verdict::False => "false",
-            Verdict::Unverifiable => "unverifiable",
-        }
-    }
-}
-
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-pub struct ClaimCheck {
-    pub claim: String,
-    pub verdict: Verdict,
-    #[serde(default)]
-    pub reason: String,
-}
-
-/// One aspect a crux debate's topic was broken into.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-pub struct Aspect {
-    pub label: String,
-    pub question: String,
-}
-
-/// The analyst's disagreement detection after an aspect's last miniround: the three gates
-/// and, when all three hold, the two sides a crux room opens between.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-pub struct Disagreement {
-    pub direct_opposition: bool,
-    pub specific_claim: bool,
-    pub topic_relevant: bool,
-    /// The two seats that disagree (empty when the analyst named none).
-    #[serde(default)]
-    pub seats: Vec<String>,
-    #[serde(default)]
-    pub claim: String,
-    #[serde(default)]
-    pub question: String,
-    /// A crux room was opened on it.
-    pub opened: bool,
 }
 
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -395,36 +256,5 @@ fn yes(b: bool) -> &'static str {
         "yes"
     } else {
         "no"
-    }
-}
-
-impl Quality {
-    pub fn id(self) -> &'static str {
-        match self {
-            Quality::Strong => "strong",
-            Quality::Adequate => "adequate",
-            Quality::Weak => "weak",
-            Quality::Absent => "absent",
-        }
-    }
-}
-
-impl Level {
-    pub fn id(self) -> &'static str {
-        match self {
-            Level::High => "high",
-            Level::Medium => "medium",
-            Level::Low => "low",
-        }
-    }
-}
-
-impl DisagreementKind {
-    pub fn id(self) -> &'static str {
-        match self {
-            DisagreementKind::Factual => "factual",
-            DisagreementKind::Values => "values",
-            DisagreementKind::Definitional => "definitional",
-        }
     }
 }

@@ -7,13 +7,13 @@
 //! depend on what is said), crux's counts one crux room per aspect at its longest, so both
 //! are what a debate is expected to make, not a bound on it.
 
-use super::super::config::{Accountability, DebateConfig, FormatOptions};
+use super::super::config::{DebateConfig, FormatOptions};
 use super::super::cost::PlannedCall;
 
 /// Seats by role in formats whose seats are the roles themselves: the seat named `id` if
 /// the debate has it, else every seat but the analyst's (a chair, a forecasting role, a
-/// persona). Used by the forecast and crux plans, which are test-only for now.
-fn speakers<'a>(config: &'a DebateConfig, leading: &str) -> Vec<&'a str> {
+/// persona).
+pub(super) fn speakers<'a>(config: &'a DebateConfig, leading: &str) -> Vec<&'a str> {
     config
         .seats
         .iter()
@@ -22,7 +22,7 @@ fn speakers<'a>(config: &'a DebateConfig, leading: &str) -> Vec<&'a str> {
         .collect()
 }
 
-struct Plan {
+pub(super) struct Plan {
     calls: Vec<PlannedCall>,
     stage: u32,
 }
@@ -35,7 +35,11 @@ impl Plan {
         }
     }
     /// Calls that run together in one stage.
-    fn together<'s>(&mut self, seats: impl IntoIterator<Item = &'s str>, max_tokens: u32) {
+    pub(super) fn together<'s>(
+        &mut self,
+        seats: impl IntoIterator<Item = &'s str>,
+        max_tokens: u32,
+    ) {
         for seat in seats {
             self.calls.push(PlannedCall {
                 seat: seat.to_string(),
@@ -45,110 +49,18 @@ impl Plan {
         }
         self.stage += 1;
     }
-    fn one(&mut self, seat: &str, max_tokens: u32) {
+    pub(super) fn one(&mut self, seat: &str, max_tokens: u32) {
         self.together([seat], max_tokens);
     }
 }
 
 pub fn plan(config: &DebateConfig) -> Vec<PlannedCall> {
-    let analyst = config.analyst.as_str();
     let mut p = Plan::new();
     match &config.options {
-        FormatOptions::Classic(o) => {
-            use super::classic as c;
-            let (m, a, b) = (c::MODERATOR, c::POSITION_A, c::POSITION_B);
-            // A position's turn, then its fact check when there is a fact checker.
-            let position = |p: &mut Plan, seat: &str, tokens: u32| {
-                p.one(seat, tokens);
-                if o.fact_checker {
-                    p.one(c::FACT_CHECKER, 400);
-                }
-            };
-            p.one(m, o.summary_tokens);
-            position(&mut p, a, o.opening_tokens);
-            position(&mut p, b, o.opening_tokens);
-            for _ in 0..o.rounds {
-                for seat in [a, b, b, a] {
-                    position(&mut p, seat, o.argument_tokens);
-                }
-                p.one(m, o.summary_tokens);
-            }
-            position(&mut p, a, o.closing_tokens);
-            position(&mut p, b, o.closing_tokens);
-            if o.scoring {
-                p.one(analyst, 500);
-                p.one(analyst, 500);
-            }
-            p.one(m, o.summary_tokens);
-        }
-        FormatOptions::Duelogic(o) => {
-            // The Arbiter's introduction; each chair's response, then its evaluation on the
-            // analyst seat (none when accountability is relaxed); the closing synthesis.
-            use super::duelogic as d;
-            p.one(d::ARBITER, d::INTRO_TOKENS);
-            for _ in 0..o.rounds {
-                for chair in &o.chairs {
-                    p.one(&chair.seat, d::TURN_TOKENS);
-                    if o.accountability != Accountability::Relaxed {
-                        p.one(analyst, d::EVALUATION_TOKENS);
-                    }
-                }
-            }
-            p.one(d::ARBITER, d::CLOSING_TOKENS);
-        }
-        FormatOptions::Forecast(o) => {
-            // Seed 001: every role argues in parallel within a round and each argument is
-            // scored as soon as it is in; the next round waits for the last score (an
-            // argument under 0.2 is regenerated first), the judge's synthesis for all.
-            let roles: Vec<&str> = if o.roles.is_empty() {
-                speakers(config, "")
-            } else {
-                o.roles.iter().map(|r| r.seat.as_str()).collect()
-            };
-            for _ in 0..o.rounds {
-                p.together(roles.iter().copied(), o.argument_output_tokens);
-                p.together(roles.iter().map(|_| analyst), o.scoring_output_tokens);
-            }
-            p.one(
-                if roles.contains(&"judge") {
-                    "judge"
-                } else {
-                    analyst
-                },
-                o.synthesis_output_tokens,
-            );
-        }
-        FormatOptions::Crux(o) => {
-            // Seed 004: decomposition; openings; per aspect three minirounds, a summary and
-            // the disagreement detection, then a crux room at its longest (two statements,
-            // the exchange with its exit checks, the convergence check and the card);
-            // closings; shifts; the summary.
-            use super::crux as c;
-            let personas: Vec<&str> = o.personas.iter().map(|p| p.seat.as_str()).collect();
-            p.one(analyst, c::DECOMPOSE_TOKENS);
-            p.together(personas.iter().copied(), c::OPENING_TOKENS);
-            for _ in 0..o.aspects {
-                for _ in 0..c::MINIROUNDS {
-                    p.together(personas.iter().copied(), c::TAKE_TOKENS);
-                }
-                p.one(analyst, c::ROUND_SUMMARY_TOKENS);
-                p.one(analyst, c::DETECTION_TOKENS);
-                if personas.len() >= 2 {
-                    p.together(personas.iter().take(2).copied(), c::POSITION_TOKENS);
-                    for turn in 0..o.max_exchanges.min(c::MAX_EXCHANGES) {
-                        p.one(personas[turn as usize % 2], c::EXCHANGE_TOKENS);
-                        if c::exit_check_after(turn) {
-                            p.one(analyst, c::EXIT_TOKENS);
-                        }
-                    }
-                    p.one(analyst, c::CONVERGENCE_TOKENS);
-                    p.one(analyst, c::CARD_TOKENS);
-                }
-            }
-            p.together(personas.iter().copied(), c::CLOSING_TOKENS);
-            p.one(analyst, c::SHIFT_TOKENS);
-            p.one(analyst, c::SUMMARY_TOKENS);
-        }
+        FormatOptions::Classic(o) => super::classic::plan::plan(config, o, &mut p),
+        FormatOptions::Duelogic(o) => super::duelogic::plan::plan(config, o, &mut p),
+        FormatOptions::Forecast(o) => super::forecast::plan::plan(config, o, &mut p),
+        FormatOptions::Crux(o) => super::crux::plan::plan(config, o, &mut p),
         #[cfg(test)]
         FormatOptions::Probe => {}
     }
@@ -172,7 +84,9 @@ pub fn stages(plan: &[PlannedCall]) -> Vec<u32> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::engine::config::{DuelogicOptions, ForecastOptions, Participant, SeatConfig};
+    use crate::engine::config::{
+        Accountability, DuelogicOptions, ForecastOptions, Participant, SeatConfig,
+    };
 
     fn config(seats: &[&str], analyst: &str, options: FormatOptions) -> DebateConfig {
         DebateConfig {

@@ -11,7 +11,10 @@ use super::super::model::ChatMessage;
 use super::super::prompt::{classic as p, render};
 use super::super::transcript::{self, ContextParts, Said};
 
+pub mod findings;
 pub mod options;
+pub(super) mod plan;
+pub mod prompts;
 pub mod scoring;
 
 pub const MODERATOR: &str = "moderator";

@@ -10,9 +10,12 @@
 //! cannot be read is recorded as not extracted or unscored, never filled in. The call order
 //! is listed in `prompts/README.md`.
 
-pub mod options;
 pub mod analysis;
+pub mod findings;
+pub mod options;
 pub mod persona;
+pub(super) mod plan;
+pub mod prompts;
 
 use std::cell::RefCell;
 

@@ -8,9 +8,12 @@
 //! Arbiter interjects and the chair answers; the Arbiter closes with a synthesis. The call
 //! order is listed in `prompts/README.md`.
 
-pub mod options;
 pub mod evaluation;
+pub mod findings;
 pub mod frameworks;
+pub mod options;
+pub(super) mod plan;
+pub mod prompts;
 pub mod rules;
 pub mod stats;
 

@@ -363,7 +363,10 @@ fn a_person_can_take_a_chair_and_the_arbiter_evaluates_their_turn() {
         Some((said.to_string(), FinishReason::Stop))
     );
     // The model was never asked for the person's turn; the Arbiter judged it all the same.
-    assert!(!run.calls.iter().any(|c| c == "round/1/chair-2#0" || c == "round/1/chair-2"));
+    assert!(!run
+        .calls
+        .iter()
+        .any(|c| c == "round/1/chair-2#0" || c == "round/1/chair-2"));
     assert!(run
         .calls
         .iter()

@@ -9,9 +9,11 @@
 //! findings. A role whose call fails is left out (a tolerated failure), and the result is
 //! then partial with reduced confidence. The call order is listed in `prompts/README.md`.
 
-pub mod options;
 pub mod consensus;
+pub mod options;
 pub mod parse;
+pub(super) mod plan;
+pub mod prompts;
 pub mod report;
 pub mod types;
 

@@ -1,0 +1,45 @@
+//! What classic's analyst and fact checker find: a weighted score's criteria and the
+//! verdicts on a turn's claims.
+
+use serde::{Deserialize, Serialize};
+
+/// One criterion of a weighted score.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Criterion {
+    pub name: String,
+    /// Weight in per mille (250 = 0.25), so weights add up exactly.
+    pub weight_permille: u32,
+    pub value: f64,
+    pub max: f64,
+    #[serde(default)]
+    pub reason: String,
+}
+
+/// A fact checker's verdict on one claim.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Verdict {
+    Supported,
+    Disputed,
+    False,
+    Unverifiable,
+}
+
+impl Verdict {
+    pub fn id(self) -> &'static str {
+        match self {
+            Verdict::Supported => "supported",
+            Verdict::Disputed => "disputed",
+            Verdict::False => "false",
+            Verdict::Unverifiable => "unverifiable",
+        }
+    }
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct ClaimCheck {
+    pub claim: String,
+    pub verdict: Verdict,
+    #[serde(default)]
+    pub reason: String,
+}
