@@ -25,15 +25,21 @@ pub fn save_bytes(name: &str, mime: &str, bytes: &[u8]) -> Result<(), String> {
     save_blob(name, &blob)
 }
 
-fn save_blob(name: &str, blob: &web_sys::Blob) -> Result<(), String> {
-    let url = web_sys::Url::create_object_url_with_blob(blob).map_err(fail)?;
+/// Downloads what an address holds (a `data:` URL a canvas made) under `name`.
+pub fn save_url(name: &str, url: &str) -> Result<(), String> {
     let doc = web_sys::window()
         .and_then(|w| w.document())
         .ok_or("no document")?;
     let a: web_sys::HtmlAnchorElement = doc.create_element("a").map_err(fail)?.unchecked_into();
-    a.set_href(&url);
+    a.set_href(url);
     a.set_download(name);
     a.click();
+    Ok(())
+}
+
+fn save_blob(name: &str, blob: &web_sys::Blob) -> Result<(), String> {
+    let url = web_sys::Url::create_object_url_with_blob(blob).map_err(fail)?;
+    save_url(name, &url)?;
     // Revoked later: the download reads the Blob after `click` returns.
     leptos::task::spawn_local(async move {
         use crate::engine::clock::Clock;

@@ -4,7 +4,7 @@
 // change their minds, the kind and the diagnosis; the map and the shifts fill in.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdir } from 'node:fs/promises';
+import { mkdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { world, openApp, addConnection, transcript, ROOT } from './harness.mjs';
 
@@ -65,6 +65,19 @@ test('a crux room opens and closes, and its crux card reads on screen', async ()
   const md = await page.evaluate(() => navigator.clipboard.readText());
   assert.match(md, /^## Crux: Whether district-wide shop revenue/);
   assert.match(md, /### The Founder/);
+
+  // Download PNG draws the card's SVG at twice its size; Download SVG saves the SVG.
+  const [png] = await Promise.all([page.waitForEvent('download'), card.locator('.download-png').click()]);
+  assert.match(png.suggestedFilename(), /\.png$/);
+  const bytes = await readFile(await png.path());
+  assert.equal(bytes.subarray(1, 4).toString('latin1'), 'PNG');
+  const [width, height] = [bytes.readUInt32BE(16), bytes.readUInt32BE(20)];
+  const [svgFile] = await Promise.all([page.waitForEvent('download'), card.locator('.download-svg').click()]);
+  const svg = await readFile(await svgFile.path(), 'utf8');
+  const svgWidth = Number(svg.match(/<svg[^>]* width="(\d+)"/)[1]);
+  const svgHeight = Number(svg.match(/<svg[^>]* height="(\d+)"/)[1]);
+  assert.deepEqual([width, height], [2 * svgWidth, 2 * svgHeight]);
+  assert.match(svg, /Whether district-wide shop revenue/);
 
   // The map draws the crux between the two; shifts per persona.
   assert.equal(await page.locator('.crux-map li.edge.crux').count(), 1);

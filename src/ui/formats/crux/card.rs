@@ -42,6 +42,38 @@ fn copy(text: &str, done: RwSignal<Option<&'static str>>) {
     }
 }
 
+/// The card as a PNG: its SVG drawn on a canvas at twice its size, so it stays sharp on
+/// a slide or a phone. Says why when the browser cannot draw it.
+async fn save_png(svg: String, name: String) -> Result<(), String> {
+    let failed = |_| "This browser could not draw the card as an image.".to_string();
+    let doc = web_sys::window()
+        .and_then(|w| w.document())
+        .ok_or("no document")?;
+    let img: web_sys::HtmlImageElement =
+        doc.create_element("img").map_err(failed)?.unchecked_into();
+    img.set_src(&share::data_url(&svg));
+    wasm_bindgen_futures::JsFuture::from(img.decode())
+        .await
+        .map_err(failed)?;
+    let (w, h) = (img.natural_width(), img.natural_height());
+    let canvas: web_sys::HtmlCanvasElement = doc
+        .create_element("canvas")
+        .map_err(failed)?
+        .unchecked_into();
+    canvas.set_width(w * 2);
+    canvas.set_height(h * 2);
+    let ctx: web_sys::CanvasRenderingContext2d = canvas
+        .get_context("2d")
+        .map_err(failed)?
+        .ok_or("This browser has no canvas to draw the card on.")?
+        .unchecked_into();
+    ctx.scale(2.0, 2.0).map_err(failed)?;
+    ctx.draw_image_with_html_image_element(&img, 0.0, 0.0)
+        .map_err(failed)?;
+    let url = canvas.to_data_url_with_type("image/png").map_err(failed)?;
+    crate::ui::download::save_url(&name, &url)
+}
+
 fn names(config: &Option<DebateConfig>) -> impl Fn(&str) -> String + Clone + 'static {
     let seats: Vec<(String, String)> = config
         .as_ref()
@@ -61,8 +93,8 @@ fn names(config: &Option<DebateConfig>) -> impl Fn(&str) -> String + Clone + 'st
 }
 
 /// One crux card: the crux, each side's position, reasoning and what would change its
-/// mind, the kind and the diagnosis; Copy as Markdown, Download SVG, and a link back to
-/// the exchange it came from.
+/// mind, the kind and the diagnosis; Copy as Markdown, Download SVG or PNG, and a link
+/// back to the exchange it came from.
 #[component]
 pub fn CruxCardView(card: CruxCard, about: Option<CallKey>) -> impl IntoView {
     let state = expect_context::<AppState>();
@@ -72,10 +104,12 @@ pub fn CruxCardView(card: CruxCard, about: Option<CallKey>) -> impl IntoView {
     let copied = RwSignal::new(None::<&'static str>);
     let md = share::markdown(&card, &name, &topic);
     let svg = share::svg(&card, &name, &topic);
-    let (svg_name, md_name) = (
+    let (svg_name, png_name, md_name) = (
         share::file_name(&card, "svg"),
+        share::file_name(&card, "png"),
         share::file_name(&card, "md"),
     );
+    let svg2 = svg.clone();
     let md2 = md.clone();
     let kind = card.kind.id();
     let sides = card
@@ -124,7 +158,15 @@ pub fn CruxCardView(card: CruxCard, about: Option<CallKey>) -> impl IntoView {
                 <button type="button" class="secondary copy-md" on:click=move |_| copy(&md, copied)>"Copy as Markdown"</button>
                 <button type="button" class="secondary download-svg" on:click=move |_| {
                     let _ = crate::ui::download::save(&svg_name, "image/svg+xml", &svg);
-                }>"Download image (SVG)"</button>
+                }>"Download SVG"</button>
+                <button type="button" class="secondary download-png" on:click=move |_| {
+                    let (svg, name) = (svg2.clone(), png_name.clone());
+                    leptos::task::spawn_local(async move {
+                        if let Err(e) = save_png(svg, name).await {
+                            copied.set(Some(if e.contains("canvas") { "No canvas here" } else { "Image failed" }));
+                        }
+                    });
+                }>"Download PNG"</button>
                 <button type="button" class="link download-md" on:click=move |_| {
                     let _ = crate::ui::download::save(&md_name, "text/markdown", &md2);
                 }>"Download Markdown"</button>
