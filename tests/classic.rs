@@ -693,7 +693,7 @@ fn scoring_and_fact_checks_follow_the_configuration_and_never_invent_a_number() 
         } => {
             assert!((total - 7.8).abs() < 1e-9, "{total}");
             assert_eq!(rubric, "competitive");
-            assert_eq!(criteria[3].weight_permille, 250);
+            assert_eq!(criteria[3].weight, 0.25);
         }
         other => panic!("{other:?}"),
     }

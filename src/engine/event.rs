@@ -8,7 +8,7 @@ use super::config::DebateConfig;
 /// Version of the stored event schema; bump it and add a step to `migrate` on any change.
 /// 2: format options as one typed `options` value, human turns addressed to a call, format
 /// findings, queued and skipped calls, recorded decisions.
-pub const SCHEMA_VERSION: u32 = 2;
+pub const SCHEMA_VERSION: u32 = 3;
 
 /// Identifies one model call: the path the format gives it plus how many times that path
 /// was called before in this debate.
@@ -248,10 +248,13 @@ pub fn migrate(schema: u32, events: Vec<String>) -> Result<Vec<Event>, String> {
 /// text; only an older schema goes through a generic value to be rewritten (reading events
 /// from values too would link a second copy of their whole deserializer into the app).
 pub fn migrate_one(schema: u32, i: usize, text: String) -> Result<Event, String> {
-    let text = if schema < 2 {
+    let text = if schema < 3 {
         let mut v: serde_json::Value =
             serde_json::from_str(&text).map_err(|e| format!("event {i} is unreadable: {e}"))?;
-        v1_to_v2(&mut v);
+        if schema < 2 {
+            v1_to_v2(&mut v);
+        }
+        v2_to_v3(&mut v);
         v.to_string()
     } else {
         text
@@ -286,6 +289,29 @@ fn v1_to_v2(event: &mut serde_json::Value) {
     config.insert("options".into(), options);
 }
 
+/// Schema 2 kept a score criterion's weight in per mille (`weight_permille: 250`) beside
+/// its value; schema 3 keeps it as the share it is (`weight: 0.25`), like every other
+/// number of a score. A criterion already in the new form (an event a resumed older debate
+/// appended since) is left as it is.
+fn v2_to_v3(event: &mut serde_json::Value) {
+    let Some(criteria) = event
+        .get_mut("kind")
+        .and_then(|k| k.get_mut("FindingRecorded"))
+        .and_then(|f| f.get_mut("body"))
+        .and_then(|b| b.get_mut("Score"))
+        .and_then(|s| s.get_mut("criteria"))
+        .and_then(|c| c.as_array_mut())
+    else {
+        return;
+    };
+    for c in criteria.iter_mut().filter_map(|c| c.as_object_mut()) {
+        if let Some(w) = c.remove("weight_permille") {
+            let share = w.as_u64().unwrap_or(0) as f64 / 1000.0;
+            c.insert("weight".into(), serde_json::json!(share));
+        }
+    }
+}
+
 /// The first event's configuration, if the log has one.
 pub fn config_of(events: &[Event]) -> Option<&DebateConfig> {
     events.iter().find_map(|e| match &e.kind {
@@ -315,8 +341,34 @@ mod tests {
         // Migrating again (a v1 debate resumed, then loaded) changes nothing.
         let again = serde_json::to_string(&events[0]).unwrap();
         assert_eq!(migrate(1, vec![again]).unwrap()[0], events[0]);
-        assert!(migrate(3, vec![v1.to_string()])
+        assert!(migrate(SCHEMA_VERSION + 1, vec![v1.to_string()])
             .unwrap_err()
             .contains("newer Agora"));
+    }
+
+    #[test]
+    fn a_schema_2_score_reads_its_weights_as_shares() {
+        let score = |criterion: serde_json::Value| {
+            serde_json::json!({"seq": 40, "at_ms": 9, "kind": {"FindingRecorded": {
+                "key": "score/position-a", "seat": "position-a", "body": {"Score": {
+                    "rubric": "formal", "total": 7.5, "criteria": [criterion]}}}}})
+            .to_string()
+        };
+        let old = score(
+            serde_json::json!({"name": "Evidence", "weight_permille": 250,
+            "value": 8.0, "max": 10.0, "reason": "cited"}),
+        );
+        let events = migrate(2, vec![old]).unwrap();
+        let EventKind::FindingRecorded(f) = &events[0].kind else {
+            panic!("not a finding")
+        };
+        let super::super::finding::FindingBody::Score { criteria, .. } = &f.body else {
+            panic!("not a score")
+        };
+        assert_eq!(criteria[0].weight, 0.25);
+        assert_eq!(criteria[0].value, 8.0);
+        // An event a resumed schema-2 debate appended in the new form is read as it is.
+        let new = serde_json::to_string(&events[0]).unwrap();
+        assert_eq!(migrate(2, vec![new]).unwrap()[0], events[0]);
     }
 }

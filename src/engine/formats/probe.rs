@@ -122,7 +122,7 @@ pub async fn run(ctx: &DebateCtx) -> Result<ProbeResult, DebateError> {
             seat: "s".into(),
             body: FindingBody::Interruption {
                 by: "judge".into(),
-                reason: "direct challenge".into(),
+                reason: crate::engine::finding::InterruptReason::DirectChallenge,
                 trigger: t.clone(),
                 urgency: 80,
                 kept_chars: speech.text.chars().count() as u32,
@@ -159,7 +159,7 @@ pub async fn run(ctx: &DebateCtx) -> Result<ProbeResult, DebateError> {
                 rubric: "probe".into(),
                 criteria: vec![Criterion {
                     name: "overall".into(),
-                    weight_permille: 1000,
+                    weight: 1.0,
                     value: n as f64,
                     max: 10.0,
                     reason: String::new(),

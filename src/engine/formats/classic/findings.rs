@@ -7,8 +7,8 @@ use serde::{Deserialize, Serialize};
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Criterion {
     pub name: String,
-    /// Weight in per mille (250 = 0.25), so weights add up exactly.
-    pub weight_permille: u32,
+    /// The criterion's share of the total (0.25), on the same scale as every weight.
+    pub weight: f64,
     pub value: f64,
     pub max: f64,
     #[serde(default)]

@@ -48,7 +48,7 @@ pub fn parse_scores(v: &Value, weights: [u32; 5]) -> Result<(Vec<Criterion>, f64
         total += score * w as f64 / 1000.0;
         criteria.push(Criterion {
             name: (*name).into(),
-            weight_permille: w,
+            weight: w as f64 / 1000.0,
             value: score,
             max: 10.0,
             reason: c

@@ -154,7 +154,7 @@ pub fn validate(config: &DebateConfig, o: &ForecastOptions) -> Result<(), String
     if !(2..=10).contains(&o.rounds) {
         return Err("A forecast has between 2 and 10 rounds.".into());
     }
-    if o.judge_weight_permille > 1000 {
+    if !(0.0..=1.0).contains(&o.judge_weight) {
         return Err("The judge's weight goes from 0 to 1.".into());
     }
     if o.argument_input_tokens < 200 || o.argument_output_tokens < 100 {
@@ -563,9 +563,9 @@ impl<'a> Forecast<'a> {
                 parse::score,
             )
             .await?;
-        let criterion = |name: &str, weight_permille, value| Criterion {
+        let criterion = |name: &str, weight, value| Criterion {
             name: name.into(),
-            weight_permille,
+            weight,
             value,
             max: 1.0,
             reason: String::new(),
@@ -580,10 +580,10 @@ impl<'a> Forecast<'a> {
                     criteria: vec![
                         Criterion {
                             reason: s.reason.clone(),
-                            ..criterion("logical strength", 400, s.logical)
+                            ..criterion("logical strength", 0.4, s.logical)
                         },
-                        criterion("evidence quality", 400, s.evidence),
-                        criterion("novelty", 200, s.novelty),
+                        criterion("evidence quality", 0.4, s.evidence),
+                        criterion("novelty", 0.2, s.novelty),
                     ],
                     total: s.composite,
                 },
@@ -860,7 +860,7 @@ impl<'a> Forecast<'a> {
                 }
             },
         };
-        let weight = self.o.judge_weight_permille as f64 / 1000.0;
+        let weight = self.o.judge_weight;
         let blended = c::blend(judge.as_deref(), consensus.as_deref(), weight);
         let outcomes = ids
             .iter()

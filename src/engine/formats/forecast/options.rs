@@ -49,8 +49,8 @@ pub struct ForecastOptions {
     pub roles: Vec<ForecastRole>,
     pub context: ForecastContext,
     pub rounds: u32,
-    /// Share of the judge's distribution in the final one, in per mille (600 = 0.6).
-    pub judge_weight_permille: u32,
+    /// Share of the judge's distribution in the final one, from 0 to 1.
+    pub judge_weight: f64,
     pub argument_input_tokens: u32,
     pub argument_output_tokens: u32,
     pub scoring_output_tokens: u32,
@@ -64,7 +64,7 @@ impl Default for ForecastOptions {
             roles: Vec::new(),
             context: ForecastContext::default(),
             rounds: 3,
-            judge_weight_permille: 600,
+            judge_weight: 0.6,
             argument_input_tokens: 600,
             argument_output_tokens: 500,
             scoring_output_tokens: 250,

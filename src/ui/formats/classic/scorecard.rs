@@ -58,7 +58,7 @@ pub fn ScoreCard(finding: Finding) -> impl IntoView {
                         let pct = (c.value / c.max * 100.0).round() as u32;
                         view! {
                             <li>
-                                <span class="crit">{c.name}<small>{format!(" ×{}", decimal(c.weight_permille as f64 / 1000.0, 2))}</small></span>
+                                <span class="crit">{c.name}<small>{format!(" ×{}", decimal(c.weight, 2))}</small></span>
                                 <span class="bar"><span class="fill" style:width=format!("{pct}%")></span></span>
                                 <b class="val">{decimal(c.value, 1)}</b>
                                 <span class="reason">{c.reason}</span>

@@ -115,7 +115,7 @@ impl ForecastForm {
                     .collect()
             }),
             rounds: self.rounds.get(),
-            judge_weight_permille: self.judge_weight.get() * 10,
+            judge_weight: self.judge_weight.get() as f64 / 100.0,
             context: ForecastContext {
                 key_variables: lines(&self.key_variables.get()),
                 prior,
