@@ -28,6 +28,7 @@ pub struct Finding {
 pub use super::formats::classic::findings::*;
 pub use super::formats::crux::findings::*;
 pub use super::formats::duelogic::findings::*;
+pub use super::formats::duelogic::rules::InterruptReason;
 
 /// One outcome's probability as a seat sees it.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -53,7 +54,7 @@ pub enum FindingBody {
     /// A speaker was cut: who cut in, why, and at which sentence.
     Interruption {
         by: String,
-        reason: String,
+        reason: InterruptReason,
         trigger: String,
         /// 0–100.
         urgency: u32,
@@ -176,7 +177,10 @@ impl FindingBody {
                 trigger,
                 urgency,
                 ..
-            } => format!("{by} cut in ({reason}, urgency {urgency}%) at \"{trigger}\""),
+            } => format!(
+                "{by} cut in ({}, urgency {urgency}%) at \"{trigger}\"",
+                reason.words()
+            ),
             FindingBody::Probabilities {
                 outcomes,
                 confidence,

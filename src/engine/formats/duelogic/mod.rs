@@ -575,7 +575,7 @@ impl<'a> Duelogic<'a> {
             seat: chair.id.clone(),
             body: FindingBody::Interruption {
                 by: cut.by.clone(),
-                reason: p.reason.id().into(),
+                reason: p.reason,
                 trigger: trigger.clone(),
                 urgency: (p.urgency * 100.0).round() as u32,
                 kept_chars: kept.chars().count() as u32,

@@ -4,7 +4,7 @@
 
 use crate::engine::config::{DebateConfig, FormatOptions};
 use crate::engine::event::{Event, EventKind};
-use crate::engine::finding::{Finding, FindingBody};
+use crate::engine::finding::{Finding, FindingBody, InterruptReason};
 
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct ChairStats {
@@ -30,8 +30,8 @@ impl ChairStats {
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct Stats {
     pub chairs: Vec<ChairStats>,
-    /// (reason id, count), in the order reasons first occurred.
-    pub by_reason: Vec<(String, u32)>,
+    /// (reason, count), in the order reasons first occurred.
+    pub by_reason: Vec<(InterruptReason, u32)>,
 }
 
 impl Stats {
@@ -89,7 +89,7 @@ impl Stats {
                     }
                     match s.by_reason.iter_mut().find(|(r, _)| r == reason) {
                         Some(r) => r.1 += 1,
-                        None => s.by_reason.push((reason.clone(), 1)),
+                        None => s.by_reason.push((*reason, 1)),
                     }
                 }
                 _ => {}

@@ -209,7 +209,7 @@ fn a_whole_episode_has_intro_turns_evaluations_an_interjection_an_interruption_a
     let f = findings(&run.events);
     assert!(
         matches!(f[0].1, FindingBody::Interruption { by, reason, urgency: 85, .. }
-        if by == "chair-2" && reason == "factual_correction")
+        if by == "chair-2" && *reason == InterruptReason::FactualCorrection)
     );
     assert!(matches!(f[1].1, FindingBody::Evaluation(e) if e.adherence == 80));
     assert!(matches!(f[2].1, FindingBody::Evaluation(e) if e.adherence == 30));
@@ -223,7 +223,10 @@ fn a_whole_episode_has_intro_turns_evaluations_an_interjection_an_interruption_a
     assert_eq!(stats.chairs[1].interjections, 1);
     assert_eq!(stats.chairs[1].interrupted_others, 1);
     assert_eq!(stats.chairs[0].was_interrupted, 1);
-    assert_eq!(stats.by_reason, vec![("factual_correction".to_string(), 1)]);
+    assert_eq!(
+        stats.by_reason,
+        vec![(InterruptReason::FactualCorrection, 1)]
+    );
 }
 
 #[test]
@@ -237,7 +240,9 @@ fn every_interruption_reason_is_recorded_as_given() {
         );
         let f = findings(&run.events);
         assert!(
-            f.iter().any(|(_, b)| matches!(b, FindingBody::Interruption { reason: r, .. } if r == reason.id())),
+            f.iter().any(
+                |(_, b)| matches!(b, FindingBody::Interruption { reason: r, .. } if *r == reason)
+            ),
             "{reason:?}"
         );
     }

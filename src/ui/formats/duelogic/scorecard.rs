@@ -5,7 +5,6 @@
 use leptos::prelude::*;
 
 use crate::engine::finding::{Evaluation, Finding, FindingBody, Level, Quality};
-use crate::engine::formats::duelogic::rules::InterruptReason;
 use crate::engine::formats::duelogic::stats::Stats;
 use crate::ui::state::AppState;
 
@@ -134,8 +133,7 @@ pub fn CutMarker(cut_by: RwSignal<Option<Finding>>) -> impl IntoView {
                 .and_then(|c| c.seat(&by))
                 .map_or(by.clone(), |s| s.name.clone())
         });
-        let reason =
-            InterruptReason::from_id(&reason).map_or(reason.clone(), |r| r.words().to_string());
+        let reason = reason.words();
         Some(view! {
             <p class="cut-marker">
                 <span class="scissors" aria-hidden="true">"✂"</span>
@@ -211,10 +209,7 @@ pub fn ChairPanel() -> impl IntoView {
             let text = stats
                 .by_reason
                 .iter()
-                .map(|(r, n)| {
-                    let words = InterruptReason::from_id(r).map_or(r.as_str(), |x| x.words());
-                    format!("{words} ×{n}")
-                })
+                .map(|(r, n)| format!("{} ×{n}", r.words()))
                 .collect::<Vec<_>>()
                 .join(" · ");
             view! { <p class="hint">"Interruptions: "{text}</p> }
