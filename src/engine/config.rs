@@ -4,12 +4,18 @@
 
 use serde::{Deserialize, Serialize};
 
+/// Stored as its id (`classic`); history rows written before schema 3 stored the label
+/// (`Classic`), which still reads.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum FormatId {
+    #[serde(alias = "Classic")]
     Classic,
+    #[serde(alias = "Duelogic")]
     Duelogic,
+    #[serde(alias = "Forecast")]
     Forecast,
+    #[serde(alias = "Crux")]
     Crux,
     /// Test-only format that exercises every engine feature; not in the app.
     #[cfg(test)]
@@ -17,6 +23,29 @@ pub enum FormatId {
 }
 
 impl FormatId {
+    /// The id a URL, a form or a stored row uses (`classic`).
+    pub fn id(self) -> &'static str {
+        match self {
+            FormatId::Classic => "classic",
+            FormatId::Duelogic => "duelogic",
+            FormatId::Forecast => "forecast",
+            FormatId::Crux => "crux",
+            #[cfg(test)]
+            FormatId::Probe => "probe",
+        }
+    }
+
+    pub fn from_id(id: &str) -> Option<Self> {
+        [
+            FormatId::Classic,
+            FormatId::Duelogic,
+            FormatId::Forecast,
+            FormatId::Crux,
+        ]
+        .into_iter()
+        .find(|f| f.id() == id)
+    }
+
     pub fn label(self) -> &'static str {
         match self {
             FormatId::Classic => "Classic",

@@ -9,6 +9,7 @@ pub mod memory;
 use futures::future::LocalBoxFuture;
 use serde::{Deserialize, Serialize};
 
+use crate::engine::config::FormatId;
 use crate::engine::event::{Event, EventKind, Outcome, SCHEMA_VERSION};
 use crate::engine::CallKey;
 
@@ -17,7 +18,9 @@ use crate::engine::CallKey;
 pub struct DebateSummary {
     pub id: String,
     pub topic: String,
-    pub format: String,
+    /// `None` only before the log's first event is in.
+    #[serde(default)]
+    pub format: Option<FormatId>,
     pub created_ms: u64,
     pub updated_ms: u64,
     pub turns: u32,
@@ -34,7 +37,7 @@ impl DebateSummary {
         match &e.kind {
             EventKind::DebateStarted { config, .. } => {
                 self.topic = config.topic.clone();
-                self.format = config.format().label().to_string();
+                self.format = Some(config.format());
                 self.created_ms = e.at_ms;
                 self.schema = SCHEMA_VERSION;
             }
@@ -49,7 +52,7 @@ impl DebateSummary {
         DebateSummary {
             id: id.into(),
             topic: String::new(),
-            format: String::new(),
+            format: None,
             created_ms: 0,
             updated_ms: 0,
             turns: 0,
@@ -111,8 +114,8 @@ pub fn newest_first(list: &mut [DebateSummary]) {
 pub struct HistoryFilter {
     /// Words that must all appear in the topic, in any case and order.
     pub text: String,
-    /// A format's label (`DebateSummary::format`), or empty for any.
-    pub format: String,
+    /// One format, or `None` for any.
+    pub format: Option<FormatId>,
     /// `finished`, `stopped`, `failed`, `unfinished`, or empty for any.
     pub status: String,
     /// Started at or after this time (ms since the epoch).
@@ -136,7 +139,7 @@ impl HistoryFilter {
             None => "unfinished",
         };
         words_ok
-            && (self.format.is_empty() || self.format == d.format)
+            && (self.format.is_none() || self.format == d.format)
             && (self.status.is_empty() || self.status == status)
             && self.from_ms.is_none_or(|t| d.created_ms >= t)
             && self.until_ms.is_none_or(|t| d.created_ms < t)
@@ -150,13 +153,13 @@ mod tests {
     fn row(
         id: &str,
         topic: &str,
-        format: &str,
+        format: FormatId,
         created_ms: u64,
         outcome: Option<Outcome>,
     ) -> DebateSummary {
         DebateSummary {
             topic: topic.into(),
-            format: format.into(),
+            format: Some(format),
             created_ms,
             outcome,
             ..DebateSummary::new(id)
@@ -169,15 +172,21 @@ mod tests {
             row(
                 "a",
                 "Should Cities ban cars?",
-                "Classic",
+                FormatId::Classic,
                 1_000,
                 Some(Outcome::Completed),
             ),
-            row("b", "Is nuclear power essential?", "Duelogic", 2_000, None),
+            row(
+                "b",
+                "Is nuclear power essential?",
+                FormatId::Duelogic,
+                2_000,
+                None,
+            ),
             row(
                 "c",
                 "Ÿes: ÉCOLES et voitures",
-                "Classic",
+                FormatId::Classic,
                 3_000,
                 Some(Outcome::Failed),
             ),
@@ -198,10 +207,16 @@ mod tests {
         assert_eq!(ids(&text("écoles")), ["c"]);
         assert_eq!(ids(&text("cars nuclear")), Vec::<&str>::new());
         let format = HistoryFilter {
-            format: "Classic".into(),
+            format: Some(FormatId::Classic),
             ..Default::default()
         };
         assert_eq!(ids(&format), ["a", "c"]);
+        // A row stored before schema 3 named its format by label; it still filters.
+        let old: DebateSummary = serde_json::from_str(
+            r#"{"id":"d","topic":"t","format":"Crux","created_ms":1,"updated_ms":1,"turns":0,"schema":2}"#,
+        )
+        .unwrap();
+        assert_eq!(old.format, Some(FormatId::Crux));
         let status = |s: &str| HistoryFilter {
             status: s.into(),
             ..Default::default()

@@ -54,7 +54,7 @@ fn HistoryRow(item: DebateSummary) -> impl IntoView {
             </a>
             <div class="history-meta">
                 <span class=format!("badge {badge}")>{badge_text}</span>
-                <span>{item.format.clone()}</span>
+                <span>{item.format.map(|f| f.label())}</span>
                 <span>{if item.turns == 1 { "1 turn".to_string() } else { format!("{} turns", item.turns) }}</span>
                 <span>{when(item.created_ms)}</span>
                 <span class="spacer"></span>
@@ -124,7 +124,7 @@ pub fn HistoryScreen() -> impl IntoView {
     );
     let filter = Memo::new(move |_| HistoryFilter {
         text: text.get(),
-        format: format.get(),
+        format: FormatId::from_id(&format.get()),
         status: status.get(),
         from_ms: day_start(&from.get(), 0),
         until_ms: day_start(&until.get(), 1),
@@ -165,13 +165,9 @@ pub fn HistoryScreen() -> impl IntoView {
     };
     let formats = std::iter::once(("", "Any format"))
         .chain(
-            [
-                FormatId::Classic,
-                FormatId::Duelogic,
-                FormatId::Forecast,
-                FormatId::Crux,
-            ]
-            .map(|f| (f.label(), f.label())),
+            super::formats::FORMATS
+                .iter()
+                .map(|f| (f.id.id(), f.id.label())),
         )
         .collect();
     view! {
