@@ -12,7 +12,7 @@ use super::markdown::Markdown;
 use super::state::{turn_anchor, AppState, Block, BlockKind, Route, TurnStatus, TurnView};
 use crate::engine::cost::{self, dollars};
 use crate::engine::event::{Input, Outcome};
-use crate::engine::export;
+use crate::engine::export::ExportKind;
 use crate::engine::finding::Finding;
 
 fn status_line(s: TurnStatus) -> Option<(&'static str, &'static str)> {
@@ -388,7 +388,7 @@ pub fn DebateScreen() -> impl IntoView {
     };
     // Every export is made from the stored log: Markdown, JSON (re-imports to the same
     // debate), plain text, seed 003's folder as a .zip, and Argdown (an argument map).
-    let export = move |kind: &'static str| {
+    let export = move |kind: ExportKind| {
         let (Some(s), Some(id)) = (session(), d.id.get_untracked()) else {
             return;
         };
@@ -396,19 +396,8 @@ pub fn DebateScreen() -> impl IntoView {
         spawn_local(async move {
             let saved = match load.await {
                 Ok(Some(stored)) => {
-                    let ev = &stored.events;
-                    let name = export::file_name(ev, kind);
-                    match kind {
-                        "json" => download::save(&name, "application/json", &export::to_json(ev)),
-                        "md" => download::save(&name, "text/markdown", &export::to_markdown(ev)),
-                        "txt" => download::save(&name, "text/plain", &export::to_text(ev)),
-                        "argdown" => download::save(&name, "text/plain", &export::to_argdown(ev)),
-                        _ => download::save_bytes(
-                            &name,
-                            "application/zip",
-                            &export::zip(&export::to_folder(ev)),
-                        ),
-                    }
+                    let file = kind.render(&stored.events);
+                    download::save_bytes(&file.name, file.mime, &file.bytes)
                 }
                 Ok(None) => Err("This debate is not saved in this browser.".into()),
                 Err(e) => Err(e),
@@ -474,8 +463,8 @@ pub fn DebateScreen() -> impl IntoView {
                     })}
                     <span class="spacer"></span>
                     <span class="exports">"Export: "
-                        {[("md", "Markdown"), ("json", "JSON"), ("txt", "Text"), ("zip", "Folder (.zip)"), ("argdown", "Argdown")].map(|(kind, label)| view! {
-                            <button id=format!("export-{kind}") class="link" on:click=move |_| export(kind)>{label}</button>
+                        {ExportKind::ALL.map(|kind| view! {
+                            <button id=format!("export-{}", kind.id()) class="link" on:click=move |_| export(kind)>{kind.label()}</button>
                         })}
                     </span>
                 </div>
