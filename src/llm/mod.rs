@@ -11,6 +11,10 @@ pub mod sse;
 pub mod stream;
 pub mod wire;
 
+/// Where `bash .ci/serve` runs the built-in local model (llama.cpp's server with
+/// SmolLM2-135M); the transport names it when it stops answering.
+pub const LOCAL_MODEL_URL: &str = "http://127.0.0.1:8081/v1";
+
 #[cfg(target_arch = "wasm32")]
 pub mod inpage;
 #[cfg(target_arch = "wasm32")]

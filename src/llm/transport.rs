@@ -28,7 +28,10 @@ pub struct HttpTransport {
 
 fn network_error(base_url: &str, detail: &str) -> ModelError {
     let local = base_url.contains("127.0.0.1") || base_url.contains("localhost");
-    let hint = if local {
+    let builtin = base_url.trim_end_matches('/') == super::LOCAL_MODEL_URL;
+    let hint = if builtin {
+        " The local model stopped answering (or was never started). Start it again: in the Agora folder, `bash .ci/serve` starts it with the app (its log is ~/.cache/agora/llama-server.log); then press Resume."
+    } else if local {
         " Is the local server running? It must also allow this page's origin (CORS): for Ollama set OLLAMA_ORIGINS to this page's origin, for llama.cpp's Python server CORS is open by default, for LM Studio enable CORS in its server settings."
     } else {
         " Check the base URL and your connection; the provider must also accept requests from a browser (CORS)."

@@ -284,7 +284,7 @@ pub fn key_origin(url: &str) -> Result<String, String> {
 }
 
 /// Where the run command serves the local model.
-pub const LOCAL_MODEL_URL: &str = "http://127.0.0.1:8081/v1";
+pub use crate::llm::LOCAL_MODEL_URL;
 pub const LOCAL_MODEL_NAME: &str = "smollm2-135m";
 
 impl Connection {
@@ -388,11 +388,6 @@ impl Connection {
             c.default_model = "listing".into();
         }
         c.validate()
-    }
-
-    /// "model via label", for error messages (never includes the key).
-    pub fn describe(&self, model: &str) -> String {
-        format!("{} ({model})", self.label)
     }
 }
 
