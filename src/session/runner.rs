@@ -123,10 +123,6 @@ impl Session {
         Ok(())
     }
 
-    pub fn remove_connection(&self, id: &str) {
-        self.connections.borrow_mut().retain(|c| c.id != id);
-    }
-
     /// One tiny call, with the result in words.
     pub fn test_connection(
         self: &Rc<Self>,

@@ -78,13 +78,6 @@ impl Observer for EventLog {
     }
 }
 
-/// An observer that ignores everything.
-pub struct NullObserver;
-impl Observer for NullObserver {
-    fn on_event(&self, _: &Event) {}
-    fn on_delta(&self, _: &CallKey, _: &str, _: &str) {}
-}
-
 #[derive(Debug, Clone, PartialEq)]
 pub enum DebateError {
     /// The user pressed Stop.
@@ -233,10 +226,6 @@ impl DebateCtx {
 
     pub fn events(&self) -> Vec<Event> {
         self.state.borrow().events.clone()
-    }
-
-    pub fn clock(&self) -> Rc<dyn Clock> {
-        self.clock.clone()
     }
 
     fn seed(&self) -> u64 {

@@ -422,7 +422,7 @@ pub fn ForecastPanel() -> impl IntoView {
                 <p class="fc-meta hint">{format!("{} arguments · {} calls · {} tokens in, {} out · {} s · {}",
                     res.metadata.total_arguments, res.metadata.calls, res.metadata.input_tokens, res.metadata.output_tokens,
                     dec(res.metadata.wall_clock_ms as f64 / 1000.0, 1), res.metadata.models.join(", "))}</p>
-                <button type="button" class="link" id="export-forecast" on:click=move |_| export_result(d, problem)>"Export the forecast (seed 001 JSON)"</button>
+                <button type="button" class="link" id="export-forecast" on:click=move |_| export_result(d, problem)>"Export the forecast result (JSON)"</button>
                 {move || problem.get().map(|e| view! { <p class="error" role="alert">{e}</p> })}
             </div>
         })
