@@ -14,6 +14,7 @@ pub mod json_extract;
 pub mod limiter;
 pub mod model;
 pub mod prompt;
+pub mod reading;
 pub mod retry;
 pub mod rng;
 pub mod script;

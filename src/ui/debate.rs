@@ -25,6 +25,7 @@ fn status_line(s: TurnStatus) -> Option<(&'static str, &'static str)> {
         TurnStatus::AwaitingHuman => Some(("waiting", "Waiting for your turn")),
         TurnStatus::Done => None,
         TurnStatus::Truncated => Some(("warn", "Cut off by the token limit")),
+        TurnStatus::Limit => Some(("warn", "Cut at Agora's size or time limit for one answer")),
         TurnStatus::Cut => Some(("warn", "Interrupted")),
         TurnStatus::Failed => Some(("error", "This turn failed")),
         TurnStatus::Interrupted => Some((

@@ -4,9 +4,10 @@
 
 use leptos::prelude::*;
 
-use crate::engine::cost::{dollars, Ledger};
+use crate::engine::cost::Ledger;
 use crate::engine::event::{Event, EventKind, FinishReason, Input, Outcome, Purpose, Usage};
 use crate::engine::finding::{Finding, FindingBody};
+use crate::engine::reading;
 use crate::engine::{CallKey, DebateConfig};
 use crate::store::{DebateSummary, StoredDebate};
 
@@ -27,6 +28,8 @@ pub enum TurnStatus {
     AwaitingHuman,
     Done,
     Truncated,
+    /// Cut at Agora's own bound on one answer's size or time.
+    Limit,
     Cut,
     Failed,
     /// Was streaming when the tab closed: the saved partial text.
@@ -42,6 +45,7 @@ impl TurnStatus {
             TurnStatus::AwaitingHuman => "awaiting-human",
             TurnStatus::Done => "done",
             TurnStatus::Truncated => "truncated",
+            TurnStatus::Limit => "limit",
             TurnStatus::Cut => "cut",
             TurnStatus::Failed => "failed",
             TurnStatus::Interrupted => "interrupted",
@@ -300,13 +304,13 @@ impl DebateView {
                 }
             }
             EventKind::CallSkipped { seat, reason, .. } => {
-                let name = self.seat_name(seat);
+                let text = self.config.with_untracked(|c| match c {
+                    Some(c) => reading::skipped(c, seat, reason),
+                    None => reason.clone(),
+                });
                 self.push(
                     format!("n{}", e.seq),
-                    BlockKind::Note {
-                        text: format!("{name}: {reason}"),
-                        error: false,
-                    },
+                    BlockKind::Note { text, error: false },
                 );
             }
             EventKind::DecisionRecorded { .. } => {}
@@ -326,7 +330,7 @@ impl DebateView {
                 if let Some(v) = self.turn(&call.to_string()) {
                     // A turn shows as its format cleaned it for later prompts.
                     let shown = self.config.with_untracked(|c| match c {
-                        Some(c) => crate::engine::formats::shown_text(c, seat, text),
+                        Some(c) => reading::turn_text(c, seat, text),
                         None => text.clone(),
                     });
                     v.text.set(shown);
@@ -337,7 +341,7 @@ impl DebateView {
                         FinishReason::Stop => TurnStatus::Done,
                         FinishReason::Length => TurnStatus::Truncated,
                         FinishReason::Cut => TurnStatus::Cut,
-                        FinishReason::Limit => TurnStatus::Truncated,
+                        FinishReason::Limit => TurnStatus::Limit,
                     });
                 }
                 self.progress.update(|p| {
@@ -375,17 +379,11 @@ impl DebateView {
                 },
             ),
             EventKind::InputReceived { input, .. } => {
-                let text = match input {
-                    Input::Question { text } => format!("Audience question: {text}"),
-                    Input::Evidence { text } => format!("Evidence submitted: {text}"),
-                    Input::SpendingCap { usd } => {
-                        self.cap.set(*usd);
-                        match usd {
-                            Some(x) => format!("Spending cap set to {}.", dollars(*x)),
-                            None => "Spending cap removed.".into(),
-                        }
-                    }
-                    Input::HumanTurn { .. } => return,
+                if let Input::SpendingCap { usd } = input {
+                    self.cap.set(*usd);
+                }
+                let Some(text) = reading::input(input) else {
+                    return;
                 };
                 self.push(
                     format!("n{}", e.seq),
@@ -423,16 +421,6 @@ impl DebateView {
                 self.held.set(false);
             }
         }
-    }
-
-    fn seat_name(&self, seat: &str) -> String {
-        self.config
-            .with_untracked(|c| {
-                c.as_ref()
-                    .and_then(|c| c.seat(seat))
-                    .map(|s| s.name.clone())
-            })
-            .unwrap_or_else(|| seat.to_string())
     }
 
     fn turn_block(

@@ -27,7 +27,7 @@ pub fn to_argdown(events: &[Event]) -> String {
             (
                 t.seat,
                 title(&format!("Turn {}, {seat}, {}", t.n, t.label)),
-                text(t.text),
+                text(&t.text),
             )
         })
         .collect();

@@ -2,9 +2,9 @@
 //! the folder's message files, Argdown): what happened, in order, in words.
 
 use super::super::config::DebateConfig;
-use super::super::cost::dollars;
-use super::super::event::{CallKey, Event, EventKind, FinishReason, Input, Purpose, Usage};
-use super::{one_line, seat_name};
+use super::super::event::{CallKey, Event, EventKind, FinishReason, Purpose, Usage};
+use super::super::reading;
+use super::one_line;
 
 /// A finished turn, with what its `TurnStarted` said about it.
 pub(super) struct Turn<'a> {
@@ -16,7 +16,8 @@ pub(super) struct Turn<'a> {
     pub purpose: Option<Purpose>,
     /// The title of the phase it belongs to ("" before the first phase).
     pub phase: &'a str,
-    pub text: &'a str,
+    /// As the screens show it (`reading::turn_text`).
+    pub text: String,
     pub usage: &'a Usage,
     pub finish: FinishReason,
 }
@@ -35,14 +36,9 @@ pub(super) enum Item<'a> {
     },
 }
 
-/// How a turn ended, when it did not end on its own.
+/// How a turn ended, when it did not end on its own (worded by `engine::reading`).
 pub(super) fn finish_note(finish: FinishReason) -> Option<&'static str> {
-    match finish {
-        FinishReason::Length => Some("Cut off by the token limit."),
-        FinishReason::Cut => Some("Interrupted."),
-        FinishReason::Limit => Some("Cut at Agora's size or time limit for one answer."),
-        FinishReason::Stop => None,
-    }
+    reading::finish(finish)
 }
 
 pub(super) fn walk<'a>(config: &DebateConfig, events: &'a [Event]) -> Vec<Item<'a>> {
@@ -82,36 +78,27 @@ pub(super) fn walk<'a>(config: &DebateConfig, events: &'a [Event]) -> Vec<Item<'
                     label: how.map_or("", |h| h.1),
                     purpose: how.map(|h| h.2),
                     phase,
-                    text,
+                    text: reading::turn_text(config, seat, text),
                     usage,
                     finish: *finish,
                 })
             }
-            EventKind::TurnFailed { seat, error, .. } => Item::Note(format!(
-                "{}'s attempt failed: {}",
-                seat_name(config, seat),
-                one_line(error)
-            )),
-            EventKind::InputReceived { input, .. } => Item::Note(match input {
-                Input::Question { text } => format!("Audience question: {text}"),
-                Input::Evidence { text } => format!("Evidence submitted: {text}"),
-                Input::SpendingCap { usd } => format!(
-                    "Spending cap set to {}.",
-                    usd.map_or("none".into(), dollars)
-                ),
-                Input::HumanTurn { .. } => continue,
-            }),
+            EventKind::TurnFailed { seat, error, .. } => {
+                Item::Note(one_line(&reading::failed_attempt(config, seat, error)))
+            }
+            EventKind::InputReceived { input, .. } => match reading::input(input) {
+                Some(text) => Item::Note(text),
+                None => continue,
+            },
             EventKind::Error { message } => Item::Note(one_line(message)),
             EventKind::FindingRecorded(f) => Item::Finding {
                 label: f.body.label(),
                 summary: one_line(&f.body.summary()),
                 about: f.about.as_ref(),
             },
-            EventKind::CallSkipped { seat, reason, .. } => Item::Note(format!(
-                "{}'s call was skipped: {}",
-                seat_name(config, seat),
-                one_line(reason)
-            )),
+            EventKind::CallSkipped { seat, reason, .. } => {
+                Item::Note(one_line(&reading::skipped(config, seat, reason)))
+            }
             _ => continue,
         };
         items.push(item);

@@ -33,7 +33,7 @@ fn turns(state: AppState) -> Vec<(String, String, String)> {
                     ..
                 } if matches!(
                     view.status.get_untracked(),
-                    TurnStatus::Done | TurnStatus::Cut | TurnStatus::Truncated
+                    TurnStatus::Done | TurnStatus::Cut | TurnStatus::Truncated | TurnStatus::Limit
                 ) =>
                 {
                     Some((b.key.clone(), seat.clone(), view.text.get_untracked()))

@@ -57,7 +57,7 @@ mod ui {
             argument
                 && matches!(
                     view.status.get(),
-                    TurnStatus::Done | TurnStatus::Cut | TurnStatus::Truncated
+                    TurnStatus::Done | TurnStatus::Cut | TurnStatus::Truncated | TurnStatus::Limit
                 )
                 && awaits_evaluation(state, &t.seat)
         });
