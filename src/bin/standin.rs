@@ -78,6 +78,10 @@ mod server {
             requests: Vec::new(),
         }));
         for stream in listener.incoming().flatten() {
+            // Each chunk leaves when it is written: with Nagle's algorithm a small write
+            // can wait for the ACK of the one before, which would add the stand-in's own
+            // delays to what the benchmarks measure of Agora.
+            let _ = stream.set_nodelay(true);
             let shared = shared.clone();
             std::thread::spawn(move || {
                 let _ = handle(stream, &shared);
@@ -307,10 +311,18 @@ mod server {
     ) -> std::io::Result<()> {
         let mut out = format!("HTTP/1.1 200 OK\r\n{CORS}Content-Type: text/event-stream\r\nCache-Control: no-cache\r\nConnection: close\r\n\r\n");
         // Sends what is held, then waits, with an SSE comment every `keep_alive_ms` if asked.
+        // Pauses are kept against the clock, not one after another, so an answer of many
+        // chunks ends when its script says even when each sleep runs a little long.
+        let mut due = std::time::Instant::now();
         let mut pause = |out: &mut String, ms: u64| -> std::io::Result<()> {
             stream.write_all(out.as_bytes())?;
             stream.flush()?;
             out.clear();
+            if keep_alive_ms.is_none() {
+                due += Duration::from_millis(ms);
+                std::thread::sleep(due.saturating_duration_since(std::time::Instant::now()));
+                return Ok(());
+            }
             let mut left = ms;
             while left > 0 {
                 let step = keep_alive_ms.map_or(left, |k| k.clamp(1, left));
