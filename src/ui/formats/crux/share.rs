@@ -240,15 +240,21 @@ pub struct Edge {
     pub words: String,
 }
 
-/// The disagreement map as an SVG image: personas on a circle, a line per disagreement
+/// The disagreement map as an SVG image: personas on a circle (two face each other across
+/// it, left and right), a line per disagreement
 /// (solid for a crux card, green when resolved, dotted while its room is open, dashed when
 /// no room opened or no card came out). Shown as an image, so no view code is needed.
 pub fn map_svg(names: &[String], edges: &[Edge]) -> String {
     let n = names.len().max(1) as f64;
     let (cx, cy, r) = (200.0, 150.0, 105.0);
+    let start = if names.len() == 2 {
+        std::f64::consts::PI
+    } else {
+        -std::f64::consts::FRAC_PI_2
+    };
     // Whole pixels, written as integers: float formatting would add kilobytes of tables.
     let pos = |i: usize| {
-        let a = std::f64::consts::TAU * i as f64 / n - std::f64::consts::FRAC_PI_2;
+        let a = start + std::f64::consts::TAU * i as f64 / n;
         (
             (cx + r * a.cos()).round() as i32,
             (cy + r * a.sin()).round() as i32,
@@ -269,7 +275,11 @@ pub fn map_svg(names: &[String], edges: &[Edge]) -> String {
     }
     for (i, name) in names.iter().enumerate() {
         let (x, y) = pos(i);
-        let ty = if (y as f64) < cy { y - 18 } else { y + 30 };
+        let ty = if (y as f64) < cy - 1.0 {
+            y - 18
+        } else {
+            y + 30
+        };
         body.push_str(&format!(
             "<circle cx=\"{x}\" cy=\"{y}\" r=\"11\" fill=\"#3b4cca\"/><text x=\"{x}\" y=\"{ty}\" text-anchor=\"middle\" font-size=\"13\" fill=\"#5f6368\">{}</text>",
             escape(name)
@@ -426,6 +436,12 @@ mod tests {
         let url = data_url(&s);
         assert!(url.starts_with("data:image/svg+xml;charset=utf-8,%3Csvg"));
         assert!(!url.contains('<') && !url.contains('#') && !url.contains('"'));
+        // Two personas face each other across the map, on one line.
+        let two = map_svg(&names[..2], &edges[..1]);
+        assert!(
+            two.contains("<line x1=\"95\" y1=\"150\" x2=\"305\" y2=\"150\""),
+            "{two}"
+        );
     }
 
     #[test]
