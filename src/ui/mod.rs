@@ -15,6 +15,8 @@ mod debate;
 #[cfg(target_arch = "wasm32")]
 mod download;
 #[cfg(target_arch = "wasm32")]
+mod fields;
+#[cfg(target_arch = "wasm32")]
 mod fork;
 #[cfg(target_arch = "wasm32")]
 mod history;

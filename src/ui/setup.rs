@@ -5,6 +5,7 @@ use leptos::prelude::*;
 
 use super::app::{navigate, session};
 use super::connection_form::ConnectionForm;
+use super::fields::TextField;
 use super::formats::{SetupForm, FORMATS};
 use super::inpage::in_page_panel;
 use super::seating::{connections, ConnectionOptions, Seating};
@@ -326,20 +327,5 @@ fn PriceRow(
                 value=field(1) on:change=move |ev| set2(1, event_target_value(&ev))/>
             {move || problem.get().map(|e| view! { <p class="error field-error" role="alert">{e}</p> })}
         </div>
-    }
-}
-
-#[component]
-fn TextField(
-    id: &'static str,
-    label: &'static str,
-    placeholder: &'static str,
-    value: RwSignal<String>,
-) -> impl IntoView {
-    view! {
-        <label class="field">
-            <span class="label">{label}</span>
-            <input id=id placeholder=placeholder prop:value=move || value.get() on:input=move |ev| value.set(event_target_value(&ev))/>
-        </label>
     }
 }

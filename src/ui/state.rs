@@ -458,7 +458,7 @@ impl DebateView {
             format!("t{seq}"),
             BlockKind::Turn {
                 call: call.clone(),
-                // A forecast's calls are JSON its panel shows parsed: folded here.
+                // The format says which calls are shown folded, as analysis.
                 analysis: self
                     .format_ui()
                     .map_or(crate::ui::formats::analysis_folded(purpose), |u| {

@@ -2,9 +2,12 @@
 // weighted scorecard per position, and no number where the analyst's answer was unreadable.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { world, openApp, addConnection } from './harness.mjs';
+import { mkdir } from 'node:fs/promises';
+import { join } from 'node:path';
+import { world, openApp, addConnection, ROOT } from './harness.mjs';
 
 const w = world('e2e-classic-scores.json');
+const SHOTS = join(ROOT, 'tests/e2e/artifacts');
 
 test('fact checks sit under each turn and each position gets a weighted score or none', async () => {
   const { page } = await openApp(w.browser, w.site.url, { width: 390, height: 900 });
@@ -26,4 +29,9 @@ test('fact checks sit under each turn and each position gets a weighted score or
   assert.match(await page.locator('.classic-score.unscored').textContent(), /Position B — not scored/);
   const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
   assert.equal(overflow, 0, 'no horizontal scroll at 390 px');
+  await mkdir(SHOTS, { recursive: true });
+  await page.screenshot({ path: join(SHOTS, 'classic-390.png'), fullPage: true });
+  await page.setViewportSize({ width: 1440, height: 1000 });
+  await page.waitForTimeout(100);
+  await page.screenshot({ path: join(SHOTS, 'classic-1440.png'), fullPage: true });
 });

@@ -9,17 +9,22 @@ let site, browser;
 before(async () => { if (enabled) { site = await serveDist(); browser = await launch(); } });
 after(async () => { await browser?.close(); site?.close(); });
 
-test('a classic debate on the local model finishes with every turn non-empty', { skip: !enabled && 'AGORA_LOCAL_MODEL is not 1', timeout: 900_000 }, async () => {
+test('a classic debate on the local model finishes with every turn non-empty; each score is read or marked unscored', { skip: !enabled && 'AGORA_LOCAL_MODEL is not 1', timeout: 900_000 }, async () => {
   const { page, consoleLines } = await openApp(browser, site.url);
   assert.equal(await page.locator('#connection').inputValue(), 'local');
   await page.getByRole('button', { name: 'Should voting be compulsory in democracies?' }).click();
   await page.fill('#rounds', '1');
+  await page.check('#scoring');
   await page.click('#start');
   await page.waitForSelector('.badge.done, .badge.failed, .note.error', { timeout: 840_000 });
   const turns = await transcript(page);
   assert.ok(await page.locator('.badge.done').isVisible(), `the debate failed: ${JSON.stringify(turns.at(-1))} ${consoleLines.join('\n')}`);
   assert.equal(turns.length, 11);
   for (const t of turns) assert.ok(t.text.trim().length > 0, `${t.speaker} ${t.label} is empty`);
+  const scored = await page.locator('.classic-score[data-total]').count();
+  const unscored = await page.locator('.classic-score.unscored').count();
+  assert.equal(scored + unscored, 2, 'one score or "not scored" per position');
+  console.log(`classic on the local model: ${scored} of 2 scores parsed, ${unscored} unscored`);
 });
 
 test('a duelogic episode on the local model finishes; every evaluation is read or marked unscored', { skip: !enabled && 'AGORA_LOCAL_MODEL is not 1', timeout: 900_000 }, async () => {

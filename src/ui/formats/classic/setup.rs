@@ -6,6 +6,7 @@ use leptos::prelude::*;
 use crate::engine::config::{ClassicOptions, ClassicStyle};
 use crate::engine::formats::classic;
 use crate::engine::DebateConfig;
+use crate::ui::fields::TextField;
 use crate::ui::formats::SetupForm;
 use crate::ui::seating::{SeatChoice, SeatPicker, Seating};
 
@@ -98,21 +99,6 @@ impl SetupForm for ClassicForm {
             </details>
         }
         .into_any()
-    }
-}
-
-#[component]
-fn TextField(
-    id: &'static str,
-    label: &'static str,
-    placeholder: &'static str,
-    value: RwSignal<String>,
-) -> impl IntoView {
-    view! {
-        <label class="field">
-            <span class="label">{label}</span>
-            <input id=id placeholder=placeholder prop:value=move || value.get() on:input=move |ev| value.set(event_target_value(&ev))/>
-        </label>
     }
 }
 
