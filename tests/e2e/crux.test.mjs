@@ -4,7 +4,7 @@
 // change their minds, the kind and the diagnosis; the map and the shifts fill in.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdir, readFile } from 'node:fs/promises';
+import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { world, openApp, addConnection, transcript, ROOT } from './harness.mjs';
 
@@ -77,6 +77,10 @@ test('a crux room opens and closes, and its crux card reads on screen', async ()
   const svgWidth = Number(svg.match(/<svg[^>]* width="(\d+)"/)[1]);
   const svgHeight = Number(svg.match(/<svg[^>]* height="(\d+)"/)[1]);
   assert.deepEqual([width, height], [2 * svgWidth, 2 * svgHeight]);
+  // Drawn, not blank: an empty canvas of that size compresses to a few kilobytes.
+  assert.ok(bytes.length > 40_000, `the PNG holds ${bytes.length} bytes`);
+  await mkdir(SHOTS, { recursive: true });
+  await writeFile(join(SHOTS, 'crux-card.png'), bytes);
   assert.match(svg, /Whether district-wide shop revenue/);
 
   // The map draws the crux between the two; shifts per persona.
