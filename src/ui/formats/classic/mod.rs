@@ -43,7 +43,7 @@ mod ui {
 
     pub const UI: FormatUi = FormatUi {
         id: FormatId::Classic,
-        about: "A moderator, two positions, rounds of argument and rebuttal, closing statements and a summary.",
+        about: "A moderator and two positions: openings, rounds of argument and rebuttal, closings and a summary.",
         form: super::setup::form,
         panels: f::no_panels,
         finding,

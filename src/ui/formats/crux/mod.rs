@@ -36,7 +36,7 @@ mod ui {
 
     pub const UI: FormatUi = FormatUi {
         id: FormatId::Crux,
-        about: "Personas with their own biases and voices argue aspects of the topic; where two really disagree, a crux room digs out the root and a crux card records it.",
+        about: "Personas argue until they find where they really disagree; a crux room digs it out and a card records it.",
         form: super::setup::form,
         panels,
         finding: finding_view,

@@ -70,7 +70,7 @@ mod ui {
 
     pub const UI: FormatUi = FormatUi {
         id: FormatId::Duelogic,
-        about: "A podcast: chairs argue from philosophical frameworks, the Arbiter scores every response, steps in, and chairs cut each other off.",
+        about: "A podcast: chairs argue from philosophical frameworks and cut each other off; the Arbiter scores every answer.",
         form: super::setup::form,
         panels,
         finding,

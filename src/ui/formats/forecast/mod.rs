@@ -38,7 +38,7 @@ mod ui {
 
     pub const UI: FormatUi = FormatUi {
         id: FormatId::Forecast,
-        about: "A panel of five roles argues the odds of each outcome; the judge and the consensus give the forecast.",
+        about: "A panel of roles argues the odds of each outcome; the judge and the consensus give the forecast.",
         form: super::setup::form,
         panels,
         finding: f::plain_finding,
