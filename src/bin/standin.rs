@@ -311,13 +311,17 @@ mod server {
     ) -> std::io::Result<()> {
         let mut out = format!("HTTP/1.1 200 OK\r\n{CORS}Content-Type: text/event-stream\r\nCache-Control: no-cache\r\nConnection: close\r\n\r\n");
         // Sends what is held, then waits, with an SSE comment every `keep_alive_ms` if asked.
-        // Pauses are kept against the clock, not one after another, so an answer of many
-        // chunks ends when its script says even when each sleep runs a little long.
+        // Pauses between chunks are kept against the clock, not one after another, so an
+        // answer of many chunks ends when its script says even when each sleep runs a little
+        // long. A stall (`paced` false) lasts its whole length from the last byte sent.
         let mut due = std::time::Instant::now();
-        let mut pause = |out: &mut String, ms: u64| -> std::io::Result<()> {
+        let mut pause = |out: &mut String, ms: u64, paced: bool| -> std::io::Result<()> {
             stream.write_all(out.as_bytes())?;
             stream.flush()?;
             out.clear();
+            if !paced {
+                due = std::time::Instant::now();
+            }
             if keep_alive_ms.is_none() {
                 due += Duration::from_millis(ms);
                 std::thread::sleep(due.saturating_duration_since(std::time::Instant::now()));
@@ -353,7 +357,7 @@ mod server {
         );
         for (i, c) in chunks.iter().enumerate() {
             if i > 0 && plan.chunk_delay_ms > 0 {
-                pause(&mut out, plan.chunk_delay_ms)?;
+                pause(&mut out, plan.chunk_delay_ms, true)?;
             }
             out += &format!("data: {}\n\n", chunk(json!({"content": c}), Value::Null));
         }
@@ -361,11 +365,11 @@ mod server {
         while plan.endless && ending.is_none() {
             for c in &chunks {
                 out += &format!("data: {}\n\n", chunk(json!({"content": c}), Value::Null));
-                pause(&mut out, plan.chunk_delay_ms)?;
+                pause(&mut out, plan.chunk_delay_ms, true)?;
             }
         }
         if let Some(stall) = ending {
-            return pause(&mut out, stall); // dropped without [DONE]: a cut stream
+            return pause(&mut out, stall, false); // dropped without [DONE]: a cut stream
         }
         let finish = if plan.finish == FinishReason::Length {
             "length"
@@ -379,6 +383,6 @@ mod server {
             out += &format!("data: {usage}\n\n");
         }
         out += "data: [DONE]\n\n";
-        pause(&mut out, 0)
+        pause(&mut out, 0, true)
     }
 }

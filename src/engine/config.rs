@@ -259,20 +259,15 @@ impl DebateConfig {
         if self.spending_cap.is_some_and(|c| c.is_nan() || c <= 0.0) {
             return Err("The spending cap must be more than $0 (or left empty for none).".into());
         }
-        if let FormatOptions::Duelogic(o) = &self.options {
-            super::formats::duelogic::validate(self, o)?;
+        // What only one format can get wrong, checked in its folder.
+        use super::formats::{classic, crux, duelogic, forecast};
+        match &self.options {
+            FormatOptions::Classic(o) => classic::validate(o),
+            FormatOptions::Duelogic(o) => duelogic::validate(self, o),
+            FormatOptions::Forecast(o) => forecast::validate(self, o),
+            FormatOptions::Crux(o) => crux::validate(self, o),
+            #[cfg(test)]
+            FormatOptions::Probe => Ok(()),
         }
-        if let FormatOptions::Crux(o) = &self.options {
-            super::formats::crux::validate(self, o)?;
-        }
-        if let FormatOptions::Forecast(o) = &self.options {
-            super::formats::forecast::validate(self, o)?;
-        }
-        if let Some(o) = self.classic() {
-            if !(1..=10).contains(&o.rounds) {
-                return Err("A classic debate has between 1 and 10 rounds.".into());
-            }
-        }
-        Ok(())
     }
 }

@@ -8,6 +8,7 @@ use super::config::DebateConfig;
 /// Version of the stored event schema; bump it and add a step to `migrate` on any change.
 /// 2: format options as one typed `options` value, human turns addressed to a call, format
 /// findings, queued and skipped calls, recorded decisions.
+/// 3: a score criterion's weight as a share (`weight: 0.25`, was `weight_permille: 250`).
 pub const SCHEMA_VERSION: u32 = 3;
 
 /// Identifies one model call: the path the format gives it plus how many times that path

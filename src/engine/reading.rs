@@ -1,8 +1,9 @@
-//! How the event log reads to people: one wording of everything in it that is not a turn's
-//! own text (an audience question, evidence, a cap, a skipped call, a failed attempt, how a
-//! turn ended), and the text a turn shows. The screens (`ui::state`) and every export
-//! (`export::walk`) both read the log through here, so they say the same thing about the
-//! same event.
+//! How the event log reads to people: one wording of the events that stand in a transcript
+//! beside the turns (an audience question, evidence, a cap, a skipped call), of how a turn
+//! ended, and of the text a turn shows. The screens (`ui::state`, `ui::debate`) and every
+//! export (`export::walk`) word these through here, so they say the same thing about the
+//! same event. (A failed attempt is worded here for the exports; the screens show its error
+//! on the turn itself.)
 
 use super::config::DebateConfig;
 use super::cost::dollars;

@@ -26,11 +26,29 @@ pub struct HttpTransport {
     pub clock: Rc<dyn Clock>,
 }
 
+/// Said when the built-in local model's server breaks off a stream or refuses a connection:
+/// it has most likely stopped (a crash, or it was never started).
+const LOCAL_MODEL_HINT: &str = " The local model stopped answering (or was never started). Start it again: in the Agora folder, `bash .ci/serve` starts it with the app (its log is ~/.cache/agora/llama-server.log); then press Resume.";
+
+fn is_builtin_local(base_url: &str) -> bool {
+    base_url.trim_end_matches('/') == super::LOCAL_MODEL_URL
+}
+
+/// A stream from the built-in local model that broke off says how to restart it.
+fn with_local_hint(base_url: &str, mut e: ModelError) -> ModelError {
+    if is_builtin_local(base_url)
+        && e.kind == ErrorKind::Cut
+        && !e.message.contains(LOCAL_MODEL_HINT)
+    {
+        e.message.push_str(LOCAL_MODEL_HINT);
+    }
+    e
+}
+
 fn network_error(base_url: &str, detail: &str) -> ModelError {
     let local = base_url.contains("127.0.0.1") || base_url.contains("localhost");
-    let builtin = base_url.trim_end_matches('/') == super::LOCAL_MODEL_URL;
-    let hint = if builtin {
-        " The local model stopped answering (or was never started). Start it again: in the Agora folder, `bash .ci/serve` starts it with the app (its log is ~/.cache/agora/llama-server.log); then press Resume."
+    let hint = if is_builtin_local(base_url) {
+        LOCAL_MODEL_HINT
     } else if local {
         " Is the local server running? It must also allow this page's origin (CORS): for Ollama set OLLAMA_ORIGINS to this page's origin, for llama.cpp's Python server CORS is open by default, for LM Studio enable CORS in its server settings."
     } else {
@@ -197,7 +215,12 @@ impl ChatModel for HttpTransport {
         on_delta: &'a dyn Fn(&str),
         cancel: &'a CancelToken,
     ) -> LocalBoxFuture<'a, Result<ChatResponse, ModelError>> {
-        Box::pin(self.run(req, on_delta, cancel))
+        Box::pin(async move {
+            let base = self.target.base_url.as_str();
+            self.run(req, on_delta, cancel)
+                .await
+                .map_err(|e| with_local_hint(base, e))
+        })
     }
 
     fn describe(&self, req: &ChatRequest) -> String {

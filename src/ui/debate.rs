@@ -11,9 +11,10 @@ use super::formats::{ui_for, TurnCtx};
 use super::markdown::Markdown;
 use super::state::{turn_anchor, AppState, Block, BlockKind, Route, TurnStatus, TurnView};
 use crate::engine::cost::{self, dollars};
-use crate::engine::event::{Input, Outcome};
+use crate::engine::event::{FinishReason, Input, Outcome};
 use crate::engine::export::ExportKind;
 use crate::engine::finding::Finding;
+use crate::engine::reading;
 
 fn status_line(s: TurnStatus) -> Option<(&'static str, &'static str)> {
     match s {
@@ -24,9 +25,10 @@ fn status_line(s: TurnStatus) -> Option<(&'static str, &'static str)> {
         TurnStatus::Streaming => Some(("streaming", "Speaking…")),
         TurnStatus::AwaitingHuman => Some(("waiting", "Waiting for your turn")),
         TurnStatus::Done => None,
-        TurnStatus::Truncated => Some(("warn", "Cut off by the token limit")),
-        TurnStatus::Limit => Some(("warn", "Cut at Agora's size or time limit for one answer")),
-        TurnStatus::Cut => Some(("warn", "Interrupted")),
+        // How a turn ended is worded once, for the screens and the exports alike.
+        TurnStatus::Truncated => Some(("warn", reading::finish(FinishReason::Length)?)),
+        TurnStatus::Limit => Some(("warn", reading::finish(FinishReason::Limit)?)),
+        TurnStatus::Cut => Some(("warn", reading::finish(FinishReason::Cut)?)),
         TurnStatus::Failed => Some(("error", "This turn failed")),
         TurnStatus::Interrupted => Some((
             "warn",
@@ -180,7 +182,6 @@ fn block_view(block: Block) -> AnyView {
                 (u.under_turn)(TurnCtx {
                     call: call.clone(),
                     seat: seat.clone(),
-                    label: label.clone(),
                     view,
                 })
             });

@@ -1,8 +1,10 @@
-// Benchmark: a forecast panel (the seed's five roles, three rounds: 31 calls) in headless
+// Benchmark: a forecast panel (the five default roles, three rounds: 31 calls) in headless
 // Chromium against the stand-in at a stated per-call latency and token rate, run twice:
 // with the connection taking 10 calls at once (Agora's parallel schedule) and with 1 (a
 // sequential schedule). Prints each run's wall-clock time (the debate's own, from its first
-// to its last event) against the critical path of the seed's call graph:
+// to its last event) against the critical path of the format's call graph (each round's
+// arguments at once, each score after its argument, the next round after the last score,
+// the synthesis after all):
 //   3 × (argument + score) + synthesis,
 // every call taking latency + (chunks − 1) / rate. Run: node tests/e2e/forecast-bench.mjs
 import { serveDist, startStandin, launch, openApp } from './harness.mjs';

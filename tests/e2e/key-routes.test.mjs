@@ -1,4 +1,4 @@
-// Where a key may go (issue 8, "Keys"): a connection moved to another origin loses its key;
+// Where a key may go: a connection moved to another origin loses its key;
 // every base URL the rule refuses is refused by Save and by "List the provider's models",
 // and a stored one by "Test connection" and by a debate, before anything leaves the page;
 // a Gemini model name cannot reshape the URL; the Request view is the sent request byte for

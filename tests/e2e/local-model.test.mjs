@@ -81,7 +81,9 @@ test('a forecast on the local model (two roles and the judge, two rounds) finish
   await page.waitForSelector('.badge.done, .badge.failed, .note.error', { timeout: 840_000 });
   assert.ok(await page.locator('.badge.done').isVisible(), `the forecast failed: ${consoleLines.join('\n')}`);
   const verdict = await page.locator('.fc-verdict').textContent();
-  const [, read, rejected] = verdict.match(/probabilities read (\d+), rejected (\d+)/);
+  const counts = verdict.match(/probabilities read (\d+), rejected (\d+)/);
+  assert.ok(counts, `the verdict does not say what was read: ${verdict}`);
+  const [, read, rejected] = counts;
   // Six arguments, and one more for each regenerated: at most twelve readings.
   assert.ok(Number(read) + Number(rejected) <= 12);
   // Every chart bar shows a number only where one was read or computed from read ones.

@@ -1,4 +1,4 @@
-// The page locks itself down (issue 8, "The page"): a whole debate whose models write
+// The page locks itself down: a whole debate whose models write
 // hostile Markdown runs, reloads, opens from history and exports with no Content Security
 // Policy violation; scripts, styles, frames, forms and connections the page did not ship
 // are refused; a link shows where it goes; the Markdown export carries no live HTML.

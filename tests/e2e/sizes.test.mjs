@@ -1,4 +1,4 @@
-// Hostile sizes (issue 8): a 100 KB topic, position, question or person's turn is refused
+// Hostile sizes: a 100 KB topic, position, question or person's turn is refused
 // with a message and changes nothing; a 5 MB answer and an answer that never ends are cut
 // at the call's bound and marked, and the debate goes on. Nothing hangs.
 import { test } from 'node:test';

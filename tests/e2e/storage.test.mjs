@@ -1,4 +1,4 @@
-// Nothing lost without a word (issue 8): a write the browser refuses at commit (a full
+// Nothing lost without a word: a write the browser refuses at commit (a full
 // quota, simulated in the page) is told, the debate runs on and exports whole while the
 // stored copy stays a clean beginning; opening the database cannot hang on another tab's
 // old version or on a browser that never answers; and this tab lets a newer Agora upgrade.

@@ -129,8 +129,8 @@ fn role(seat: &str) -> String {
     }
 }
 
-/// Eight hex digits naming the call (FNV-1a of its key): stable across exports of the
-/// same debate, like seed 003's message ids.
+/// Eight hex digits naming the call (FNV-1a of its key): the id part of a message file's
+/// name (`messages/NNN_role_id.md`), the same in every export of the same debate.
 fn call_id(call: &CallKey) -> String {
     let h = call.to_string().bytes().fold(0x811c_9dc5_u32, |h, b| {
         (h ^ u32::from(b)).wrapping_mul(0x0100_0193)

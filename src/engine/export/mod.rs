@@ -39,11 +39,7 @@ pub use zip::zip;
 use super::config::{DebateConfig, Participant, SeatConfig};
 
 pub(super) fn seat_name(config: &DebateConfig, seat: &str) -> String {
-    one_line(
-        &config
-            .seat(seat)
-            .map_or_else(|| seat.to_string(), |s| s.name.clone()),
-    )
+    one_line(&super::reading::seat_name(config, seat))
 }
 
 /// Text that stands in one line of the Markdown (a heading, a list item, a note): a line

@@ -36,7 +36,6 @@ mod registry {
     pub struct TurnCtx {
         pub call: CallKey,
         pub seat: String,
-        pub label: String,
         pub view: TurnView,
     }
 

@@ -445,6 +445,14 @@ pub async fn run(ctx: &DebateCtx) -> Result<(), DebateError> {
 
 /// A classic debate's configuration: the three seats, the analyst (the moderator), and the
 /// options. `participant` says who fills each seat id.
+/// What a user can get wrong in classic's own options.
+pub fn validate(o: &super::super::config::ClassicOptions) -> Result<(), String> {
+    if !(1..=10).contains(&o.rounds) {
+        return Err("A classic debate has between 1 and 10 rounds.".into());
+    }
+    Ok(())
+}
+
 pub fn new_config(
     topic: &str,
     stance_a: &str,

@@ -1,5 +1,6 @@
 //! Duelogic on the scripted model under the virtual clock: a whole episode, then each rule
-//! the seeds fix (thresholds, cooldown, reasons, unscored evaluations).
+//! of the format (the urgency threshold by aggressiveness, the cooldown, the six reasons,
+//! unscored evaluations, each accountability level, a person in a chair).
 
 use std::rc::Rc;
 
@@ -376,6 +377,16 @@ fn a_person_can_take_a_chair_and_the_arbiter_evaluates_their_turn() {
         .calls
         .iter()
         .any(|c| c.starts_with("round/1/chair-2/evaluation")));
+    // Nobody checks whether to cut the person off, and the person (the only other chair) is
+    // never asked to cut in on chair 1: no interruption check runs at all.
+    assert!(
+        !run.calls.iter().any(|c| c.contains("/check")),
+        "{:?}",
+        run.calls
+    );
+    assert!(!findings(&run.events)
+        .iter()
+        .any(|(_, b)| matches!(b, FindingBody::Interruption { .. })));
     assert!(is_evaluated(&CallKey::new("round/1/chair-2", 0)));
     assert!(!is_evaluated(&CallKey::new("round/1/chair-2/answer", 0)));
 }

@@ -12,7 +12,8 @@ use crate::engine::formats::forecast::types::*;
 use crate::engine::formats::forecast::{phase, phase_title, JUDGE};
 use crate::ui::state::{AppState, DebateView, TurnStatus};
 
-/// Saves the seed's `DebateResult` for this debate as a JSON file.
+/// Saves the forecast's result (`report::debate_result`: the final distribution, each
+/// role's probabilities, consensus, insights, precedents and metadata) as a JSON file.
 fn export_result(d: DebateView, problem: RwSignal<Option<String>>) {
     let (Some(s), Some(id)) = (crate::ui::app::session(), d.id.get_untracked()) else {
         return;
