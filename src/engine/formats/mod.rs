@@ -7,6 +7,8 @@ pub mod forecast;
 mod plans;
 #[cfg(test)]
 mod probe;
+#[cfg(test)]
+mod scripted;
 
 use super::config::{DebateConfig, FormatId};
 use super::context::{DebateCtx, DebateError};

@@ -10,9 +10,8 @@ use super::*;
 use crate::engine::cancel::CancelToken;
 use crate::engine::clock::{run_virtual, VirtualClock};
 use crate::engine::context::{EventLog, Inputs, Wiring};
-use crate::engine::event::{Event, EventKind, Outcome};
+use crate::engine::event::{EventKind, Outcome};
 use crate::engine::finding::DisagreementKind;
-use crate::engine::model::ChatRequest;
 use crate::engine::script::{Script, ScriptedModel};
 
 fn model(connection: &str) -> Participant {
@@ -105,16 +104,9 @@ fn script(extra: Vec<Value>) -> Script {
         .unwrap()
 }
 
-struct Run {
-    outcome: Outcome,
-    events: Vec<Event>,
-    requests: Vec<ChatRequest>,
-}
+use super::super::scripted::{run_scripted, Scripted as Run};
 
 impl Run {
-    fn calls(&self) -> Vec<String> {
-        self.requests.iter().map(|r| r.call.clone()).collect()
-    }
     fn user_prompt(&self, call: &str) -> String {
         let r = self
             .requests
@@ -147,31 +139,7 @@ impl Run {
 }
 
 fn run_debate(config: DebateConfig, script: Script) -> Run {
-    let clock = VirtualClock::new(0);
-    let model = Rc::new(ScriptedModel::new(script, clock.clone()));
-    let log = Rc::new(EventLog::default());
-    let ctx = DebateCtx::start(
-        config,
-        1,
-        0,
-        Wiring {
-            retry: Default::default(),
-            limits: Default::default(),
-            model: model.clone(),
-            clock: Rc::new(clock.clone()),
-            observer: log.clone(),
-            inputs: Inputs::new(),
-            stop: CancelToken::new(),
-        },
-    );
-    let outcome = run_virtual(&clock, async move { super::super::drive(&ctx).await });
-    let requests = model.requests.borrow().clone();
-    let events = log.events.borrow().clone();
-    Run {
-        outcome,
-        events,
-        requests,
-    }
+    run_scripted(config, script, Inputs::new())
 }
 
 fn turns(n: u32) -> Vec<String> {

@@ -7,12 +7,10 @@ use std::rc::Rc;
 use serde_json::{json, Value};
 
 use super::*;
-use crate::engine::cancel::CancelToken;
-use crate::engine::clock::{run_virtual, VirtualClock};
 use crate::engine::config::Accountability;
-use crate::engine::context::{EventLog, Inputs, Wiring};
+use crate::engine::context::Inputs;
 use crate::engine::event::{Event, EventKind, FinishReason, Outcome};
-use crate::engine::script::{Script, ScriptedModel};
+use crate::engine::script::Script;
 
 fn model(connection: &str) -> Participant {
     Participant::Model {
@@ -106,43 +104,18 @@ fn run_episode(config: DebateConfig, script: Script) -> Run {
 }
 
 fn run_episode_with(config: DebateConfig, script: Script, inputs: Rc<Inputs>) -> Run {
-    let clock = VirtualClock::new(0);
-    let model = Rc::new(ScriptedModel::new(script, clock.clone()));
-    let log = Rc::new(EventLog::default());
-    let ctx = DebateCtx::start(
-        config,
-        1,
-        0,
-        Wiring {
-            retry: Default::default(),
-            limits: Default::default(),
-            model: model.clone(),
-            clock: Rc::new(clock.clone()),
-            observer: log.clone(),
-            inputs,
-            stop: CancelToken::new(),
-        },
-    );
-    let outcome = run_virtual(&clock, async move { super::super::drive(&ctx).await });
-    let calls = model
-        .requests
-        .borrow()
-        .iter()
-        .map(|r| r.call.clone())
-        .collect();
-    let unfilled = model
-        .requests
-        .borrow()
-        .iter()
-        .filter(|r| r.messages.iter().any(|m| m.content.contains("{{")))
-        .map(|r| r.call.clone())
-        .collect();
-    let events = log.events.borrow().clone();
+    let s = super::super::scripted::run_scripted(config, script, inputs);
     Run {
-        outcome,
-        events,
-        calls,
-        unfilled,
+        calls: s.calls(),
+        // Calls whose prompt still holds a `{{variable}}` nobody filled in.
+        unfilled: s
+            .requests
+            .iter()
+            .filter(|r| r.messages.iter().any(|m| m.content.contains("{{")))
+            .map(|r| r.call.clone())
+            .collect(),
+        outcome: s.outcome,
+        events: s.events,
     }
 }
 

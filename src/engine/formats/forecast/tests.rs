@@ -3,16 +3,12 @@
 //! worked out by hand, normalised and rejected probabilities, the regeneration rule, and
 //! the partial result when a role fails.
 
-use std::rc::Rc;
-
 use serde_json::{json, Value};
 
 use super::*;
-use crate::engine::cancel::CancelToken;
-use crate::engine::clock::{run_virtual, VirtualClock};
-use crate::engine::context::{EventLog, Inputs, Wiring};
+use crate::engine::context::Inputs;
 use crate::engine::event::{Event, EventKind, Outcome};
-use crate::engine::script::{Script, ScriptedModel};
+use crate::engine::script::Script;
 
 fn model(connection: &str) -> Participant {
     Participant::Model {
@@ -130,42 +126,16 @@ struct Run {
 }
 
 fn run(config: DebateConfig, script: Script) -> Run {
-    let clock = VirtualClock::new(0);
-    let model = Rc::new(ScriptedModel::new(script, clock.clone()));
-    let log = Rc::new(EventLog::default());
-    let ctx = DebateCtx::start(
-        config,
-        1,
-        0,
-        Wiring {
-            retry: Default::default(),
-            limits: Default::default(),
-            model: model.clone(),
-            clock: Rc::new(clock.clone()),
-            observer: log.clone(),
-            inputs: Inputs::new(),
-            stop: CancelToken::new(),
-        },
-    );
-    let outcome = run_virtual(&clock, async move { super::super::drive(&ctx).await });
-    let calls = model
-        .requests
-        .borrow()
-        .iter()
-        .map(|r| r.call.clone())
-        .collect();
-    let prompts = model
-        .requests
-        .borrow()
-        .iter()
-        .flat_map(|r| r.messages.iter().map(|m| m.content.clone()))
-        .collect();
-    let events = log.events.borrow().clone();
+    let s = super::super::scripted::run_scripted(config, script, Inputs::new());
     Run {
-        outcome,
-        events,
-        calls,
-        prompts,
+        calls: s.calls(),
+        prompts: s
+            .requests
+            .iter()
+            .flat_map(|r| r.messages.iter().map(|m| m.content.clone()))
+            .collect(),
+        outcome: s.outcome,
+        events: s.events,
     }
 }
 
