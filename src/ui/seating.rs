@@ -169,3 +169,23 @@ pub fn SeatPicker(
             prop:value=move || seat.model.get() on:input=move |ev| seat.model.set(event_target_value(&ev))/>
     }
 }
+
+/// "X runs on": a labelled select of the connections, where the empty choice (worded by
+/// `default`) means the debate's own or another seat's.
+#[component]
+pub fn ConnectionSelect(
+    id: &'static str,
+    label: &'static str,
+    default: &'static str,
+    value: RwSignal<String>,
+) -> impl IntoView {
+    view! {
+        <label class="field">
+            <span class="label">{label}</span>
+            <select id=id prop:value=move || value.get() on:change=move |ev| value.set(event_target_value(&ev))>
+                <option value="">{default}</option>
+                <ConnectionOptions/>
+            </select>
+        </label>
+    }
+}

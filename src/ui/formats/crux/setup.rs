@@ -11,7 +11,7 @@ use crate::engine::formats::crux;
 use crate::engine::formats::crux::persona::{self, PersonaContract};
 use crate::engine::DebateConfig;
 use crate::ui::formats::SetupForm;
-use crate::ui::seating::{ConnectionOptions, Seating};
+use crate::ui::seating::{ConnectionOptions, ConnectionSelect, Seating};
 
 const LIBRARY_KEY: &str = "agora.personas.v1";
 
@@ -358,14 +358,8 @@ fn CruxSetup(form: CruxForm) -> impl IntoView {
                 {move || form.problem.get().map(|e| view! { <p class="error" role="alert" id="persona-error">{e}</p> })}
             </fieldset>
             <div class="grid2">
-                <label class="field">
-                    <span class="label">"Analysis (aspects, detection, checks, cards) runs on"</span>
-                    <select id="crux-analyst-connection" prop:value=move || form.analyst_connection.get()
-                        on:change=move |ev| form.analyst_connection.set(event_target_value(&ev))>
-                        <option value="">"Same as above"</option>
-                        <ConnectionOptions/>
-                    </select>
-                </label>
+                <ConnectionSelect id="crux-analyst-connection" label="Analysis (aspects, detection, checks, cards) runs on"
+                    default="Same as above" value=form.analyst_connection/>
                 <label class="field">
                     <span class="label">"Analyst model"</span>
                     <input id="crux-analyst-model" placeholder="model (default)"

@@ -7,7 +7,7 @@ use crate::engine::config::{Accountability, DuelogicOptions, Framework};
 use crate::engine::formats::duelogic::{self, frameworks};
 use crate::engine::DebateConfig;
 use crate::ui::formats::SetupForm;
-use crate::ui::seating::{ConnectionOptions, SeatChoice, SeatPicker, Seating};
+use crate::ui::seating::{ConnectionSelect, SeatChoice, SeatPicker, Seating};
 
 /// One chair as the form holds it: its name, framework, and who sits in it (a model, or
 /// the user, who then types the chair's turns).
@@ -191,22 +191,10 @@ fn DuelogicSetup(form: DuelogicForm) -> impl IntoView {
                     disabled=move || form.chairs.with(|c| c.len() >= 6)>"Add a chair"</button>
             </fieldset>
             <div class="grid2">
-                <label class="field">
-                    <span class="label">"The Arbiter (host) runs on"</span>
-                    <select id="arbiter-connection" prop:value=move || form.arbiter_connection.get()
-                        on:change=move |ev| form.arbiter_connection.set(event_target_value(&ev))>
-                        <option value="">"Same as above"</option>
-                        <ConnectionOptions/>
-                    </select>
-                </label>
-                <label class="field">
-                    <span class="label">"Evaluations and checks run on"</span>
-                    <select id="analyst-connection" prop:value=move || form.analyst_connection.get()
-                        on:change=move |ev| form.analyst_connection.set(event_target_value(&ev))>
-                        <option value="">"The Arbiter's model"</option>
-                        <ConnectionOptions/>
-                    </select>
-                </label>
+                <ConnectionSelect id="arbiter-connection" label="The Arbiter (host) runs on"
+                    default="Same as above" value=form.arbiter_connection/>
+                <ConnectionSelect id="analyst-connection" label="Evaluations and checks run on"
+                    default="The Arbiter's model" value=form.analyst_connection/>
                 <label class="field">
                     <span class="label">"Accountability"</span>
                     <select id="accountability" prop:value=move || accountability_id(form.accountability.get())

@@ -8,7 +8,7 @@ use crate::engine::config::{ForecastContext, ForecastOptions, ForecastOutcome, F
 use crate::engine::formats::forecast::{self, role_name, DEFAULT_ROLES, JUDGE};
 use crate::engine::DebateConfig;
 use crate::ui::formats::SetupForm;
-use crate::ui::seating::{ConnectionOptions, Seating};
+use crate::ui::seating::{ConnectionOptions, ConnectionSelect, Seating};
 
 #[derive(Clone, Copy)]
 pub struct OutcomeChoice {
@@ -255,14 +255,8 @@ fn ForecastSetup(form: ForecastForm) -> impl IntoView {
                 </div>
             </fieldset>
             <div class="grid2">
-                <label class="field">
-                    <span class="label">"Scoring runs on"</span>
-                    <select id="forecast-analyst" prop:value=move || form.analyst_connection.get()
-                        on:change=move |ev| form.analyst_connection.set(event_target_value(&ev))>
-                        <option value="">"The judge's model"</option>
-                        <ConnectionOptions/>
-                    </select>
-                </label>
+                <ConnectionSelect id="forecast-analyst" label="Scoring runs on"
+                    default="The judge's model" value=form.analyst_connection/>
                 <label class="field">
                     <span class="label">"Rounds (opening, rebuttals, closing)"</span>
                     <input id="forecast-rounds" type="number" min="2" max="10" prop:value=move || form.rounds.get().to_string()
