@@ -188,6 +188,7 @@ fn transport(stall_ms: u64) -> HttpTransport {
             stall_ms,
             send_call_header: true,
             effort: None,
+            schema_form: Default::default(),
         },
         clock: Rc::new(BrowserClock),
     }

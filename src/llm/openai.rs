@@ -19,6 +19,32 @@ pub fn is_reasoning_model(model: &str) -> bool {
     })
 }
 
+/// How an OpenAI-compatible server takes a JSON Schema for a structured answer.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum SchemaForm {
+    /// OpenAI's `{"type": "json_schema", "json_schema": {"name", "schema"}}`.
+    #[default]
+    JsonSchema,
+    /// llama.cpp's server: `{"type": "json_object", "schema": …}`, enforced by a grammar
+    /// (it refuses the `json_schema` type).
+    JsonObjectSchema,
+}
+
+impl SchemaForm {
+    /// The `response_format` a request carries in this form, for a call that asked for a
+    /// schema (OpenAI's form, as `request_body` builds it).
+    pub fn apply(self, body: &mut Value) {
+        if self != SchemaForm::JsonObjectSchema {
+            return;
+        }
+        let schema = body.pointer("/response_format/json_schema/schema").cloned();
+        if let Some(schema) = schema {
+            body["response_format"] = json!({"type": "json_object", "schema": schema});
+        }
+    }
+}
+
 /// The JSON body of a streaming chat completion request.
 pub fn request_body(req: &ChatRequest, effort: Option<Effort>) -> Value {
     let reasoning = is_reasoning_model(&req.model);

@@ -2,6 +2,7 @@
 //! transcript shows it (with the key replaced) under "Request", byte for byte the same body.
 
 use super::dialect::{Dialect, Effort};
+use super::openai::SchemaForm;
 use super::redact::redact_key;
 use crate::engine::model::ChatRequest;
 
@@ -16,6 +17,8 @@ pub struct HttpTarget {
     pub stall_ms: u64,
     pub send_call_header: bool,
     pub effort: Option<Effort>,
+    /// How an OpenAI-compatible server takes a schema (llama.cpp's differs from OpenAI's).
+    pub schema_form: SchemaForm,
 }
 
 pub struct WireRequest {
@@ -47,11 +50,14 @@ impl HttpTarget {
                 format!("{};{};{}", req.seat, req.purpose.id(), req.call),
             ));
         }
+        let mut body = self.dialect.body(req, self.effort);
+        if self.dialect == Dialect::OpenAi {
+            self.schema_form.apply(&mut body);
+        }
         WireRequest {
             url: self.dialect.url(&self.base_url, &req.model),
             headers,
-            body: serde_json::to_string_pretty(&self.dialect.body(req, self.effort))
-                .unwrap_or_default(),
+            body: serde_json::to_string_pretty(&body).unwrap_or_default(),
         }
     }
 
@@ -85,6 +91,7 @@ mod tests {
             stall_ms: 1000,
             send_call_header: false,
             effort: None,
+            schema_form: SchemaForm::JsonSchema,
         }
     }
 
@@ -177,5 +184,30 @@ mod tests {
         assert!(body(&t, &req())["generationConfig"]
             .get("thinkingConfig")
             .is_none());
+    }
+
+    #[test]
+    fn a_llama_cpp_server_gets_the_schema_in_the_form_it_takes() {
+        let schema =
+            serde_json::json!({"type": "object", "properties": {"score": {"type": "integer"}}});
+        let mut r = req();
+        r.json = true;
+        r.schema = Some(schema.clone());
+        let mut t = target(Dialect::OpenAi, "k");
+        let openai: serde_json::Value = serde_json::from_str(&t.wire(&r).body).unwrap();
+        assert_eq!(openai["response_format"]["type"], "json_schema");
+        t.schema_form = SchemaForm::JsonObjectSchema;
+        let llama: serde_json::Value = serde_json::from_str(&t.wire(&r).body).unwrap();
+        assert_eq!(
+            llama["response_format"],
+            serde_json::json!({"type": "json_object", "schema": schema})
+        );
+        // A JSON call without a schema stays plain JSON mode in either form.
+        r.schema = None;
+        let plain: serde_json::Value = serde_json::from_str(&t.wire(&r).body).unwrap();
+        assert_eq!(
+            plain["response_format"],
+            serde_json::json!({"type": "json_object"})
+        );
     }
 }

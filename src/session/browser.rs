@@ -74,6 +74,7 @@ pub fn providers() -> ProviderFactory {
                 stall_ms: c.stall_ms,
                 send_call_header: c.send_call_header,
                 effort: c.effort,
+                schema_form: c.schema_form,
             },
             clock: Rc::new(BrowserClock),
         })

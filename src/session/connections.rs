@@ -3,6 +3,7 @@
 
 use crate::llm::dialect::Effort;
 use crate::llm::openai;
+use crate::llm::openai::SchemaForm;
 use serde::{Deserialize, Serialize};
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -157,6 +158,10 @@ pub struct Connection {
     /// Reasoning effort for models that take one (a thinking budget on Anthropic/Gemini).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub effort: Option<Effort>,
+    /// How the server takes a JSON Schema (OpenAI-compatible servers differ: llama.cpp's
+    /// refuses OpenAI's form and takes its own).
+    #[serde(default)]
+    pub schema_form: SchemaForm,
     #[serde(skip)]
     pub api_key: String,
 }
@@ -304,6 +309,7 @@ impl Connection {
             send_call_header: false,
             remember_key: false,
             effort: None,
+            schema_form: SchemaForm::JsonObjectSchema,
             api_key: String::new(),
         }
     }
@@ -347,6 +353,7 @@ impl Connection {
             send_call_header: false,
             remember_key: false,
             effort: None,
+            schema_form: SchemaForm::default(),
             api_key: key.trim().into(),
         }
     }
