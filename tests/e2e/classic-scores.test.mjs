@@ -4,7 +4,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
-import { world, openApp, addConnection, ROOT } from './harness.mjs';
+import { world, openApp, addConnection, ROOT, fullScreenshot } from './harness.mjs';
 
 const w = world('e2e-classic-scores.json');
 const SHOTS = join(ROOT, 'tests/e2e/artifacts');
@@ -30,8 +30,8 @@ test('fact checks sit under each turn and each position gets a weighted score or
   const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
   assert.equal(overflow, 0, 'no horizontal scroll at 390 px');
   await mkdir(SHOTS, { recursive: true });
-  await page.screenshot({ path: join(SHOTS, 'classic-390.png'), fullPage: true });
+  await fullScreenshot(page, join(SHOTS, 'classic-390.png'));
   await page.setViewportSize({ width: 1440, height: 1000 });
   await page.waitForTimeout(100);
-  await page.screenshot({ path: join(SHOTS, 'classic-1440.png'), fullPage: true });
+  await fullScreenshot(page, join(SHOTS, 'classic-1440.png'));
 });

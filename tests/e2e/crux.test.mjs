@@ -6,7 +6,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { world, openApp, addConnection, transcript, ROOT } from './harness.mjs';
+import { world, openApp, addConnection, transcript, ROOT, fullScreenshot } from './harness.mjs';
 
 const w = world('e2e-crux.json');
 const SHOTS = join(ROOT, 'tests/e2e/artifacts');
@@ -98,14 +98,14 @@ test('a crux room opens and closes, and its crux card reads on screen', async ()
   await page.click('#deck-only');
   assert.equal(await page.locator('.transcript').isVisible(), false);
   await mkdir(SHOTS, { recursive: true });
-  await page.screenshot({ path: join(SHOTS, 'crux-deck-1440.png'), fullPage: true });
+  await fullScreenshot(page, join(SHOTS, 'crux-deck-1440.png'));
   await page.click('#deck-only');
-  await page.screenshot({ path: join(SHOTS, 'crux-1440.png'), fullPage: true });
+  await fullScreenshot(page, join(SHOTS, 'crux-1440.png'));
   await page.setViewportSize({ width: 390, height: 900 });
   await page.waitForTimeout(100);
   const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
   assert.equal(overflow, 0, 'no horizontal scroll at 390 px');
-  await page.screenshot({ path: join(SHOTS, 'crux-390.png'), fullPage: true });
+  await fullScreenshot(page, join(SHOTS, 'crux-390.png'));
 
   // A reload shows the same card from the stored log.
   await page.reload();

@@ -6,7 +6,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
-import { world, openApp, addConnection, transcript, ROOT } from './harness.mjs';
+import { world, openApp, addConnection, transcript, ROOT, fullScreenshot } from './harness.mjs';
 
 const w = world('e2e-duelogic.json');
 const SHOTS = join(ROOT, 'tests/e2e/artifacts');
@@ -61,12 +61,12 @@ test('a duelogic episode shows its intro, scorecards, an interjection, an interr
   assert.match(await page.locator('.chair-panel').textContent(), /factual correction ×1/);
 
   await mkdir(SHOTS, { recursive: true });
-  await page.screenshot({ path: join(SHOTS, 'duelogic-1440.png'), fullPage: true });
+  await fullScreenshot(page, join(SHOTS, 'duelogic-1440.png'));
   await page.setViewportSize({ width: 390, height: 900 });
   await page.waitForTimeout(100);
   const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
   assert.equal(overflow, 0, 'no horizontal scroll at 390 px');
-  await page.screenshot({ path: join(SHOTS, 'duelogic-390.png'), fullPage: true });
+  await fullScreenshot(page, join(SHOTS, 'duelogic-390.png'));
   // A reload shows the same episode, scorecards and all, from the stored log.
   await page.reload();
   await page.waitForSelector('.badge.done');

@@ -6,7 +6,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
-import { world, openApp, addConnection, ROOT } from './harness.mjs';
+import { world, openApp, addConnection, ROOT, fullScreenshot } from './harness.mjs';
 
 const w = world('e2e-forecast.json');
 const SHOTS = join(ROOT, 'tests/e2e/artifacts');
@@ -64,9 +64,9 @@ test('a forecast panel shows the expected final distribution, consensus and find
   await page.setViewportSize({ width: 390, height: 900 });
   await page.waitForTimeout(100);
   assert.equal(await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth), 0, 'setup: no horizontal scroll at 390 px');
-  await page.screenshot({ path: join(SHOTS, 'forecast-setup-390.png'), fullPage: true });
+  await fullScreenshot(page, join(SHOTS, 'forecast-setup-390.png'));
   await page.setViewportSize({ width: 1440, height: 1000 });
-  await page.screenshot({ path: join(SHOTS, 'forecast-setup-1440.png'), fullPage: true });
+  await fullScreenshot(page, join(SHOTS, 'forecast-setup-1440.png'));
   await page.click('#start');
   // While it runs: round 1's cards are there with the roles.
   await page.waitForSelector('.fc-card[data-role="historian"]');
@@ -91,12 +91,12 @@ test('a forecast panel shows the expected final distribution, consensus and find
   assert.match(await page.locator('.fc-insights').textContent(), /committee chair decides the timing/);
   assert.deepEqual(await page.$$eval('.fc-timeline .fc-date', d => d.map(x => x.textContent)), ['1990', '2009']);
 
-  await page.screenshot({ path: join(SHOTS, 'forecast-1440.png'), fullPage: true });
+  await fullScreenshot(page, join(SHOTS, 'forecast-1440.png'));
   await page.setViewportSize({ width: 390, height: 900 });
   await page.waitForTimeout(100);
   const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
   assert.equal(overflow, 0, 'no horizontal scroll at 390 px');
-  await page.screenshot({ path: join(SHOTS, 'forecast-390.png'), fullPage: true });
+  await fullScreenshot(page, join(SHOTS, 'forecast-390.png'));
 
   // A reload shows the same numbers from the stored log.
   await page.reload();

@@ -145,3 +145,12 @@ export function world(scriptName) {
   after(async () => { await w.browser?.close(); w.standin?.close(); w.site?.close(); });
   return w;
 }
+
+/** A full-page screenshot with every turn painted: turns off screen skip painting
+ * (`content-visibility: auto`, for long debates), which a full-page capture would show as
+ * empty boxes. Set through the CSSOM, which the page's CSP allows. */
+export async function fullScreenshot(page, path) {
+  await page.evaluate(() => document.querySelectorAll('.transcript > .turn').forEach(t => { t.style.contentVisibility = 'visible'; }));
+  await page.screenshot({ path, fullPage: true });
+  await page.evaluate(() => document.querySelectorAll('.transcript > .turn').forEach(t => { t.style.contentVisibility = ''; }));
+}
