@@ -16,6 +16,7 @@ pub mod options;
 pub mod persona;
 pub(super) mod plan;
 pub mod prompts;
+mod schemas;
 
 use std::cell::RefCell;
 
@@ -332,11 +333,21 @@ impl<'a> Crux<'a> {
         user: String,
         max_tokens: u32,
         temperature: f32,
+        schema: serde_json::Value,
         parse: impl Fn(&serde_json::Value) -> Result<T, String>,
     ) -> Result<Result<T, String>, DebateError> {
         let check = |v: &serde_json::Value| parse(v).map(|_| ());
         let got = self
-            .analyse_value(path, purpose, label, user, max_tokens, temperature, &check)
+            .analyse_value(
+                path,
+                purpose,
+                label,
+                user,
+                max_tokens,
+                temperature,
+                schema,
+                &check,
+            )
             .await?;
         Ok(got.and_then(|v| parse(&v)))
     }
@@ -350,6 +361,7 @@ impl<'a> Crux<'a> {
         user: String,
         max_tokens: u32,
         temperature: f32,
+        schema: serde_json::Value,
         check: &dyn Fn(&serde_json::Value) -> Result<(), String>,
     ) -> Result<Result<serde_json::Value, String>, DebateError> {
         let last_problem = RefCell::new(String::new());
@@ -363,6 +375,7 @@ impl<'a> Crux<'a> {
                     ])
                     .max_tokens(max_tokens)
                     .temperature(temperature)
+                    .json_schema(schema)
                     .tolerate_failure(),
                 |v| match check(v) {
                     Ok(()) => Ok(v.clone()),
@@ -465,6 +478,7 @@ impl<'a> Crux<'a> {
                 user,
                 DECOMPOSE_TOKENS,
                 self.o.temperatures.extraction,
+                schemas::aspects(count),
                 |v| analysis::parse_aspects(v, count),
             )
             .await?;
@@ -652,6 +666,7 @@ impl<'a> Crux<'a> {
                 user,
                 ROUND_SUMMARY_TOKENS,
                 self.o.temperatures.analysis,
+                schemas::round_summary(),
                 analysis::parse_round_summary,
             )
             .await?
@@ -723,6 +738,7 @@ impl<'a> Crux<'a> {
                 user,
                 DETECTION_TOKENS,
                 self.o.temperatures.analysis,
+                schemas::detection(&people),
                 |v| analysis::parse_detection(v, &people),
             )
             .await?;
@@ -889,6 +905,7 @@ impl<'a> Crux<'a> {
                 user,
                 EXIT_TOKENS,
                 self.o.temperatures.analysis,
+                schemas::exit(),
                 analysis::parse_exit,
             )
             .await?
@@ -943,6 +960,7 @@ impl<'a> Crux<'a> {
                 user,
                 CONVERGENCE_TOKENS,
                 self.o.temperatures.analysis,
+                schemas::convergence(),
                 analysis::parse_convergence,
             )
             .await?
@@ -983,6 +1001,7 @@ impl<'a> Crux<'a> {
                 user,
                 CARD_TOKENS,
                 self.o.temperatures.extraction,
+                schemas::card(&sides),
                 |v| analysis::parse_card(v, &room_key, &question, &sides),
             )
             .await?;
@@ -1076,6 +1095,7 @@ impl<'a> Crux<'a> {
                 user,
                 SHIFT_TOKENS,
                 self.o.temperatures.analysis,
+                schemas::shifts(&people),
                 |v| analysis::parse_shifts(v, &people),
             )
             .await?
@@ -1169,6 +1189,7 @@ impl<'a> Crux<'a> {
                 user,
                 SUMMARY_TOKENS,
                 self.o.temperatures.analysis,
+                schemas::final_summary(&self.ids(&self.all())),
                 analysis::parse_final_summary,
             )
             .await?

@@ -432,11 +432,15 @@ impl<'a> Forecast<'a> {
         .messages(vec![ChatMessage::system(system), ChatMessage::user(user)])
         .max_tokens(self.o.argument_output_tokens)
         .temperature(0.8)
-        // JSON mode with the shape spelled out in the prompt: llama.cpp's OpenAI server
-        // (the local model) refuses `json_schema` response formats with a 500, and the
-        // answer is validated and repaired once either way (`parse::argument_schema` is
-        // the same shape as a schema, for providers that take one).
-        .json()
+        // The shape is spelled out in the prompt too, and the answer is validated and
+        // repaired once either way; the schema lets a provider (or llama.cpp's grammar)
+        // hold the model to it.
+        .json_schema(parse::argument_schema(
+            &ids,
+            &roles,
+            ph,
+            self.role(seat).kind == "historian",
+        ))
         .tolerate_failure();
         let full = self
             .ctx
@@ -558,7 +562,7 @@ impl<'a> Forecast<'a> {
                 .messages(vec![ChatMessage::user(user)])
                 .max_tokens(self.o.scoring_output_tokens)
                 .temperature(0.2)
-                .json()
+                .json_schema(parse::score_schema())
                 .tolerate_failure(),
                 parse::score,
             )
@@ -824,7 +828,7 @@ impl<'a> Forecast<'a> {
                     ])
                     .max_tokens(self.o.synthesis_output_tokens)
                     .temperature(0.3)
-                    .json()
+                    .json_schema(parse::synthesis_schema(&ids, &roles))
                     .tolerate_failure(),
                 |v| parse::synthesis(v, &ids, &roles, rounds),
             )
