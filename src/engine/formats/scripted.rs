@@ -5,11 +5,22 @@ use std::rc::Rc;
 
 use super::super::cancel::CancelToken;
 use super::super::clock::{run_virtual, VirtualClock};
-use super::super::config::DebateConfig;
+use super::super::config::{DebateConfig, Participant};
 use super::super::context::{DebateCtx, EventLog, Inputs, Wiring};
 use super::super::event::{Event, Outcome};
 use super::super::model::ChatRequest;
 use super::super::script::{Script, ScriptedModel};
+
+/// A seat on a scripted connection named `connection`, with an 8,192-token window.
+pub fn model(connection: &str) -> Participant {
+    Participant::Model {
+        connection: connection.into(),
+        connection_label: connection.into(),
+        model: "m".into(),
+        context_tokens: 8192,
+        price: None,
+    }
+}
 
 pub struct Scripted {
     pub outcome: Outcome,

@@ -14,15 +14,7 @@ use crate::engine::event::{EventKind, Outcome};
 use crate::engine::finding::DisagreementKind;
 use crate::engine::script::{Script, ScriptedModel};
 
-fn model(connection: &str) -> Participant {
-    Participant::Model {
-        connection: connection.into(),
-        connection_label: connection.into(),
-        model: "m".into(),
-        context_tokens: 8192,
-        price: None,
-    }
-}
+use super::super::scripted::model;
 
 fn contract(id: &str) -> PersonaContract {
     persona::catalogue()

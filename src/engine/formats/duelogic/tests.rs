@@ -12,15 +12,7 @@ use crate::engine::context::Inputs;
 use crate::engine::event::{Event, EventKind, FinishReason, Outcome};
 use crate::engine::script::Script;
 
-fn model(connection: &str) -> Participant {
-    Participant::Model {
-        connection: connection.into(),
-        connection_label: connection.into(),
-        model: "m".into(),
-        context_tokens: 8192,
-        price: None,
-    }
-}
+use super::super::scripted::model;
 
 fn options(rounds: u32, aggressiveness: u8, cooldown_s: u32) -> DuelogicOptions {
     DuelogicOptions {
