@@ -19,6 +19,19 @@ pub fn planned_calls(config: &DebateConfig) -> u32 {
     plan(config).len() as u32
 }
 
+/// The seat analysis calls run on when a debate gives them a model of their own.
+pub const ANALYST: &str = "analyst";
+
+/// The analyst's seat, filled by `participant`.
+pub fn analyst_seat(participant: super::config::Participant) -> super::config::SeatConfig {
+    super::config::SeatConfig {
+        id: ANALYST.into(),
+        name: "Analyst".into(),
+        stance: None,
+        participant,
+    }
+}
+
 /// What a finished turn shows, on screen and in every export: the text as its format
 /// cleaned it for later prompts (crux strips a speaker label and banned openers from a
 /// persona's turn); other formats show it as it came.

@@ -32,7 +32,7 @@ use super::super::transcript::{clip, words};
 use analysis::Detection;
 use persona::{CruxPersona, PersonaContract};
 
-pub const ANALYST: &str = "analyst";
+pub use super::ANALYST;
 
 /// Seed 004's token limits.
 pub const DECOMPOSE_TOKENS: u32 = 300;
@@ -89,12 +89,7 @@ pub fn new_config(
         });
         options.personas.push(CruxPersona::new(seat, &contract));
     }
-    seats.push(SeatConfig {
-        id: ANALYST.into(),
-        name: "Analyst".into(),
-        stance: None,
-        participant: analyst,
-    });
+    seats.push(super::analyst_seat(analyst));
     DebateConfig {
         topic: topic.trim().to_string(),
         seats,

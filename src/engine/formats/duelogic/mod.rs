@@ -33,7 +33,7 @@ use rules::InterruptReason;
 
 pub const ARBITER: &str = "arbiter";
 /// The seat of a separate analyst model, when the user chose one.
-pub const ANALYST: &str = "analyst";
+pub use super::ANALYST;
 
 /// Most model checks for interruptions during one speech, so a long speech full of
 /// trigger words cannot run up the bill.
@@ -88,12 +88,7 @@ pub fn new_config(
     }
     let analyst_seat = match analyst {
         Some(participant) => {
-            seats.push(SeatConfig {
-                id: ANALYST.into(),
-                name: "Analyst".into(),
-                stance: None,
-                participant,
-            });
+            seats.push(super::analyst_seat(participant));
             ANALYST
         }
         None => ARBITER,

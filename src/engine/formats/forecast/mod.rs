@@ -37,7 +37,7 @@ use parse::{Parsed, Score};
 use types::*;
 
 pub const JUDGE: &str = "judge";
-pub const ANALYST: &str = "analyst";
+pub use super::ANALYST;
 /// The seed's roles, in order.
 pub const DEFAULT_ROLES: [&str; 5] = ["optimist", "pessimist", "contrarian", "historian", "judge"];
 
@@ -92,12 +92,7 @@ pub fn new_config(
     }
     let analyst_seat = match analyst {
         Some(participant) => {
-            seats.push(SeatConfig {
-                id: ANALYST.into(),
-                name: "Analyst".into(),
-                stance: None,
-                participant,
-            });
+            seats.push(super::analyst_seat(participant));
             ANALYST
         }
         None => JUDGE,
