@@ -11,6 +11,7 @@ pub mod export;
 pub mod finding;
 pub mod formats;
 pub mod json_extract;
+pub mod json_fields;
 pub mod limiter;
 pub mod model;
 pub mod prompt;

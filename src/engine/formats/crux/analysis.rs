@@ -6,55 +6,7 @@ use serde_json::Value;
 
 use crate::engine::finding::{Aspect, CruxCard, CruxSide, DisagreementKind};
 
-fn field<'a>(v: &'a Value, name: &str) -> Result<&'a Value, String> {
-    v.get(name).ok_or_else(|| format!("`{name}` is missing"))
-}
-
-fn boolean(v: &Value, name: &str) -> Result<bool, String> {
-    let f = field(v, name)?;
-    match f {
-        Value::Bool(b) => Ok(*b),
-        // Small models write "true" as text now and then; nothing else is accepted.
-        Value::String(s) if s.eq_ignore_ascii_case("true") => Ok(true),
-        Value::String(s) if s.eq_ignore_ascii_case("false") => Ok(false),
-        _ => Err(format!("`{name}` must be true or false")),
-    }
-}
-
-fn text(v: &Value, name: &str) -> String {
-    v.get(name)
-        .and_then(Value::as_str)
-        .unwrap_or("")
-        .trim()
-        .to_string()
-}
-
-fn required_text(v: &Value, name: &str) -> Result<String, String> {
-    let t = text(v, name);
-    if t.is_empty() {
-        Err(format!("`{name}` must be a non-empty text"))
-    } else {
-        Ok(t)
-    }
-}
-
-fn array<'a>(v: &'a Value, name: &str) -> Result<&'a Vec<Value>, String> {
-    field(v, name)?
-        .as_array()
-        .ok_or_else(|| format!("`{name}` must be a list"))
-}
-
-fn texts(v: &Value, name: &str) -> Vec<String> {
-    v.get(name)
-        .and_then(Value::as_array)
-        .map(|a| {
-            a.iter()
-                .filter_map(|x| x.as_str().map(|s| s.trim().to_string()))
-                .filter(|s| !s.is_empty())
-                .collect()
-        })
-        .unwrap_or_default()
-}
+use crate::engine::json_fields::{array, lenient_boolean as boolean, required_text, text, texts};
 
 /// A persona named by the analyst, as a seat id: its id, or its display name.
 pub fn seat_of(named: &str, personas: &[(String, String)]) -> Option<String> {

@@ -8,35 +8,7 @@ use serde_json::{json, Value};
 use super::rules::InterruptReason;
 use crate::engine::finding::{Evaluation, Level, Quality, QualityCheck};
 
-fn field<'a>(v: &'a Value, name: &str) -> Result<&'a Value, String> {
-    v.get(name).ok_or_else(|| format!("`{name}` is missing"))
-}
-
-fn boolean(v: &Value, name: &str) -> Result<bool, String> {
-    field(v, name)?
-        .as_bool()
-        .ok_or_else(|| format!("`{name}` must be true or false"))
-}
-
-fn text(v: &Value, name: &str) -> String {
-    v.get(name)
-        .and_then(Value::as_str)
-        .unwrap_or("")
-        .trim()
-        .to_string()
-}
-
-fn list(v: &Value, name: &str) -> Vec<String> {
-    v.get(name)
-        .and_then(Value::as_array)
-        .map(|a| {
-            a.iter()
-                .filter_map(|x| x.as_str().map(|s| s.trim().to_string()))
-                .filter(|s| !s.is_empty())
-                .collect()
-        })
-        .unwrap_or_default()
-}
+use crate::engine::json_fields::{boolean, field, text, texts as list};
 
 fn quality(v: &Value, name: &str) -> Result<QualityCheck, String> {
     let o = field(v, name)?;

@@ -23,13 +23,7 @@ pub struct Parsed {
     pub precedents: Vec<Precedent>,
 }
 
-fn text(v: &Value, key: &str) -> String {
-    v.get(key)
-        .and_then(Value::as_str)
-        .unwrap_or_default()
-        .trim()
-        .to_string()
-}
+use crate::engine::json_fields::text;
 
 fn strings(v: &Value, key: &str) -> Vec<String> {
     match v.get(key) {
