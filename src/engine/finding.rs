@@ -79,10 +79,10 @@ pub enum FindingBody {
     /// The aspects a crux debate's topic was broken into.
     Aspects(Vec<Aspect>),
     Disagreement(Disagreement),
-    /// A crux room's exit check (`kind` "exit") or convergence check ("convergence"):
-    /// `done` is the crux surfaced, or the two converged.
+    /// A crux room's exit check or convergence check: `done` is the crux surfaced, or the
+    /// two converged.
     RoomCheck {
-        kind: String,
+        kind: RoomCheckKind,
         done: bool,
         #[serde(default)]
         crux: String,
@@ -220,13 +220,10 @@ impl FindingBody {
                 crux,
                 note,
             } => {
-                let what = if kind == "exit" {
-                    "crux surfaced"
-                } else {
-                    "converged"
-                };
                 format!(
-                    "{kind} check: {what} {}; {}",
+                    "{} check: {} {}; {}",
+                    kind.id(),
+                    kind.done_means(),
                     yes(*done),
                     if crux.is_empty() { note } else { crux }
                 )

@@ -72,3 +72,38 @@ impl DisagreementKind {
         }
     }
 }
+
+/// Which check a crux room ran (stored as `exit` or `convergence`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum RoomCheckKind {
+    /// After turns 3, 5, 7…: has the crux surfaced, so the exchange can end?
+    Exit,
+    /// When the exchange ends: did the two converge, or name their crux?
+    Convergence,
+}
+
+impl RoomCheckKind {
+    pub fn id(self) -> &'static str {
+        match self {
+            RoomCheckKind::Exit => "exit",
+            RoomCheckKind::Convergence => "convergence",
+        }
+    }
+
+    /// What `done` means for this check.
+    pub fn done_means(self) -> &'static str {
+        match self {
+            RoomCheckKind::Exit => "crux surfaced",
+            RoomCheckKind::Convergence => "converged",
+        }
+    }
+
+    /// The call's label, and the unscored finding's name.
+    pub fn label(self) -> &'static str {
+        match self {
+            RoomCheckKind::Exit => "Exit check",
+            RoomCheckKind::Convergence => "Convergence check",
+        }
+    }
+}

@@ -25,7 +25,7 @@ use futures::future::join_all;
 use super::super::config::{CruxOptions, DebateConfig, FormatOptions, Participant, SeatConfig};
 use super::super::context::{CallSpec, DebateCtx, DebateError};
 use super::super::event::{CallKey, Purpose};
-use super::super::finding::{Aspect, CruxCard, Disagreement, Finding, FindingBody};
+use super::super::finding::{Aspect, CruxCard, Disagreement, Finding, FindingBody, RoomCheckKind};
 use super::super::model::ChatMessage;
 use super::super::prompt::{crux as p, render};
 use super::super::transcript::{clip, words};
@@ -892,42 +892,8 @@ impl<'a> Crux<'a> {
             ],
         );
         let key = format!("{}/exit/{t}", room.key);
-        match self
-            .analyse(
-                key.clone(),
-                Purpose::Check,
-                "Exit check",
-                user,
-                EXIT_TOKENS,
-                self.o.temperatures.analysis,
-                schemas::exit(),
-                analysis::parse_exit,
-            )
-            .await?
-        {
-            Ok((done, crux, note)) => {
-                self.ctx.record(Finding {
-                    key,
-                    about: Some(about),
-                    seat: String::new(),
-                    body: FindingBody::RoomCheck {
-                        kind: "exit".into(),
-                        done,
-                        crux,
-                        note,
-                    },
-                });
-                Ok(done)
-            }
-            Err(reason) => {
-                self.unscored(
-                    key,
-                    "Exit check".into(),
-                    format!("{reason}; the exchange goes on"),
-                );
-                Ok(false)
-            }
-        }
+        self.room_check(RoomCheckKind::Exit, key, Some(about), user)
+            .await
     }
 
     fn conversation(&self, room: &Room) -> String {
@@ -947,33 +913,65 @@ impl<'a> Crux<'a> {
             ],
         );
         let key = format!("{}/convergence", room.key);
-        match self
+        self.room_check(RoomCheckKind::Convergence, key, room.last_key.clone(), user)
+            .await?;
+        Ok(())
+    }
+
+    /// One of a room's checks, recorded as a room-check finding about the turn it follows,
+    /// or as unscored when its answer cannot be read (an exit check then lets the exchange
+    /// go on). Whether the check says done.
+    async fn room_check(
+        &self,
+        kind: RoomCheckKind,
+        key: String,
+        about: Option<CallKey>,
+        user: String,
+    ) -> Result<bool, DebateError> {
+        let (tokens, schema, parse): (u32, _, fn(&serde_json::Value) -> _) = match kind {
+            RoomCheckKind::Exit => (EXIT_TOKENS, schemas::exit(), analysis::parse_exit),
+            RoomCheckKind::Convergence => (
+                CONVERGENCE_TOKENS,
+                schemas::convergence(),
+                analysis::parse_convergence,
+            ),
+        };
+        let got = self
             .analyse(
                 key.clone(),
                 Purpose::Check,
-                "Convergence check",
+                kind.label(),
                 user,
-                CONVERGENCE_TOKENS,
+                tokens,
                 self.o.temperatures.analysis,
-                schemas::convergence(),
-                analysis::parse_convergence,
+                schema,
+                parse,
             )
-            .await?
-        {
-            Ok((done, crux, note)) => self.ctx.record(Finding {
-                key,
-                about: room.last_key.clone(),
-                seat: String::new(),
-                body: FindingBody::RoomCheck {
-                    kind: "convergence".into(),
-                    done,
-                    crux,
-                    note,
-                },
-            }),
-            Err(reason) => self.unscored(key, "Convergence check".into(), reason),
+            .await?;
+        match got {
+            Ok((done, crux, note)) => {
+                self.ctx.record(Finding {
+                    key,
+                    about,
+                    seat: String::new(),
+                    body: FindingBody::RoomCheck {
+                        kind,
+                        done,
+                        crux,
+                        note,
+                    },
+                });
+                Ok(done)
+            }
+            Err(reason) => {
+                let reason = match kind {
+                    RoomCheckKind::Exit => format!("{reason}; the exchange goes on"),
+                    RoomCheckKind::Convergence => reason,
+                };
+                self.unscored(key, kind.label().into(), reason);
+                Ok(false)
+            }
         }
-        Ok(())
     }
 
     async fn card(&mut self, room: &Room, d: &Detection) -> Result<(), DebateError> {
