@@ -26,6 +26,12 @@ const SUGGESTIONS: [&str; 6] = [
     "Is nuclear power essential to reaching net zero?",
 ];
 
+/// The form of format `id` among every format's (the first if `id` has none).
+fn form_of(forms: &[(FormatId, Box<dyn SetupForm>)], id: FormatId) -> &dyn SetupForm {
+    let (_, form) = forms.iter().find(|(f, _)| *f == id).unwrap_or(&forms[0]);
+    form.as_ref()
+}
+
 #[component]
 pub fn SetupScreen() -> impl IntoView {
     let state = expect_context::<AppState>();
@@ -76,10 +82,7 @@ pub fn SetupScreen() -> impl IntoView {
     // The debate the form describes; read reactively by the estimate, once by Start.
     let build = move || -> DebateConfig {
         let id = format.get();
-        let mut config = forms.with_value(|forms| {
-            let (_, form) = forms.iter().find(|(f, _)| *f == id).unwrap_or(&forms[0]);
-            form.build(&topic.get(), &seating)
-        });
+        let mut config = forms.with_value(|forms| form_of(forms, id).build(&topic.get(), &seating));
         config.spending_cap = cap.with(|c| cost::parse_decimal(c));
         config
     };
@@ -260,10 +263,7 @@ pub fn SetupScreen() -> impl IntoView {
 
     let options = move || {
         let id = format.get();
-        forms.with_value(|forms| {
-            let (_, form) = forms.iter().find(|(f, _)| *f == id).unwrap_or(&forms[0]);
-            form.view()
-        })
+        forms.with_value(|forms| form_of(forms, id).view())
     };
 
     view! {
