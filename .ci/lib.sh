@@ -68,7 +68,7 @@ ensure_npm() {
   local dir="$ROOT/tests/e2e"
   if [ -x "$dir/node_modules/.bin/wasm-opt" ] && [ -d "$dir/node_modules/playwright-core" ] \
      && [ -d "$dir/node_modules/terser" ] && [ -d "$dir/node_modules/@argdown/core" ] \
-     && [ -d "$dir/node_modules/@wllama/wllama" ] \
+     && [ -d "$dir/node_modules/@wllama/wllama" ] && [ -d "$dir/node_modules/typescript" ] \
      && [ "$dir/node_modules/.package-lock.json" -nt "$dir/package-lock.json" ]; then return; fi
   say "Installing npm packages from tests/e2e/package-lock.json"
   (cd "$dir" && npm ci --no-audit --no-fund --silent)
@@ -131,6 +131,7 @@ release_build() {
   (cd "$ROOT" && TRUNK_OFFLINE=true with_heartbeat "Building the release bundle ($dist/)" trunk build --release --dist "$dist")
   [ -f "$ROOT/$dist/index.html" ] || { echo "the release build failed" >&2; return 1; }
   node "$ROOT/.ci/minify-js.mjs" "$ROOT/$dist"
+  node "$ROOT/.ci/api-entry.mjs" "$ROOT/$dist"
   check_csp "$ROOT/$dist/index.html"
   copy_inpage "$ROOT/$dist"
 }

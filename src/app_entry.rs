@@ -1,9 +1,27 @@
-//! The app entry: a panic hook, then the Leptos app mounted on the page's body.
+//! The module's start: a panic hook. The app itself is mounted only when the page asks
+//! (`startApp`, called by www/boot.js), so a page that imports the module for the JS API
+//! (`runDebate`) or the widget gets no app in its body.
 
+use std::cell::Cell;
+
+use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
 use web_sys::Element;
 
-pub fn start() {
+thread_local! {
+    /// The app is on this page: a panic then also gets the banner with Reload.
+    static APP_MOUNTED: Cell<bool> = const { Cell::new(false) };
+}
+
+/// Mounts the Leptos app on the page's body (once).
+#[wasm_bindgen(js_name = startApp)]
+pub fn start_app() {
+    if !APP_MOUNTED.replace(true) {
+        leptos::mount::mount_to_body(crate::ui::App);
+    }
+}
+
+pub fn install_panic_hook() {
     std::panic::set_hook(Box::new(|info| {
         // The console gets the message and its place. (The console_error_panic_hook crate
         // would add a JS stack trace for 1 KB of the bundle.)
@@ -27,9 +45,10 @@ pub fn start() {
                 format!(" ({file}:{})", l.line())
             })
             .unwrap_or_default();
-        show_panic_banner(&format!("{message}{place}"));
+        if APP_MOUNTED.get() {
+            show_panic_banner(&format!("{message}{place}"));
+        }
     }));
-    leptos::mount::mount_to_body(crate::ui::App);
 }
 
 /// Tells the user the app has stopped, instead of leaving a page that silently no longer

@@ -2,8 +2,10 @@
 //!
 //! Layers (each depends only on those above it): `engine` (pure debate logic), `llm`
 //! (providers), `store` (persistence and export), `session` (runs debates; the only door to
-//! providers), `ui` (Leptos components, browser only).
+//! providers), `ui` (Leptos components, browser only) and `api` (the JavaScript API, beside
+//! the UI: both run debates through `session`).
 
+pub mod api;
 pub mod engine;
 pub mod llm;
 pub mod session;

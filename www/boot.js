@@ -9,7 +9,7 @@ if (self.document) {
   // Imports beside this file (the in-page model, dist/inpage/, when used).
   window.agoraImport = (url) => import(url);
   const names = document.querySelector('script[data-wasm]').dataset;
-  import(names.js).then(({ default: init }) => init({ module_or_path: names.wasm }));
+  import(names.js).then(async (m) => { await m.default({ module_or_path: names.wasm }); m.startApp(); });
 } else {
   // Every response this origin's pages get, with the two headers added. (The page loads no
   // cross-origin resource without CORS, so no opaque response comes through here.) The

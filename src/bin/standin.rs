@@ -260,7 +260,11 @@ mod server {
                 "model": body.get("model"), "messages": body.get("messages"),
                 "max_tokens": body.get("max_tokens"), "authorized": req.header("authorization").is_some(),
             }));
-            s.player.plan(seat, purpose, path, json_mode)
+            // OpenAI's form, or llama.cpp's (`json_object` with a `schema`).
+            let schema = body
+                .pointer("/response_format/json_schema/schema")
+                .or_else(|| body.pointer("/response_format/schema"));
+            s.player.plan(seat, purpose, path, json_mode, schema)
         };
         let model = body
             .get("model")

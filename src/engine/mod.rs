@@ -18,6 +18,7 @@ pub mod prompt;
 pub mod reading;
 pub mod retry;
 pub mod rng;
+pub mod schema_sample;
 pub mod script;
 pub mod small_map;
 pub mod tokens;

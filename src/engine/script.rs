@@ -15,7 +15,10 @@ use super::event::{FinishReason, Usage};
 use super::model::{ChatModel, ChatRequest, ChatResponse, ErrorKind, ModelError};
 use super::tokens;
 
-#[derive(Clone, Debug, Default, Serialize, Deserialize)]
+// Unknown fields are refused, so a misspelt `frist_delay_ms` is an error that names it
+// rather than a script that silently plays something else.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct Script {
     #[serde(default)]
     pub answers: Vec<Answer>,
@@ -24,7 +27,8 @@ pub struct Script {
     pub default: Option<Answer>,
 }
 
-#[derive(Clone, Debug, Default, Serialize, Deserialize)]
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct Answer {
     /// Matches the seat id; absent matches any seat.
     #[serde(default)]
@@ -61,7 +65,8 @@ pub struct Answer {
     pub endless: bool,
 }
 
-#[derive(Clone, Copy, Debug, Serialize, Deserialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct ScriptUsage {
     pub input_tokens: u32,
     pub output_tokens: u32,
@@ -69,7 +74,8 @@ pub struct ScriptUsage {
 
 /// A failure to play instead of (or part-way through) the answer. Exactly one of `status`,
 /// `cut_after_bytes` or `stall_after_bytes` is set.
-#[derive(Clone, Debug, Default, Serialize, Deserialize)]
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct FaultSpec {
     /// Answer with this HTTP status (and headers, e.g. `retry-after`) instead of a stream.
     #[serde(default)]
@@ -121,6 +127,54 @@ impl FaultSpec {
                 stall_ms: self.stall_ms,
             })
         }
+    }
+}
+
+impl Script {
+    /// Reads a script from JSON text, naming the field that is wrong
+    /// (`answers[1].fault.status: invalid type…`).
+    pub fn from_json(text: &str) -> Result<Script, String> {
+        let mut de = serde_json::Deserializer::from_str(text);
+        let script: Script = serde_path_to_error::deserialize(&mut de).map_err(|e| {
+            let path = e.path().to_string();
+            let inner = e.into_inner();
+            if path == "." {
+                inner.to_string()
+            } else {
+                format!("{path}: {inner}")
+            }
+        })?;
+        script.check()?;
+        Ok(script)
+    }
+
+    /// What serde cannot see: a fault names exactly one failure, and a status is an HTTP
+    /// error. The message names the answer (`answers[2].fault`).
+    pub fn check(&self) -> Result<(), String> {
+        let answers = self
+            .answers
+            .iter()
+            .enumerate()
+            .map(|(i, a)| (format!("answers[{i}]"), a));
+        for (at, a) in answers.chain(self.default.iter().map(|a| ("default".to_string(), a))) {
+            let Some(f) = &a.fault else { continue };
+            let set = [
+                f.status.is_some(),
+                f.cut_after_bytes.is_some(),
+                f.stall_after_bytes.is_some(),
+            ];
+            if set.iter().filter(|s| **s).count() != 1 {
+                return Err(format!(
+                    "{at}.fault: set exactly one of status, cut_after_bytes or stall_after_bytes"
+                ));
+            }
+            if f.status.is_some_and(|s| !(400..=599).contains(&s)) {
+                return Err(format!(
+                    "{at}.fault.status: an HTTP error status (400 to 599)"
+                ));
+            }
+        }
+        Ok(())
     }
 }
 
@@ -177,12 +231,20 @@ impl ScriptPlayer {
     }
 
     pub fn parse(json: &str) -> Result<Self, String> {
-        serde_json::from_str(json)
+        Script::from_json(json)
             .map(Self::new)
             .map_err(|e| format!("the script is not valid: {e}"))
     }
 
-    pub fn plan(&mut self, seat: &str, purpose: &str, path: &str, json: bool) -> Plan {
+    /// `schema`: the structured answer the call asks for, which generated answers follow.
+    pub fn plan(
+        &mut self,
+        seat: &str,
+        purpose: &str,
+        path: &str,
+        json: bool,
+        schema: Option<&serde_json::Value>,
+    ) -> Plan {
         let n = self
             .seen
             .entry_or_insert_with((seat.to_string(), purpose.to_string()), || 0);
@@ -195,7 +257,10 @@ impl ScriptPlayer {
                 && a.occurrence.is_none_or(|o| o == occurrence)
         });
         let answer = found.or(self.script.default.as_ref());
-        let text_default = || generated_text(seat, purpose, occurrence, json);
+        let text_default = || match schema {
+            Some(s) => super::schema_sample::sample(s, occurrence).to_string(),
+            None => generated_text(seat, purpose, occurrence, json),
+        };
         match answer {
             Some(a) => {
                 let chunks = match (&a.chunks, &a.text) {
@@ -260,6 +325,8 @@ pub struct ScriptedModel<C: Clock> {
     clock: C,
     /// Every request seen, for tests that check what was sent.
     pub requests: RefCell<Vec<ChatRequest>>,
+    /// Whether `requests` is kept (a demo connection in the app plays for hours).
+    record: bool,
 }
 
 impl<C: Clock> ScriptedModel<C> {
@@ -268,6 +335,15 @@ impl<C: Clock> ScriptedModel<C> {
             player: RefCell::new(ScriptPlayer::new(script)),
             clock,
             requests: RefCell::new(Vec::new()),
+            record: true,
+        }
+    }
+
+    /// A model that plays the script without keeping the requests it was sent.
+    pub fn playing(script: Script, clock: C) -> Self {
+        ScriptedModel {
+            record: false,
+            ..Self::new(script, clock)
         }
     }
 
@@ -290,11 +366,16 @@ impl<C: Clock> ChatModel for ScriptedModel<C> {
         cancel: &'a CancelToken,
     ) -> LocalBoxFuture<'a, Result<ChatResponse, ModelError>> {
         Box::pin(async move {
-            self.requests.borrow_mut().push(req.clone());
-            let plan =
-                self.player
-                    .borrow_mut()
-                    .plan(&req.seat, req.purpose.id(), &req.call, req.json);
+            if self.record {
+                self.requests.borrow_mut().push(req.clone());
+            }
+            let plan = self.player.borrow_mut().plan(
+                &req.seat,
+                req.purpose.id(),
+                &req.call,
+                req.json,
+                req.schema.as_ref(),
+            );
             let mut text = String::new();
             if !self.wait(plan.first_delay_ms, cancel).await {
                 return Err(ModelError::cancelled(text));

@@ -13,6 +13,7 @@ use super::router::ProviderFactory;
 use super::runner::{DebateLock, SessionEnv};
 use crate::engine::clock::Clock;
 use crate::engine::model::ChatModel;
+use crate::engine::script::ScriptedModel;
 use crate::llm::dialect::Dialect;
 use crate::llm::transport::HttpTransport;
 use crate::llm::wire::HttpTarget;
@@ -47,6 +48,10 @@ pub fn providers() -> ProviderFactory {
     Rc::new(|c: &Connection| -> Rc<dyn ChatModel> {
         let (dialect, extra_headers) = match c.kind {
             ProviderKind::InBrowser => return Rc::new(crate::llm::inpage::InPageModel),
+            ProviderKind::Scripted => {
+                let script = c.script.clone().unwrap_or_default();
+                return Rc::new(ScriptedModel::playing(script, BrowserClock));
+            }
             ProviderKind::OpenAiCompatible => (Dialect::OpenAi, Vec::new()),
             // OpenRouter ranks apps by these; they carry no user data.
             ProviderKind::OpenRouter => {

@@ -17,6 +17,10 @@ pub enum ProviderKind {
     Gemini,
     /// A GGUF model run inside the page (`llm::inpage`): no key, no server.
     InBrowser,
+    /// Plays a JSON script (the stand-in's format, `engine::script`) in the page: answers
+    /// by seat, purpose and occurrence, with timing and faults. For demos and for testing
+    /// an integration with no key and no network.
+    Scripted,
 }
 
 /// A provider as the connection form offers it: kind, base URL, a default model and its
@@ -112,6 +116,14 @@ pub const PRESETS: &[Preset] = &[
         needs_key: false,
     },
     Preset {
+        name: "Scripted demo (no key, no network)",
+        kind: ProviderKind::Scripted,
+        base_url: "",
+        model: "scripted",
+        context_tokens: 32_000,
+        needs_key: false,
+    },
+    Preset {
         name: "Other OpenAI-compatible",
         kind: ProviderKind::OpenAiCompatible,
         base_url: "http://localhost:8000/v1",
@@ -120,6 +132,16 @@ pub const PRESETS: &[Preset] = &[
         needs_key: false,
     },
 ];
+
+/// What a new scripted connection plays until the user edits it: every call answered with
+/// generated text at a readable pace, and one scripted opening, to show the format.
+pub const DEMO_SCRIPT: &str = r#"{
+  "answers": [
+    { "seat": "position-a", "purpose": "argument", "occurrence": 0, "chunk_delay_ms": 60,
+      "text": "Cities that removed cars from their centres saw footfall rise and air quality improve within a year." }
+  ],
+  "default": { "chunk_delay_ms": 40 }
+}"#;
 
 /// Whether Agora builds a connection at every start or the user added it (and so it is
 /// saved in this browser).
@@ -162,6 +184,9 @@ pub struct Connection {
     /// refuses OpenAI's form and takes its own).
     #[serde(default)]
     pub schema_form: SchemaForm,
+    /// What a `Scripted` connection plays.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub script: Option<crate::engine::script::Script>,
     #[serde(skip)]
     pub api_key: String,
 }
@@ -310,6 +335,7 @@ impl Connection {
             remember_key: false,
             effort: None,
             schema_form: SchemaForm::JsonObjectSchema,
+            script: None,
             api_key: String::new(),
         }
     }
@@ -354,7 +380,29 @@ impl Connection {
             remember_key: false,
             effort: None,
             schema_form: SchemaForm::default(),
+            script: None,
             api_key: key.trim().into(),
+        }
+    }
+
+    /// A connection that plays `script` in the page: no key, no network, no cost.
+    pub fn scripted(id: &str, label: &str, script: crate::engine::script::Script) -> Self {
+        Connection {
+            id: id.into(),
+            origin: ConnectionOrigin::User,
+            label: label.into(),
+            kind: ProviderKind::Scripted,
+            base_url: String::new(),
+            default_model: "scripted".into(),
+            context_tokens: 32_000,
+            concurrency: 8,
+            stall_ms: STALL_MS,
+            send_call_header: false,
+            remember_key: false,
+            effort: None,
+            schema_form: SchemaForm::default(),
+            script: Some(script),
+            api_key: String::new(),
         }
     }
 
@@ -362,12 +410,21 @@ impl Connection {
     /// "Test connection" and every call check this first, so a key is only ever sent to an
     /// address that passes `key_origin`.
     pub fn validate(&self) -> Result<(), String> {
-        if self.kind != ProviderKind::InBrowser {
-            key_origin(&self.base_url)?;
+        match self.kind {
+            ProviderKind::InBrowser => {}
+            ProviderKind::Scripted => match &self.script {
+                Some(s) => s
+                    .check()
+                    .map_err(|e| format!("The script is not valid: {e}."))?,
+                None => return Err(format!("{} has no script to play.", self.label)),
+            },
+            _ => {
+                key_origin(&self.base_url)?;
+            }
         }
         let keyless = matches!(
             self.kind,
-            ProviderKind::OpenAiCompatible | ProviderKind::InBrowser
+            ProviderKind::OpenAiCompatible | ProviderKind::InBrowser | ProviderKind::Scripted
         );
         if !keyless && self.api_key.trim().is_empty() {
             return Err(format!("{} needs an API key.", self.label));

@@ -52,10 +52,11 @@ fn built_in(model: &str) -> Option<Price> {
         .map(|&(_, input, output)| Price { input, output })
 }
 
-/// A server on this machine, or a model run in this tab, costs nothing.
+/// A server on this machine, a model run in this tab, or a script, costs nothing.
 fn is_local(c: &Connection) -> bool {
+    use super::connections::ProviderKind;
     let u = c.base_url.to_ascii_lowercase();
-    c.kind == super::connections::ProviderKind::InBrowser
+    matches!(c.kind, ProviderKind::InBrowser | ProviderKind::Scripted)
         || u.contains("://127.0.0.1")
         || u.contains("://localhost")
         || u.contains("://[::1]")
@@ -72,6 +73,27 @@ impl PriceTable {
             return Some(Price::default());
         }
         built_in(model)
+    }
+
+    /// A seat filled by `model` (empty: the connection's default) on the connection
+    /// `conn_id`, priced by this table. A connection this tab lacks keeps its id as label.
+    pub fn participant(
+        &self,
+        conn_id: &str,
+        conn: Option<&Connection>,
+        model: &str,
+    ) -> crate::engine::config::Participant {
+        let model = match model.trim() {
+            "" => conn.map(|c| c.default_model.trim()).unwrap_or_default(),
+            m => m,
+        };
+        crate::engine::config::Participant::Model {
+            connection: conn_id.to_string(),
+            connection_label: conn.map_or_else(|| conn_id.to_string(), |c| c.label.clone()),
+            price: self.price(conn, model),
+            model: model.to_string(),
+            context_tokens: conn.map_or(4096, |c| c.context_tokens),
+        }
     }
 
     /// Sets the user's own price for a model (replacing the built-in one).

@@ -6,8 +6,11 @@ use leptos::prelude::*;
 
 use super::app::session;
 use super::state::AppState;
+use crate::engine::script::Script;
 use crate::llm::dialect::Effort;
-use crate::session::connections::{default_stall_ms, key_origin, PRESETS};
+use crate::session::connections::{
+    default_stall_ms, key_origin, ProviderKind, DEMO_SCRIPT, PRESETS,
+};
 use crate::session::Connection;
 
 #[component]
@@ -46,6 +49,14 @@ pub fn ConnectionForm(
             );
         }
     };
+    // A scripted connection's script, as JSON text (the stand-in's format).
+    let script = RwSignal::new(
+        base.script
+            .as_ref()
+            .and_then(|s| serde_json::to_string_pretty(s).ok())
+            .unwrap_or_else(|| DEMO_SCRIPT.to_string()),
+    );
+    let scripted = move || kind.get() == ProviderKind::Scripted;
     let models = RwSignal::new(Vec::<String>::new());
     let listing = RwSignal::new(None::<Result<String, String>>);
     let pick_preset = move |name: String| {
@@ -107,6 +118,9 @@ pub fn ConnectionForm(
         c.concurrency = concurrency.get_untracked();
         c.effort = effort.get_untracked();
         c.stall_ms = u64::from(silence_s.get_untracked()) * 1000;
+        c.script = (c.kind == ProviderKind::Scripted)
+            .then(|| Script::from_json(&script.get_untracked()).ok())
+            .flatten();
         if c.label.is_empty() {
             c.label = "My connection".into();
         }
@@ -144,6 +158,12 @@ pub fn ConnectionForm(
 
     let save = move |_| {
         let Some(s) = session() else { return };
+        if kind.get_untracked() == ProviderKind::Scripted {
+            if let Err(e) = Script::from_json(&script.get_untracked()) {
+                error.set(Some(format!("The script is not valid: {e}.")));
+                return;
+            }
+        }
         let c = draft();
         let id = c.id.clone();
         match s.save_connection(c) {
@@ -170,7 +190,7 @@ pub fn ConnectionForm(
             <div class="grid2">
                 <label class="field"><span class="label">"Name"</span>
                     <input id="conn-name" prop:value=move || label.get() on:input=move |ev| label.set(event_target_value(&ev))/></label>
-                <label class="field"><span class="label">"Base URL"</span>
+                <label class="field" class:hidden=scripted><span class="label">"Base URL"</span>
                     <input id="conn-url" prop:value=move || base_url.get() on:input=move |ev| base_url.set(event_target_value(&ev))/></label>
                 <label class="field"><span class="label">"Model"</span>
                     <input id="conn-model" list="conn-models" prop:value=move || model.get() on:input=move |ev| { model.set(event_target_value(&ev)); follow_default() }/>
@@ -183,7 +203,7 @@ pub fn ConnectionForm(
                 <label class="field"><span class="label">"Calls at once"</span>
                     <input id="conn-concurrency" type="number" min="1" max="32" prop:value=move || concurrency.get().to_string()
                         on:input=move |ev| { if let Ok(n) = event_target_value(&ev).parse() { concurrency.set(n) } }/></label>
-                <label class="field"><span class="label">"Reasoning effort"</span>
+                <label class="field" class:hidden=scripted><span class="label">"Reasoning effort"</span>
                     <select id="conn-effort" prop:value=move || effort.get().map_or("", |e| e.id()) on:change=move |ev| {
                         let v = event_target_value(&ev);
                         effort.set(Effort::ALL.into_iter().find(|e| e.id() == v));
@@ -197,6 +217,13 @@ pub fn ConnectionForm(
                         on:input=move |ev| { if let Ok(n) = event_target_value(&ev).parse() { silence_s.set(n); silence_set.set(true) } }/>
                     <span class="hint">"A stream that sends nothing for this long is treated as cut. Reasoning models get 300 by default: they can think for minutes before their first word."</span></label>
             </div>
+            {move || scripted().then(|| view! {
+                <label class="field"><span class="label">"Script (JSON)"</span>
+                    <textarea id="conn-script" rows="10" spellcheck="false" prop:value=move || script.get()
+                        on:input=move |ev| script.set(event_target_value(&ev))></textarea>
+                    <span class="hint">"Answers matched by seat, purpose and occurrence, with delays and faults (a status such as 429 or 401, a stream cut after some bytes, a silence). Calls no answer matches get generated text. The README's \"Scripted provider\" section has the format."</span></label>
+            })}
+            <div class:hidden=scripted>
             <label class="field"><span class="label">"API key"</span>
                 <input id="conn-key" type="password" autocomplete="off"
                     placeholder=move || if moved() { "Enter the key again for the new address" } else if had_key { "Unchanged: type a new key to replace it" } else if needs_key.get() { "Your API key for this provider" } else { "Not needed for local servers" }
@@ -222,6 +249,7 @@ pub fn ConnectionForm(
                 " Send each call's seat and purpose in an X-Agora-Call header (for scripted test servers; most providers reject unknown headers)"
             </label>
             <p class="hint">"Unless you tick Remember, the key stays in this tab's memory only, is sent only to the base URL above, and must be entered again after a reload."</p>
+            </div>
             {move || error.get().map(|e| view! { <p class="error" role="alert">{e}</p> })}
             <button type="button" id="conn-save" class="secondary" on:click=save>"Save connection"</button>
         </div>

@@ -34,18 +34,8 @@ impl Seating {
             (conn_id, model_name)
         };
         let conn = conns.iter().find(|c| c.id == conn_id);
-        let model_name = if model_name.trim().is_empty() {
-            conn.map(|c| c.default_model.clone()).unwrap_or_default()
-        } else {
-            model_name
-        };
-        Participant::Model {
-            connection: conn_id.clone(),
-            connection_label: conn.map(|c| c.label.clone()).unwrap_or(conn_id),
-            price: self.prices.with(|t| t.price(conn, &model_name)),
-            model: model_name.trim().to_string(),
-            context_tokens: conn.map(|c| c.context_tokens).unwrap_or(4096),
-        }
+        self.prices
+            .with(|t| t.participant(&conn_id, conn, &model_name))
     }
 
     /// A seat's choice as its select and model field hold it: a person, or a model.

@@ -2,6 +2,7 @@
 
 pub mod classic;
 pub mod crux;
+pub mod defaults;
 pub mod duelogic;
 pub mod forecast;
 mod plans;
@@ -13,6 +14,7 @@ mod scripted;
 use super::config::{DebateConfig, FormatId};
 use super::context::{DebateCtx, DebateError};
 
+pub use defaults::default_config;
 pub use plans::{plan, stages};
 
 pub fn planned_calls(config: &DebateConfig) -> u32 {

@@ -82,7 +82,7 @@ impl CruxForm {
                 None => library.push(own),
             }
         }
-        let first: Vec<PersonaChoice> = ["actuary", "founder"]
+        let first: Vec<PersonaChoice> = crate::engine::formats::defaults::CRUX_PERSONAS
             .iter()
             .filter_map(|id| library.iter().find(|c| c.id == *id).cloned())
             .map(PersonaChoice::new)

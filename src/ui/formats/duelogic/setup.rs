@@ -4,6 +4,7 @@
 use leptos::prelude::*;
 
 use crate::engine::config::{Accountability, DuelogicOptions, Framework};
+use crate::engine::formats::defaults::DUELOGIC_FRAMEWORKS as DEFAULT_FRAMEWORKS;
 use crate::engine::formats::duelogic::{self, frameworks};
 use crate::engine::DebateConfig;
 use crate::ui::formats::SetupForm;
@@ -27,16 +28,6 @@ impl ChairChoice {
         }
     }
 }
-
-/// Frameworks offered to new chairs, in order, so each starts different.
-const DEFAULT_FRAMEWORKS: [&str; 6] = [
-    "utilitarian",
-    "virtue",
-    "deontological",
-    "pragmatic",
-    "precautionary",
-    "care",
-];
 
 #[derive(Clone, Copy)]
 pub struct DuelogicForm {

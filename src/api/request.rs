@@ -1,0 +1,495 @@
+//! What `runDebate` is given, as plain data: the debate (a format and topic, or a whole
+//! configuration copied from an export), the connections its seats run on, and which seat
+//! uses which. Read from any serde deserializer (a JavaScript object through
+//! serde-wasm-bindgen in the browser, JSON in the tests), and refused with a message that
+//! names the field that is wrong.
+
+use std::collections::BTreeMap;
+
+use serde::Deserialize;
+
+use crate::engine::config::{DebateConfig, FormatId, FormatOptions, Participant};
+use crate::engine::formats::default_config;
+use crate::engine::script::Script;
+use crate::session::connections::{default_stall_ms, Connection, ProviderKind};
+use crate::session::prices::PriceTable;
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct DebateRequest {
+    /// With `topic`: the format's default debate (the setup screen's first choices).
+    #[serde(default)]
+    pub format: Option<FormatId>,
+    #[serde(default)]
+    pub topic: Option<String>,
+    /// Merged over the format's default options (objects merged key by key).
+    #[serde(default)]
+    pub options: Option<serde_json::Value>,
+    /// Instead of `format` and `topic`: a whole configuration, as an export's first event
+    /// holds it (`events[0].kind.DebateStarted.config`).
+    #[serde(default)]
+    pub config: Option<DebateConfig>,
+    /// At least one; the first runs every seat that `seats` does not place elsewhere.
+    pub connections: Vec<ConnectionSpec>,
+    /// By seat id (`position-a`, `chair-2`, `analyst`…).
+    #[serde(default)]
+    pub seats: BTreeMap<String, SeatSpec>,
+    #[serde(default)]
+    pub spending_cap: Option<f64>,
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ConnectionSpec {
+    /// How seats name it; `c1`, `c2`… by position when absent.
+    #[serde(default)]
+    pub id: Option<String>,
+    pub kind: ProviderKind,
+    #[serde(default)]
+    pub label: Option<String>,
+    #[serde(default)]
+    pub base_url: Option<String>,
+    /// The model its seats use unless a seat names another.
+    #[serde(default)]
+    pub model: Option<String>,
+    #[serde(default)]
+    pub api_key: Option<String>,
+    /// What a `scripted` connection plays (the stand-in's script format).
+    #[serde(default)]
+    pub script: Option<Script>,
+    #[serde(default)]
+    pub context_tokens: Option<u32>,
+    #[serde(default)]
+    pub concurrency: Option<u32>,
+    #[serde(default)]
+    pub stall_ms: Option<u64>,
+}
+
+#[derive(Debug, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct SeatSpec {
+    #[serde(default)]
+    pub connection: Option<String>,
+    #[serde(default)]
+    pub model: Option<String>,
+}
+
+/// Reads a request, naming the path of the first field that is wrong
+/// (`connections[0].script.answers[1].fault.status: invalid type…`).
+pub fn read<'de, D: serde::Deserializer<'de>>(d: D) -> Result<DebateRequest, String> {
+    serde_path_to_error::deserialize(d).map_err(|e| {
+        let path = e.path().to_string();
+        let inner = e.into_inner().to_string();
+        if path == "." {
+            format!("The debate configuration is not valid: {inner}")
+        } else {
+            format!("The debate configuration is not valid at `{path}`: {inner}")
+        }
+    })
+}
+
+fn field_error(path: &str, message: impl std::fmt::Display) -> String {
+    format!("The debate configuration is not valid at `{path}`: {message}")
+}
+
+impl ConnectionSpec {
+    fn connection(&self, i: usize) -> Result<Connection, String> {
+        let at = |f: &str| format!("connections[{i}].{f}");
+        let id = self.id.clone().unwrap_or_else(|| format!("c{}", i + 1));
+        let label = self.label.clone().unwrap_or_else(|| id.clone());
+        let model = self.model.clone().unwrap_or_default();
+        let mut c = match self.kind {
+            ProviderKind::Scripted => {
+                let script = self
+                    .script
+                    .clone()
+                    .ok_or_else(|| field_error(&at("script"), "a scripted connection needs one"))?;
+                script.check().map_err(|e| field_error(&at("script"), e))?;
+                Connection::scripted(&id, &label, script)
+            }
+            ProviderKind::InBrowser => {
+                return Err(field_error(
+                    &at("kind"),
+                    "the in-page model runs only in the app",
+                ))
+            }
+            kind => {
+                let base_url = self
+                    .base_url
+                    .clone()
+                    .ok_or_else(|| field_error(&at("base_url"), "missing"))?;
+                let mut c = Connection::openai_compatible(
+                    &id,
+                    &label,
+                    &base_url,
+                    &model,
+                    self.api_key.as_deref().unwrap_or_default(),
+                );
+                c.kind = kind;
+                c
+            }
+        };
+        if self.kind != ProviderKind::Scripted && self.script.is_some() {
+            return Err(field_error(
+                &at("script"),
+                "only a scripted connection plays one",
+            ));
+        }
+        if !model.trim().is_empty() {
+            c.default_model = model.trim().to_string();
+            c.stall_ms = default_stall_ms(&model, None);
+        }
+        if let Some(n) = self.context_tokens {
+            c.context_tokens = n;
+        }
+        if let Some(n) = self.concurrency {
+            c.concurrency = n;
+        }
+        if let Some(ms) = self.stall_ms {
+            c.stall_ms = ms;
+        }
+        // The key never enters the message (`validate` words it without the key).
+        c.validate()
+            .map_err(|e| format!("The connection `{}` is not valid: {e}", c.id))?;
+        Ok(c)
+    }
+}
+
+/// RFC 7396's merge: objects key by key, anything else replaced; a key the defaults do not
+/// have is refused (a misspelt option would otherwise be silently ignored).
+fn merge(
+    into: &mut serde_json::Value,
+    patch: &serde_json::Value,
+    path: &str,
+) -> Result<(), String> {
+    let (serde_json::Value::Object(a), serde_json::Value::Object(b)) = (into, patch) else {
+        return Err(field_error(path, "expected an object"));
+    };
+    for (k, v) in b {
+        let at = format!("{path}.{k}");
+        match a.get_mut(k) {
+            Some(slot) if slot.is_object() => merge(slot, v, &at)?,
+            Some(slot) => *slot = v.clone(),
+            None => {
+                let known: Vec<&str> = a.keys().map(String::as_str).collect();
+                return Err(field_error(
+                    &at,
+                    format!("not an option here (options: {})", known.join(", ")),
+                ));
+            }
+        }
+    }
+    Ok(())
+}
+
+/// The format's options with the caller's merged over them.
+fn with_options(
+    options: &FormatOptions,
+    patch: &serde_json::Value,
+) -> Result<FormatOptions, String> {
+    // `{"classic": {…}}`: the variant's tag, then its fields.
+    let mut whole = serde_json::to_value(options).map_err(|e| e.to_string())?;
+    let (tag, fields) = whole
+        .as_object_mut()
+        .and_then(|o| o.iter_mut().next())
+        .ok_or("the options have no format")?;
+    let tag = tag.clone();
+    merge(fields, patch, "options")?;
+    let merged = serde_json::Value::Object([(tag, fields.take())].into_iter().collect());
+    serde_path_to_error::deserialize(merged).map_err(|e| {
+        // The path starts at the variant (`classic.rounds`); the caller wrote `options.rounds`.
+        let path = e.path().to_string();
+        let inner = e.into_inner();
+        let rest = path.split_once('.').map_or("", |(_, r)| r);
+        field_error(
+            &format!("options.{rest}").trim_end_matches('.').to_string(),
+            inner,
+        )
+    })
+}
+
+impl DebateRequest {
+    /// The connections and the configuration to run, checked as the app checks a debate
+    /// before it starts.
+    pub fn build(self, prices: &PriceTable) -> Result<(DebateConfig, Vec<Connection>), String> {
+        if self.connections.is_empty() {
+            return Err(field_error("connections", "give at least one"));
+        }
+        let connections = self
+            .connections
+            .iter()
+            .enumerate()
+            .map(|(i, c)| c.connection(i))
+            .collect::<Result<Vec<_>, _>>()?;
+        for (i, c) in connections.iter().enumerate() {
+            if connections[..i].iter().any(|o| o.id == c.id) {
+                return Err(field_error(
+                    &format!("connections[{i}].id"),
+                    format!("`{}` is used twice", c.id),
+                ));
+            }
+        }
+        let first = &connections[0];
+        let seat_of = |_: &str| prices.participant(&first.id, Some(first), "");
+        let mut config = match (self.config, self.format) {
+            (Some(_), Some(_)) => {
+                return Err(field_error(
+                    "format",
+                    "give `format` and `topic`, or a whole `config`, not both",
+                ))
+            }
+            (Some(mut c), None) => {
+                if self.options.is_some() {
+                    return Err(field_error(
+                        "options",
+                        "a whole `config` carries its own options",
+                    ));
+                }
+                // The same debate on another topic.
+                if let Some(topic) = &self.topic {
+                    c.topic = topic.trim().to_string();
+                }
+                c
+            }
+            (None, Some(format)) => {
+                let topic = self
+                    .topic
+                    .clone()
+                    .ok_or_else(|| field_error("topic", "missing"))?;
+                let mut c = default_config(format, &topic, &seat_of);
+                if let Some(patch) = &self.options {
+                    c.options = with_options(&c.options, patch)?;
+                }
+                c
+            }
+            (None, None) => {
+                return Err(field_error("format", "missing (or give a whole `config`)"))
+            }
+        };
+        for (seat, spec) in &self.seats {
+            let at = format!("seats.{seat}");
+            let Some(s) = config.seats.iter_mut().find(|s| &s.id == seat) else {
+                let ids: Vec<&str> = config.seats.iter().map(|s| s.id.as_str()).collect();
+                return Err(field_error(
+                    &at,
+                    format!(
+                        "this debate has no such seat (its seats: {})",
+                        ids.join(", ")
+                    ),
+                ));
+            };
+            let conn_id = spec.connection.clone().unwrap_or_else(|| first.id.clone());
+            let conn = connections
+                .iter()
+                .find(|c| c.id == conn_id)
+                .ok_or_else(|| {
+                    field_error(
+                        &format!("{at}.connection"),
+                        format!("`{conn_id}` is not among `connections`"),
+                    )
+                })?;
+            s.participant = prices.participant(
+                &conn.id,
+                Some(conn),
+                spec.model.as_deref().unwrap_or_default(),
+            );
+        }
+        // A whole configuration names the connections of the browser it came from.
+        for s in &config.seats {
+            if let Participant::Model { connection, .. } = &s.participant {
+                if !connections.iter().any(|c| &c.id == connection) {
+                    return Err(field_error(
+                        &format!("seats.{}", s.id),
+                        format!("runs on the connection `{connection}`, which is not among `connections`"),
+                    ));
+                }
+            }
+        }
+        if let Some(cap) = self.spending_cap {
+            if !(cap.is_finite() && cap > 0.0) {
+                return Err(field_error("spending_cap", "a number of dollars above 0"));
+            }
+            config.spending_cap = Some(cap);
+        }
+        config.validate()?;
+        Ok((config, connections))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    fn build(v: serde_json::Value) -> Result<(DebateConfig, Vec<Connection>), String> {
+        read(v)?.build(&PriceTable::default())
+    }
+
+    fn scripted() -> serde_json::Value {
+        json!({ "kind": "scripted", "script": { "answers": [] } })
+    }
+
+    #[test]
+    fn a_format_and_topic_give_the_formats_default_debate_on_the_first_connection() {
+        for format in ["classic", "duelogic", "forecast", "crux"] {
+            let (config, conns) = build(
+                json!({ "format": format, "topic": "Ban cars?", "connections": [scripted()] }),
+            )
+            .unwrap_or_else(|e| panic!("{format}: {e}"));
+            assert_eq!(config.format().id(), format);
+            assert_eq!(conns[0].id, "c1");
+            assert_eq!(conns[0].kind, ProviderKind::Scripted);
+            for s in &config.seats {
+                assert!(
+                    matches!(&s.participant, Participant::Model { connection, model, .. } if connection == "c1" && model == "scripted"),
+                    "{format}: {s:?}"
+                );
+            }
+        }
+    }
+
+    #[test]
+    fn a_wrong_field_is_named_by_its_path() {
+        let e = build(json!({
+            "format": "classic", "topic": "t",
+            "connections": [{ "kind": "scripted", "script": { "answers": [{ "frist_delay_ms": 5 }] } }]
+        }))
+        .unwrap_err();
+        assert!(
+            e.contains("`connections[0].script.answers[0].frist_delay_ms`"),
+            "{e}"
+        );
+
+        let e =
+            build(json!({ "format": "debate-club", "topic": "t", "connections": [scripted()] }))
+                .unwrap_err();
+        assert!(e.contains("`format`") && e.contains("classic"), "{e}");
+
+        let e = build(json!({ "format": "classic", "topic": 7, "connections": [scripted()] }))
+            .unwrap_err();
+        assert!(e.contains("`topic`"), "{e}");
+
+        let e = build(json!({ "format": "classic", "topic": "t" })).unwrap_err();
+        assert!(e.contains("connections"), "{e}");
+
+        let e = build(json!({
+            "format": "classic", "topic": "t",
+            "connections": [{ "kind": "scripted", "script": { "answers": [{ "fault": { "status": 200 } }] } }]
+        }))
+        .unwrap_err();
+        assert!(e.contains("answers[0].fault.status"), "{e}");
+    }
+
+    #[test]
+    fn options_are_merged_over_the_defaults_and_a_misspelt_one_is_refused() {
+        let (config, _) = build(json!({
+            "format": "crux", "topic": "t", "connections": [scripted()],
+            "options": { "aspects": 2, "temperatures": { "analysis": 0.1 } }
+        }))
+        .unwrap();
+        let FormatOptions::Crux(o) = &config.options else {
+            panic!()
+        };
+        assert_eq!(o.aspects, 2);
+        assert_eq!(o.temperatures.analysis, 0.1);
+        assert_eq!(o.temperatures.generation, 0.85, "untouched defaults stay");
+        assert_eq!(o.personas.len(), 2, "the seats' personas stay");
+
+        let e = build(json!({ "format": "classic", "topic": "t", "connections": [scripted()], "options": { "roundz": 3 } }))
+            .unwrap_err();
+        assert!(
+            e.contains("`options.roundz`") && e.contains("rounds"),
+            "{e}"
+        );
+        let e = build(json!({ "format": "classic", "topic": "t", "connections": [scripted()], "options": { "rounds": "three" } }))
+            .unwrap_err();
+        assert!(e.contains("`options.rounds`"), "{e}");
+        let e = build(json!({ "format": "classic", "topic": "t", "connections": [scripted()], "options": { "rounds": 0 } }))
+            .unwrap_err();
+        assert!(
+            e.to_lowercase().contains("round"),
+            "the format's own check: {e}"
+        );
+    }
+
+    #[test]
+    fn seats_move_to_other_connections_and_models() {
+        let (config, _) = build(json!({
+            "format": "classic", "topic": "t",
+            "connections": [scripted(), { "id": "judge", "kind": "scripted", "script": {}, "model": "big" }],
+            "seats": { "position-b": { "connection": "judge" }, "moderator": { "model": "small" } }
+        }))
+        .unwrap();
+        let on = |seat: &str| match &config.seat(seat).unwrap().participant {
+            Participant::Model {
+                connection, model, ..
+            } => (connection.clone(), model.clone()),
+            _ => panic!(),
+        };
+        assert_eq!(on("position-b"), ("judge".into(), "big".into()));
+        assert_eq!(on("moderator"), ("c1".into(), "small".into()));
+        assert_eq!(on("position-a"), ("c1".into(), "scripted".into()));
+
+        let e = build(json!({ "format": "classic", "topic": "t", "connections": [scripted()], "seats": { "chair-1": {} } }))
+            .unwrap_err();
+        assert!(
+            e.contains("`seats.chair-1`") && e.contains("position-a"),
+            "{e}"
+        );
+        let e = build(json!({ "format": "classic", "topic": "t", "connections": [scripted()], "seats": { "moderator": { "connection": "nope" } } }))
+            .unwrap_err();
+        assert!(e.contains("`seats.moderator.connection`"), "{e}");
+    }
+
+    /// A configuration copied from an export runs once its seats' connections are given.
+    #[test]
+    fn a_whole_config_from_an_export_runs_on_the_connections_given() {
+        let (exported, _) = build(json!({
+            "format": "duelogic", "topic": "Old topic",
+            "connections": [{ "id": "c-openai-1f", "kind": "scripted", "script": {} }]
+        }))
+        .unwrap();
+        let config = serde_json::to_value(&exported).unwrap();
+        let e = build(json!({ "config": config, "connections": [scripted()] })).unwrap_err();
+        assert!(
+            e.contains("c-openai-1f") && e.contains("`seats.arbiter`"),
+            "{e}"
+        );
+        let (again, _) = build(json!({
+            "config": config, "topic": "New topic",
+            "connections": [{ "id": "c-openai-1f", "kind": "scripted", "script": {} }]
+        }))
+        .unwrap();
+        assert_eq!(again.options, exported.options);
+        assert_eq!(again.topic, "New topic");
+        let e =
+            build(json!({ "config": config, "format": "classic", "connections": [scripted()] }))
+                .unwrap_err();
+        assert!(e.contains("not both"), "{e}");
+    }
+
+    #[test]
+    fn a_connection_error_never_carries_the_key() {
+        let e = build(json!({
+            "format": "classic", "topic": "t",
+            "connections": [{ "kind": "anthropic", "base_url": "ftp://example.com", "api_key": "sk-ant-secret-123", "model": "claude" }]
+        }))
+        .unwrap_err();
+        assert!(!e.contains("sk-ant-secret-123"), "{e}");
+        assert!(e.contains("c1"), "{e}");
+        let (_, conns) = build(json!({
+            "format": "classic", "topic": "t",
+            "connections": [{ "kind": "anthropic", "base_url": "https://api.anthropic.com/v1", "api_key": " sk-ant-1 ", "model": "claude-haiku-4-5" }]
+        }))
+        .unwrap();
+        assert_eq!(
+            (conns[0].api_key.as_str(), conns[0].kind),
+            ("sk-ant-1", ProviderKind::Anthropic)
+        );
+        let e = build(
+            json!({ "format": "classic", "topic": "t", "connections": [{ "kind": "in_browser" }] }),
+        )
+        .unwrap_err();
+        assert!(e.contains("`connections[0].kind`"), "{e}");
+    }
+}

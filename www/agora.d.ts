@@ -1,0 +1,227 @@
+// TypeScript declarations for agora.js, Agora's module for other pages. Field names are
+// snake_case, as in Agora's JSON exports and the scripts the scripted provider plays, so a
+// configuration, a script and a result read the same here as in those files.
+// Kept true by tests/e2e/api.test.mjs: tests/e2e/api/sample.ts type-checks against this
+// file (tsc) and then runs, compiled, against the release build; every event kind and
+// finding kind the four formats record is checked to be declared here.
+
+export type FormatId = 'classic' | 'duelogic' | 'forecast' | 'crux';
+
+/** What `runDebate` runs. Give `format` and `topic` (the format's default debate, as the
+ * app's setup screen first offers it), or a whole `config` copied from an export
+ * (`events[0].kind.DebateStarted.config`). */
+export interface DebateRequest {
+  format?: FormatId;
+  /** The topic (a forecast's question). With `config`: the same debate on this topic. */
+  topic?: string;
+  /** Merged over the format's default options, key by key (see an export's config for
+   * each format's options, e.g. `{ rounds: 3 }` for classic, `{ aspects: 2 }` for crux).
+   * A key the format does not have is refused. */
+  options?: Record<string, unknown>;
+  config?: DebateConfig;
+  /** At least one. The first runs every seat that `seats` does not place elsewhere. */
+  connections: ConnectionSpec[];
+  /** By seat id: `moderator`, `position-a`, `position-b` (classic); `arbiter`, `chair-1`…
+   * (duelogic); `optimist`, `pessimist`, `contrarian`, `historian`, `judge` (forecast);
+   * `persona-1`…, `analyst` (crux). */
+  seats?: Record<string, SeatSpec>;
+  /** Dollars the debate may spend. Reaching it stops the run (the promise rejects). */
+  spending_cap?: number;
+}
+
+export type ProviderKind = 'open_ai_compatible' | 'open_router' | 'anthropic' | 'gemini' | 'scripted';
+
+export interface ConnectionSpec {
+  /** How `seats` name it; `c1`, `c2`… by position when absent. */
+  id?: string;
+  kind: ProviderKind;
+  label?: string;
+  /** e.g. `https://api.openai.com/v1`: https, or http on this machine only. */
+  base_url?: string;
+  /** The model its seats use unless a seat names another. */
+  model?: string;
+  /** Sent only to `base_url`; never part of the result, an event or an error. */
+  api_key?: string;
+  /** What a `scripted` connection plays: no key, no network. */
+  script?: Script;
+  context_tokens?: number;
+  /** Calls at once (1 to 32). */
+  concurrency?: number;
+  /** A stream silent this long counts as cut (5,000 to 3,600,000 ms). */
+  stall_ms?: number;
+}
+
+export interface SeatSpec {
+  /** A connection's `id` (default: the first connection). */
+  connection?: string;
+  /** Default: the connection's model. */
+  model?: string;
+}
+
+/** The scripted provider's script, the same JSON the test stand-in plays. Calls that no
+ * answer matches get generated text (or `default`). */
+export interface Script {
+  answers?: ScriptAnswer[];
+  default?: ScriptAnswer;
+}
+
+export type Purpose = 'moderation' | 'argument' | 'summary' | 'evaluation' | 'extraction' | 'check';
+
+export interface ScriptAnswer {
+  /** Matches this seat id; absent matches any. */
+  seat?: string;
+  purpose?: Purpose;
+  /** Matches calls whose path starts with this (`round/1/argument`). */
+  path?: string;
+  /** 0-based count of earlier calls with the same seat and purpose (retries included). */
+  occurrence?: number;
+  text?: string;
+  /** The text as streamed pieces (else `text` is streamed word by word). */
+  chunks?: string[];
+  first_delay_ms?: number;
+  chunk_delay_ms?: number;
+  usage?: { input_tokens: number; output_tokens: number };
+  finish?: FinishReason;
+  fault?: ScriptFault;
+  /** Stream the chunks forever: only Agora's own bounds on a call stop it. */
+  endless?: boolean;
+}
+
+/** Exactly one of `status`, `cut_after_bytes` or `stall_after_bytes`. */
+export interface ScriptFault {
+  /** An HTTP error (400–599) instead of an answer; `headers` such as `retry-after`. */
+  status?: number;
+  headers?: Record<string, string>;
+  body?: string;
+  /** Stream this many bytes, then drop the connection. */
+  cut_after_bytes?: number;
+  /** Stream this many bytes, then go silent for `stall_ms`. */
+  stall_after_bytes?: number;
+  stall_ms?: number;
+}
+
+export interface RunOptions {
+  /** Every event of the debate's log as it is recorded, and its streaming text. */
+  onEvent?: (update: AgoraUpdate) => void;
+  /** Aborting stops the call in flight; the promise rejects with an `AbortError`. */
+  signal?: AbortSignal;
+}
+
+export type AgoraUpdate =
+  | { type: 'event'; event: AgoraEvent }
+  | { type: 'delta'; call: string; seat: string; text: string }
+  | { type: 'notice'; message: string };
+
+/** The finished debate: the same JSON as the app's export, which the app imports. */
+export interface AgoraDebate {
+  agora_export: 1;
+  schema: number;
+  events: AgoraEvent[];
+  cost?: {
+    currency: 'USD';
+    total: number;
+    by_seat: Record<string, number | null>;
+    estimated: boolean;
+    unpriced_seats: string[];
+  };
+}
+
+/** Why a run did not complete: `AgoraError` (a failed call, a key the provider refused,
+ * the spending cap) or the DOM's `AbortError`; `debate` holds the log so far. */
+export interface AgoraRunError extends Error {
+  name: 'AgoraError' | 'AbortError';
+  debate?: AgoraDebate;
+}
+
+export function runDebate(request: DebateRequest, options?: RunOptions): Promise<AgoraDebate>;
+
+// ---- the event log ----
+
+export interface CallKey { path: string; occurrence: number }
+export interface Usage { input_tokens: number; output_tokens: number; estimated: boolean }
+export type FinishReason = 'stop' | 'length' | 'cut' | 'limit';
+export type Outcome = 'completed' | 'stopped' | 'failed';
+
+export interface AgoraEvent {
+  seq: number;
+  /** Milliseconds since the Unix epoch. */
+  at_ms: number;
+  kind: EventKind;
+}
+
+export type EventKind =
+  | { DebateStarted: { schema: number; config: DebateConfig; seed: number; planned_calls: number } }
+  | { PhaseStarted: { key: string; title: string; round?: number | null } }
+  | { TurnQueued: { call: CallKey; seat: string; purpose: Purpose; label: string } }
+  | { TurnStarted: { call: CallKey; seat: string; purpose: Purpose; label: string; request_hash: string; human: boolean; request?: string } }
+  | { TurnFinished: { call: CallKey; seat: string; text: string; reasoning?: string; usage: Usage; finish: FinishReason } }
+  | { TurnFailed: { call: CallKey; seat: string; partial: string; error: string } }
+  | { RetryScheduled: { call: CallKey; attempt: number; max_attempts: number; wait_ms: number; reason: string } }
+  | { CallSkipped: { call: CallKey; seat: string; reason: string; failed?: boolean } }
+  | { DecisionRecorded: { key: string; value: unknown } }
+  | { FindingRecorded: Finding }
+  | { InputReceived: { before: CallKey; input: Record<string, unknown> } }
+  | { Paused: { reason: string; needs_resume?: boolean } }
+  | 'Resumed'
+  | { Error: { message: string } }
+  | { Finished: { outcome: Outcome; message?: string | null } };
+
+export interface DebateConfig {
+  topic: string;
+  seats: SeatConfig[];
+  /** The seat analysis calls run on. */
+  analyst: string;
+  /** One key, the format: `{ classic: {…} }`. */
+  options: { [format in FormatId]?: Record<string, unknown> };
+  spending_cap?: number;
+  forked_from?: { debate: string; call: string; label: string };
+}
+
+export interface SeatConfig {
+  id: string;
+  name: string;
+  stance?: string | null;
+  participant:
+    | { model: { connection: string; connection_label: string; model: string; context_tokens: number; price?: { input: number; output: number } } }
+    | 'human';
+}
+
+export interface Finding {
+  key: string;
+  about?: CallKey;
+  /** The seat it is about (the speaker judged, the role forecasting…). */
+  seat?: string;
+  body: FindingBody;
+}
+
+export interface Criterion { name: string; weight: number; value: number; max: number; reason: string }
+
+export interface CruxCard {
+  room: string;
+  question: string;
+  crux: string;
+  sides: { seat: string; position: string; [more: string]: unknown }[];
+  kind: string;
+  diagnosis: string;
+  resolved: boolean;
+  resolution: string;
+}
+
+/** One key, the finding's kind. */
+export type FindingBody =
+  | { Evaluation: { adherence: number; consistent: boolean; honesty: string; requires_interjection: boolean; reason: string; [more: string]: unknown } }
+  | { Score: { rubric: string; criteria: Criterion[]; total: number } }
+  | { Interjection: { violation: string; text: string } }
+  | { Interruption: { by: string; reason: string; trigger: string; urgency: number; kept_chars: number } }
+  | { Probabilities: { outcomes: { outcome: string; probability: number }[]; confidence: number } }
+  | { CruxCard: CruxCard }
+  | { CruxNotExtracted: { room: string; reason: string } }
+  | { Summary: { title: string; text: string } }
+  | { Aspects: { label: string; question: string }[] }
+  | { Disagreement: Record<string, unknown> }
+  | { RoomCheck: { kind: string; done: boolean; crux: string; note: string } }
+  | { PositionShift: { shifted: boolean; from: string; to: string; moved_by: string } }
+  /** The forecast panel's findings: probabilities by role and round, scores, the blend. */
+  | { Forecast: Record<string, unknown> }
+  | { Unscored: { what: string; reason: string } }
+  | { FactCheck: { claims: { claim: string; verdict: 'supported' | 'disputed' | 'false' | 'unverifiable'; [more: string]: unknown }[] } };
