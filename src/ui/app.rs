@@ -27,6 +27,10 @@ pub fn session() -> Option<Rc<Session>> {
 }
 
 fn route_from_location() -> Route {
+    let hash = window().location().hash().unwrap_or_default();
+    if hash.trim_start_matches('#').starts_with("share=") {
+        return Route::Shared;
+    }
     let search = window().location().search().unwrap_or_default();
     let params = search.trim_start_matches('?');
     for pair in params.split('&') {
@@ -53,6 +57,8 @@ pub fn href(route: &Route) -> String {
         Route::Setup => path,
         Route::History => format!("{path}?view=history"),
         Route::Debate(id) => format!("{path}?debate={}", js_sys::encode_uri_component(id)),
+        // Only ever opened from the address it came with.
+        Route::Shared => window().location().href().unwrap_or(path),
     }
 }
 
@@ -74,6 +80,7 @@ fn open_route(state: AppState, route: Route) {
             }
         }
         Route::History => refresh_history(state),
+        Route::Shared => load_shared(state),
         Route::Setup => {}
     }
     state.route.set(route);
@@ -92,9 +99,31 @@ pub fn refresh_history(state: AppState) {
     });
 }
 
+/// Opens the debate in the address's share fragment; nothing is stored.
+fn load_shared(state: AppState) {
+    let view = state.debate;
+    view.reset(None);
+    view.shared.set(None);
+    view.loading.set(true);
+    let hash = window().location().hash().unwrap_or_default();
+    let fragment = hash.trim_start_matches('#').to_string();
+    spawn_local(async move {
+        let opened = super::share::open(&fragment).await;
+        if state.route.get_untracked() != Route::Shared {
+            return; // the user moved on meanwhile
+        }
+        match opened {
+            Ok(events) => view.show_shared(events),
+            Err(e) => view.load_error.set(Some(e)),
+        }
+        view.loading.set(false);
+    });
+}
+
 fn load_debate(state: AppState, id: String) {
     let view = state.debate;
     view.reset(Some(id.clone()));
+    view.shared.set(None);
     let Some(s) = session() else { return };
     view.loading.set(true);
     spawn_local(async move {
@@ -207,7 +236,7 @@ pub fn App() -> impl IntoView {
         <main class="page">
             {move || match state.route.get() {
                 Route::Setup => view! { <SetupScreen/> }.into_any(),
-                Route::Debate(_) => view! { <DebateScreen/> }.into_any(),
+                Route::Debate(_) | Route::Shared => view! { <DebateScreen/> }.into_any(),
                 Route::History => view! { <HistoryScreen/> }.into_any(),
             }}
         </main>

@@ -4,6 +4,8 @@
 use leptos::prelude::*;
 use leptos::task::spawn_local;
 
+use wasm_bindgen::JsCast;
+
 use super::app::{navigate, session};
 use super::download;
 use super::fork::{fork_button, ForkAt, ForkPanel, ForkedFrom};
@@ -252,6 +254,51 @@ fn block_view(block: Block) -> AnyView {
     }
 }
 
+/// The link Share made, to copy, or why there is none.
+#[component]
+fn SharePanel(
+    made: Result<String, String>,
+    close: impl Fn() + Clone + Send + Sync + 'static,
+) -> impl IntoView {
+    let copied = RwSignal::new(None::<&'static str>);
+    let body = match made {
+        Ok(url) => {
+            let chars = url.len();
+            let copy_url = url.clone();
+            let copy = move |_| {
+                let url = copy_url.clone();
+                spawn_local(async move {
+                    let clipboard = window().navigator().clipboard();
+                    let done =
+                        wasm_bindgen_futures::JsFuture::from(clipboard.write_text(&url)).await;
+                    copied.set(Some(if done.is_ok() {
+                        "Copied."
+                    } else {
+                        "Copying was refused: select the link and copy it."
+                    }));
+                });
+            };
+            view! {
+                <p>"Anyone who opens this link sees this debate, read-only, with its replay and findings. It holds the whole debate (never a key); the part after # is not sent to any server, not even the one hosting Agora."</p>
+                <div class="row">
+                    <input id="share-url" class="share-url" readonly aria-label="Share link" prop:value=url
+                        on:focus=|ev| { if let Some(i) = ev.target().and_then(|t| t.dyn_into::<web_sys::HtmlInputElement>().ok()) { i.select() } }/>
+                    <button type="button" id="share-copy" class="secondary" on:click=copy>"Copy link"</button>
+                </div>
+                <p class="hint">{format!("{chars} characters.")}" "{move || copied.get()}</p>
+            }
+            .into_any()
+        }
+        Err(e) => view! { <p class="error" role="alert" id="share-error">{e}</p> }.into_any(),
+    };
+    view! {
+        <div class="share-panel subcard" role="dialog" aria-label="Share link">
+            {body}
+            <button type="button" class="link" on:click=move |_| close()>"Close"</button>
+        </div>
+    }
+}
+
 #[component]
 pub fn DebateScreen() -> impl IntoView {
     let state = expect_context::<AppState>();
@@ -391,21 +438,41 @@ pub fn DebateScreen() -> impl IntoView {
     // Every export is made from the stored log: Markdown, JSON (re-imports to the same
     // debate), plain text, seed 003's folder as a .zip, and Argdown (an argument map).
     let export = move |kind: ExportKind| {
-        let (Some(s), Some(id)) = (session(), d.id.get_untracked()) else {
-            return;
-        };
-        let load = s.load(&id);
+        let log = d.log();
         spawn_local(async move {
-            let saved = match load.await {
-                Ok(Some(stored)) => {
-                    let file = kind.render(&stored.events);
+            let saved = match log.await {
+                Ok(events) => {
+                    let file = kind.render(&events);
                     download::save_bytes(&file.name, file.mime, &file.bytes)
                 }
-                Ok(None) => Err("This debate is not saved in this browser.".into()),
                 Err(e) => Err(e),
             };
             if let Err(e) = saved {
                 action_error.set(Some(e));
+            }
+        });
+    };
+    // Share: the link, or why there is none (too large for a link).
+    let share_link = RwSignal::new(None::<Result<String, String>>);
+    let share = move |_| {
+        let log = d.log();
+        spawn_local(async move {
+            let made = match log.await {
+                Ok(events) => super::share::link(&events).await,
+                Err(e) => Err(e),
+            };
+            share_link.set(Some(made));
+        });
+    };
+    let shared = move || d.shared.with(Option::is_some);
+    let keep_copy = move |_| {
+        let (Some(s), Some(events)) = (session(), d.shared.get_untracked()) else {
+            return;
+        };
+        spawn_local(async move {
+            match s.adopt(events.as_ref().clone()).await {
+                Ok(id) => navigate(state, Route::Debate(id)),
+                Err(e) => action_error.set(Some(format!("The copy could not be kept: {e}"))),
             }
         });
     };
@@ -414,8 +481,9 @@ pub fn DebateScreen() -> impl IntoView {
     let format = Memo::new(move |_| d.config.with(|c| c.as_ref().map(|c| c.format())));
     let panels = move || format.get().map(|f| (ui_for(f).panels)());
     let can_resume = move || {
-        (d.running.get() && d.held.get())
-            || (!d.running.get()
+        !shared() && (d.running.get() && d.held.get())
+            || (!shared()
+                && !d.running.get()
                 && !matches!(d.outcome.get(), Some((Outcome::Completed, _)))
                 && d.config.with(|c| c.is_some()))
     };
@@ -428,6 +496,15 @@ pub fn DebateScreen() -> impl IntoView {
             </div>
         }>
             <section class="debate">
+                {move || shared().then(|| view! {
+                    <div class="shared-banner" role="note">
+                        <p><strong>"Shared with you."</strong>" This debate came in the link you opened: it is read-only and nothing of it is stored in this browser unless you keep a copy. Replay and exports work as they do for your own debates."</p>
+                        <div class="row">
+                            <button type="button" id="keep-copy" class="primary" on:click=keep_copy>"Keep a copy"</button>
+                            <span class="hint">"or press Continue from here under a turn to go on from it with your own connection."</span>
+                        </div>
+                    </div>
+                })}
                 <header class="debate-head">
                     <p class="kicker">{move || d.config.with(|c| c.as_ref().map(|c| c.options.describe()))}</p>
                     <h1 class="topic">{move || d.config.with(|c| c.as_ref().map(|c| c.topic.clone()))}</h1>
@@ -468,8 +545,12 @@ pub fn DebateScreen() -> impl IntoView {
                         {ExportKind::ALL.map(|kind| view! {
                             <button id=format!("export-{}", kind.id()) class="link" on:click=move |_| export(kind)>{kind.label()}</button>
                         })}
+                        {move || (!d.running.get() && d.config.with(Option::is_some)).then(|| view! {
+                            " · "<button type="button" id="share" class="link" on:click=share>"Share link"</button>
+                        })}
                     </span>
                 </div>
+                {move || share_link.get().map(|made| view! { <SharePanel made=made close=move || share_link.set(None)/> })}
                 <Show when=move || !d.running.get() && d.config.with(Option::is_some)>
                     <super::replay::Replay/>
                 </Show>

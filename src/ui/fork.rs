@@ -62,22 +62,22 @@ pub fn ForkPanel() -> impl IntoView {
     let error = RwSignal::new(None::<String>);
     let go = move |ev: leptos::ev::SubmitEvent| {
         ev.prevent_default();
-        let (Some(s), Some(id), Some((call, _))) = (
-            session(),
-            state.debate.id.get_untracked(),
-            at.get_untracked(),
-        ) else {
+        let (Some(s), Some((call, _))) = (session(), at.get_untracked()) else {
             return;
         };
         let (conn_id, model) = (conn.get_untracked(), model.get_untracked());
         let target = connections(state).into_iter().find(|c| c.id == conn_id);
+        let (events, stored_id) = (state.debate.log(), state.debate.id.get_untracked());
         spawn_local(async move {
             let forked = async {
-                let stored = s
-                    .load(&id)
-                    .await?
-                    .ok_or("This debate is not saved in this browser.")?;
-                let mut log = export::fork(&stored.events, &call, &id)?;
+                let events = events.await?;
+                // A shared debate is kept first, so the fork links back to a debate that
+                // exists in this browser.
+                let id = match stored_id {
+                    Some(id) => id,
+                    None => s.adopt(events.clone()).await?,
+                };
+                let mut log = export::fork(&events, &call, &id)?;
                 if let Some(c) = &target {
                     retarget(&mut log, c, &model);
                 }
@@ -95,12 +95,20 @@ pub fn ForkPanel() -> impl IntoView {
         });
     };
     move || {
+        // A shared debate's connections are the sharer's: it goes on on one of the
+        // visitor's own.
+        let shared = state.debate.shared.with(Option::is_some);
+        if shared && conn.get_untracked().is_empty() {
+            if let Some(first) = connections(state).first() {
+                conn.set(first.id.clone());
+            }
+        }
         at.get().map(|(_, label)| {
             view! {
                 <form class="fork-panel" role="dialog" aria-label="Continue from here" on:submit=go.clone()>
                     <p>"A new debate with this history up to "<strong>{label}</strong>", going on from there on"</p>
                     <select aria-label="Connection for the fork" on:change=move |ev| conn.set(event_target_value(&ev))>
-                        <option value="">"the same models"</option>
+                        {(!shared).then(|| view! { <option value="">"the same models"</option> })}
                         <ConnectionOptions/>
                     </select>
                     {move || (!conn.get().is_empty()).then(|| view! {

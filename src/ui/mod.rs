@@ -35,6 +35,8 @@ mod seating;
 #[cfg(target_arch = "wasm32")]
 mod setup;
 #[cfg(target_arch = "wasm32")]
+mod share;
+#[cfg(target_arch = "wasm32")]
 pub mod state;
 
 #[cfg(target_arch = "wasm32")]

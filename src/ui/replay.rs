@@ -5,7 +5,6 @@
 use leptos::prelude::*;
 use leptos::task::spawn_local;
 
-use super::app::session;
 use super::state::AppState;
 use crate::engine::clock::Clock;
 use crate::engine::event::{Event, EventKind};
@@ -58,14 +57,12 @@ pub fn Replay() -> impl IntoView {
         });
     };
     let start = move |_| {
-        let (Some(s), Some(id)) = (session(), d.id.get_untracked()) else {
-            return;
-        };
+        let events = d.log();
         spawn_local(async move {
-            if let Ok(Some(stored)) = s.load(&id).await {
-                ends.set_value(turn_ends(&stored.events));
+            if let Ok(events) = events.await {
+                ends.set_value(turn_ends(&events));
                 total.set(ends.with_value(Vec::len));
-                log.set_value(stored.events);
+                log.set_value(events);
                 active.set(true);
                 scrub(0);
             }

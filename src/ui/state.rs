@@ -146,6 +146,9 @@ pub struct DebateView {
     pub speaking: RwSignal<Option<String>>,
     /// A format's panel can hide the transcript (crux's deck read on its own).
     pub transcript_hidden: RwSignal<bool>,
+    /// The log of a debate opened from a share link: shown read-only, stored nowhere
+    /// until the visitor keeps a copy (`id` is then `None`).
+    pub shared: RwSignal<Option<std::sync::Arc<Vec<Event>>>>,
     turns: StoredValue<crate::engine::small_map::SmallMap<String, TurnView>>,
     epoch: StoredValue<u32>,
 }
@@ -168,6 +171,7 @@ impl DebateView {
             findings: RwSignal::new(Vec::new()),
             speaking: RwSignal::new(None),
             transcript_hidden: RwSignal::new(false),
+            shared: RwSignal::new(None),
             turns: StoredValue::new(crate::engine::small_map::SmallMap::new()),
             epoch: StoredValue::new(0),
         }
@@ -217,6 +221,34 @@ impl DebateView {
     }
 
     /// The view as it was after the log's first events (a replay's position).
+    /// A shared debate's log, shown as a stored one is (it is kept only here).
+    pub fn show_shared(&self, events: Vec<Event>) {
+        self.reset(None);
+        for e in &events {
+            self.apply(e);
+        }
+        self.shared.set(Some(std::sync::Arc::new(events)));
+    }
+
+    /// The whole log behind the view: a shared debate's, or the stored one's (for exports,
+    /// replay, share and fork).
+    pub fn log(&self) -> futures::future::LocalBoxFuture<'static, Result<Vec<Event>, String>> {
+        let shared = self.shared.get_untracked();
+        let (session, id) = (super::app::session(), self.id.get_untracked());
+        Box::pin(async move {
+            if let Some(events) = shared {
+                return Ok(events.as_ref().clone());
+            }
+            let (Some(s), Some(id)) = (session, id) else {
+                return Err("This debate is not saved in this browser.".into());
+            };
+            s.load(&id)
+                .await?
+                .map(|d| d.events)
+                .ok_or_else(|| "This debate is not saved in this browser.".into())
+        })
+    }
+
     pub fn show_prefix(&self, events: &[Event]) {
         self.reset(self.id.get_untracked());
         for e in events {
@@ -501,6 +533,8 @@ pub enum Route {
     Setup,
     Debate(String),
     History,
+    /// A debate carried in a share link's fragment (`#share=1.…`).
+    Shared,
 }
 
 /// App-wide state, provided as context. All fields are signals, so it is `Copy`.

@@ -1,0 +1,142 @@
+//! Share links: the whole debate in the URL's fragment (`#share=1.…`), as its JSON export
+//! deflated by the browser's own `CompressionStream` and written in base64url. A fragment
+//! is never sent to any server, so the link carries the debate from one browser to another
+//! with nobody in between. Opening one treats it as the untrusted file it is: it is
+//! inflated up to the import limit only, then read by the same `export::import` that
+//! checks every imported file (sizes, schema, version, key-like fields).
+
+use base64::engine::general_purpose::URL_SAFE_NO_PAD as B64;
+use base64::Engine;
+use js_sys::{Array, Reflect, Uint8Array};
+use wasm_bindgen::{JsCast, JsValue};
+use wasm_bindgen_futures::JsFuture;
+
+use crate::engine::event::Event;
+use crate::engine::export;
+
+/// What follows `#` in a share link; the `1.` is the encoding's version.
+pub const PREFIX: &str = "share=1.";
+
+/// The longest link Agora makes. Chromium, Firefox and Safari open far longer ones (about
+/// 2 MB), but chat apps, mail clients and link shorteners cut or refuse long URLs well
+/// before that; 100,000 characters fit every debate of a few rounds, and a longer one is
+/// better shared as its JSON file.
+pub const MAX_LINK_CHARS: usize = 100_000;
+
+fn js_error(e: JsValue) -> String {
+    e.dyn_ref::<js_sys::Error>()
+        .map(|e| String::from(e.message()))
+        .or_else(|| e.as_string())
+        .unwrap_or_else(|| "the browser refused".into())
+}
+
+/// Pipes `bytes` through a `CompressionStream` or `DecompressionStream` (deflate-raw),
+/// reading at most `limit` bytes of output: a small link must not inflate into gigabytes.
+async fn through(stream_class: &str, bytes: &[u8], limit: usize) -> Result<Vec<u8>, String> {
+    let global = js_sys::global();
+    let class: js_sys::Function = Reflect::get(&global, &stream_class.into())
+        .ok()
+        .and_then(|c| c.dyn_into().ok())
+        .ok_or("This browser cannot compress data (no CompressionStream); update it to open or make share links.")?;
+    let transform =
+        Reflect::construct(&class, &Array::of1(&"deflate-raw".into())).map_err(js_error)?;
+    let parts = Array::of1(&Uint8Array::from(bytes));
+    let blob = web_sys::Blob::new_with_u8_array_sequence(&parts).map_err(js_error)?;
+    let source = blob.stream();
+    let pipe: js_sys::Function = Reflect::get(&source, &"pipeThrough".into())
+        .map_err(js_error)?
+        .dyn_into()
+        .map_err(js_error)?;
+    let output: web_sys::ReadableStream = pipe
+        .call1(&source, &transform)
+        .map_err(js_error)?
+        .unchecked_into();
+    let reader: web_sys::ReadableStreamDefaultReader = output.get_reader().unchecked_into();
+    let mut out = Vec::new();
+    loop {
+        let chunk = JsFuture::from(reader.read()).await.map_err(js_error)?;
+        if Reflect::get(&chunk, &"done".into())
+            .ok()
+            .and_then(|d| d.as_bool())
+            == Some(true)
+        {
+            return Ok(out);
+        }
+        let value: Uint8Array = Reflect::get(&chunk, &"value".into())
+            .map_err(js_error)?
+            .unchecked_into();
+        if out.len() + value.length() as usize > limit {
+            let _ = reader.cancel();
+            return Err(format!("it holds more than {} MB", limit / (1024 * 1024)));
+        }
+        let start = out.len();
+        out.resize(start + value.length() as usize, 0);
+        value.copy_to(&mut out[start..]);
+    }
+}
+
+/// The page's address with `fragment`, or why the debate is too large for a link.
+pub async fn link(events: &[Event]) -> Result<String, String> {
+    let json = export::to_json(events);
+    let packed = through("CompressionStream", json.as_bytes(), usize::MAX).await?;
+    let fragment = format!("{PREFIX}{}", B64.encode(packed));
+    let page = web_sys::window()
+        .and_then(|w| w.location().href().ok())
+        .unwrap_or_default();
+    let base = page
+        .split('#')
+        .next()
+        .unwrap_or_default()
+        .split('?')
+        .next()
+        .unwrap_or_default();
+    let url = format!("{base}#{fragment}");
+    if url.len() > MAX_LINK_CHARS {
+        return Err(format!(
+            "This debate would make a link of {} characters, over the {} a link can safely carry (chat apps and mail cut longer ones). Export it as JSON instead: anyone can import that file.",
+            group(url.len()),
+            group(MAX_LINK_CHARS)
+        ));
+    }
+    Ok(url)
+}
+
+/// The debate a share link's fragment (after `#`) holds, checked like an imported file.
+pub async fn open(fragment: &str) -> Result<Vec<Event>, String> {
+    let data = fragment.strip_prefix(PREFIX).ok_or(
+        "This share link is not one this version of Agora reads (its fragment does not start with share=1.).",
+    )?;
+    // A link longer than any Agora makes is refused before anything is decoded.
+    if data.len() > 2 * MAX_LINK_CHARS {
+        return Err(format!(
+            "This share link is {} characters long, more than any Agora makes ({} at most); it was not opened.",
+            group(data.len()),
+            group(MAX_LINK_CHARS)
+        ));
+    }
+    let damaged = |why: String| {
+        format!("This share link is damaged ({why}): it was cut short or changed on the way. Ask for the link again, or for the debate's JSON file.")
+    };
+    let packed = B64
+        .decode(data.trim_end_matches('='))
+        .map_err(|e| damaged(format!("not base64url: {e}")))?;
+    let json = through("DecompressionStream", &packed, export::MAX_IMPORT_BYTES)
+        .await
+        .map_err(damaged)?;
+    let text = String::from_utf8(json).map_err(|_| damaged("not UTF-8 text".into()))?;
+    export::import(&text)
+        .map_err(|e| format!("This share link holds no debate Agora can open: {e}"))
+}
+
+/// 100000 as "100,000".
+fn group(n: usize) -> String {
+    let s = n.to_string();
+    let mut out = String::new();
+    for (i, c) in s.chars().enumerate() {
+        if i > 0 && (s.len() - i) % 3 == 0 {
+            out.push(',');
+        }
+        out.push(c);
+    }
+    out
+}

@@ -1,0 +1,136 @@
+// Share links against the release build: a finished debate of each format is shared, and
+// the link opened in a fresh browser context with empty storage shows the same turns and
+// findings, read-only, with nothing stored until "Keep a copy". A tampered link and a debate
+// too large for a link are refused with a message. Debates run on the in-page scripted
+// provider (no key, no network), added through the connection form as a user would.
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { randomBytes } from 'node:crypto';
+import { serveDist, launch, openApp, transcript, dumpIndexedDb } from './harness.mjs';
+
+const w = {};
+before(async () => { w.site = await serveDist(); w.browser = await launch(); });
+after(async () => { await w.browser?.close(); w.site?.close(); });
+
+async function addScripted(page, script = {}) {
+  await page.getByRole('button', { name: /Add a connection/ }).click();
+  await page.selectOption('#conn-provider', { label: 'Scripted demo (no key, no network)' });
+  await page.fill('#conn-script', JSON.stringify(script));
+  await page.click('#conn-save');
+}
+
+/** What a reader sees of the debate: the section's text without the share banner and panel. */
+async function reading(page) {
+  return page.evaluate(() => {
+    const d = document.querySelector('section.debate').cloneNode(true);
+    d.querySelectorAll('.shared-banner, .share-panel').forEach(e => e.remove());
+    return d.innerText;
+  });
+}
+
+async function shareLink(page) {
+  await page.click('#share');
+  await page.locator('#share-url').waitFor();
+  return page.locator('#share-url').inputValue();
+}
+
+const FORMATS = {
+  Classic: async page => page.fill('#rounds', '1'),
+  Duelogic: async () => {},
+  Forecast: async () => {},
+  Crux: async page => { await page.fill('#crux-aspects', '1'); await page.fill('#crux-exchanges', '4'); },
+};
+
+for (const [format, shorten] of Object.entries(FORMATS)) {
+  test(`a finished ${format.toLowerCase()} debate shared by link opens the same, read-only, in an empty browser`, async () => {
+    const { page, context } = await openApp(w.browser, w.site.url);
+    await addScripted(page);
+    await page.getByRole('radio', { name: format }).check();
+    await page.fill('#topic', `Shared ${format}: should cities ban cars?`);
+    await shorten(page);
+    await page.click('#start');
+    await page.locator('.badge.done').waitFor({ timeout: 90_000 });
+    const turns = await transcript(page);
+    const findings = await page.locator('.finding, .crux-card').count();
+    const seen = await reading(page);
+    const url = await shareLink(page);
+    assert.ok(url.startsWith(`${w.site.url}#share=1.`), url.slice(0, 80));
+    await context.close();
+
+    // A stranger's browser: nothing stored, no connection of the sharer's.
+    const other = await w.browser.newContext({ viewport: { width: 1280, height: 900 } });
+    const page2 = await other.newPage();
+    const errors = [];
+    page2.on('pageerror', e => errors.push(e.message));
+    await page2.goto(url);
+    await page2.locator('.shared-banner').waitFor({ timeout: 30_000 });
+    await page2.locator('.badge.done').waitFor();
+    assert.deepEqual(await transcript(page2), turns, 'the same turns');
+    assert.equal(await page2.locator('.finding, .crux-card').count(), findings, 'the same findings');
+    assert.equal(await reading(page2), seen, 'the same page, word for word');
+    assert.equal(await page2.locator('#resume').count(), 0, 'a shared debate does not resume');
+    assert.equal(await dumpIndexedDb(page2).then(d => d.includes('Shared ')), false, 'nothing stored before Keep a copy');
+
+    // Replay works from the link's log.
+    await page2.getByRole('button', { name: 'Replay' }).click();
+    await page2.locator('.replay input[type=range]').waitFor();
+
+    await page2.click('#keep-copy');
+    await page2.waitForURL(/\?debate=/);
+    await page2.locator('.badge.done').waitFor();
+    assert.deepEqual(await transcript(page2), turns, 'the kept copy is the same debate');
+    await page2.getByRole('link', { name: 'History' }).click();
+    await page2.getByText(`Shared ${format}: should cities ban cars?`).waitFor();
+    assert.deepEqual(errors, []);
+    await other.close();
+  });
+}
+
+test('a tampered share link is refused with a message and stores nothing', async () => {
+  const { page, context } = await openApp(w.browser, w.site.url);
+  await addScripted(page);
+  await page.fill('#topic', 'A link that will be changed on the way');
+  await page.fill('#rounds', '1');
+  await page.click('#start');
+  await page.locator('.badge.done').waitFor({ timeout: 60_000 });
+  const url = await shareLink(page);
+  await context.close();
+
+  const other = await w.browser.newContext();
+  const page2 = await other.newPage();
+  const cut = url.slice(0, Math.floor(url.length * 0.6));
+  const i = url.length - 40;
+  const flipped = url.slice(0, i) + (url[i] === 'A' ? 'B' : 'A') + url.slice(i + 1);
+  for (const bad of [cut, flipped, `${w.site.url}#share=1.not*base64`, `${w.site.url}#share=2.abc`]) {
+    await page2.goto('about:blank');
+    await page2.goto(bad);
+    const error = page2.locator('.card.empty p.error');
+    await error.waitFor({ timeout: 30_000 });
+    assert.match(await error.textContent(), /share link (is damaged|holds no debate|is not one this version)/);
+    assert.equal(await page2.locator('.turn').count(), 0);
+  }
+  assert.equal(await dumpIndexedDb(page2).then(d => d.includes('changed on the way')), false);
+  await other.close();
+});
+
+test('a debate too large for a link says so, with its size, and points to the JSON file', async () => {
+  // Ten rounds of answers that do not compress (random text, each under the call's bound).
+  const chars = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789!#$%&()*+,-./:;<=>?@[]^_{|}~';
+  const random = n => Array.from(randomBytes(n), b => chars[b % chars.length]).join('');
+  const answers = [];
+  for (const seat of ['moderator', 'position-a', 'position-b']) {
+    for (const purpose of ['moderation', 'argument']) {
+      for (let occurrence = 0; occurrence < 12; occurrence++) answers.push({ seat, purpose, occurrence, text: random(3900) });
+    }
+  }
+  const { page } = await openApp(w.browser, w.site.url);
+  await addScripted(page, { answers });
+  await page.fill('#topic', 'A very long debate');
+  await page.fill('#rounds', '10');
+  await page.click('#start');
+  await page.locator('.badge.done').waitFor({ timeout: 120_000 });
+  await page.click('#share');
+  const error = page.locator('#share-error');
+  await error.waitFor();
+  assert.match(await error.textContent(), /would make a link of [\d,]+ characters, over the 100,000 a link can safely carry.*Export it as JSON/);
+});
