@@ -1,6 +1,8 @@
 // Writes dist/agora.js, the stable entry other pages import (runDebate, the widget), from
-// www/agora.js with this build's hashed file names, and puts its TypeScript declarations
-// (www/agora.d.ts) beside it. Usage: node .ci/api-entry.mjs dist
+// www/agora.js with this build's hashed file names; puts its TypeScript declarations
+// (www/agora.d.ts) beside it; and writes the widget's styles, dist/agora-widget.css: the
+// app's stylesheet for a shadow root (its page-level rules on :host instead, and nothing
+// inherited from the host page). Usage: node .ci/api-entry.mjs dist
 import { readFile, writeFile, copyFile } from 'node:fs/promises';
 import { join, resolve, dirname } from 'node:path';
 import { createRequire } from 'node:module';
@@ -12,7 +14,9 @@ const { minify } = require('terser');
 
 const html = await readFile(join(dist, 'index.html'), 'utf8');
 const attr = name => {
-  const m = html.match(new RegExp(`data-${name}=["']?\\.?/?([^"' >]+)`));
+  const m = name === 'css-file'
+    ? html.match(/href=["']?\.?\/?(style-[^"' >]+\.css)/)
+    : html.match(new RegExp(`data-${name}=["']?\\.?/?([^"' >]+)`));
   if (!m) throw new Error(`index.html names no ${name} file (Trunk.toml's pattern_script)`);
   return `./${m[1]}`;
 };
@@ -22,4 +26,13 @@ const source = (await readFile(join(www, 'agora.js'), 'utf8'))
 const out = await minify(source, { module: true, compress: { passes: 2 }, mangle: true });
 await writeFile(join(dist, 'agora.js'), out.code);
 await copyFile(join(www, 'agora.d.ts'), join(dist, 'agora.d.ts'));
-console.log(`  wrote agora.js (${attr('js')}) and agora.d.ts`);
+
+// In a shadow root, :root and body match nothing: the variables and the page's font go on
+// the host, after `all: initial` stops the host page's inherited styles at the boundary.
+const css = await readFile(join(dist, attr('css-file')), 'utf8');
+const widgetCss = ':host{all:initial;display:block}' + css
+  .replace(/:root\b/g, ':host')
+  .replace(/(^|[}{,])\s*body\s*([{,])/g, '$1.agora-root$2')
+  .replace(/(^|[}{,])\s*html\s*([{,])/g, '$1:host$2');
+await writeFile(join(dist, 'agora-widget.css'), widgetCss);
+console.log(`  wrote agora.js (${attr('js')}), agora.d.ts and agora-widget.css`);

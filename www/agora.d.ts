@@ -225,3 +225,28 @@ export type FindingBody =
   | { Forecast: Record<string, unknown> }
   | { Unscored: { what: string; reason: string } }
   | { FactCheck: { claims: { claim: string; verdict: 'supported' | 'disputed' | 'false' | 'unverifiable'; [more: string]: unknown }[] } };
+
+// ---- the widget ----
+
+/** `<agora-debate>`: a recorded debate (`src`: an export's URL or a `#share=1.…` link; or
+ * inline JSON in a child `<script type="application/json">`), or a live one (`config`). */
+export class AgoraDebateElement extends HTMLElement {
+  /** A live debate, as `runDebate` takes it; setting it (re)starts the widget. */
+  config: DebateRequest | undefined;
+}
+
+/** `agora-finished`'s detail. */
+export interface AgoraFinished { id: string; outcome: Outcome; message: string | null; debate: AgoraDebate }
+
+declare global {
+  interface HTMLElementTagNameMap { 'agora-debate': AgoraDebateElement }
+  interface HTMLElementEventMap {
+    /** A turn finished (its `TurnFinished` event). */
+    'agora-turn': CustomEvent<AgoraEvent>;
+    /** A finding was recorded: an evaluation, a score, probabilities, a crux card… */
+    'agora-finding': CustomEvent<AgoraEvent>;
+    'agora-finished': CustomEvent<AgoraFinished>;
+    /** The widget could not show or run its debate, or the debate is held (a refused key). */
+    'agora-error': CustomEvent<{ message: string }>;
+  }
+}

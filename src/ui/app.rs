@@ -1,7 +1,6 @@
 //! The app shell: header navigation, routing by the page's query string (`?debate=ID`
 //! works on any static host, no rewrites), and the session's bootstrap.
 
-use std::cell::RefCell;
 use std::rc::Rc;
 
 use leptos::prelude::*;
@@ -17,13 +16,25 @@ use crate::store::idb::IdbStore;
 use crate::store::memory::MemoryStore;
 use crate::store::Store;
 
-thread_local! {
-    static SESSION: RefCell<Option<Rc<Session>>> = const { RefCell::new(None) };
-}
+/// The session a view runs debates on: the app's (once IndexedDB is open), or a widget's
+/// own. Components reach providers only through it, and find it in the state they were
+/// given (`AppState::session`), so the same debate view serves the app, a widget and a
+/// share link.
+#[derive(Clone, Copy)]
+pub struct SessionHandle(StoredValue<Option<Rc<Session>>, LocalStorage>);
 
-/// The session, once IndexedDB is open. Components reach providers only through it.
-pub fn session() -> Option<Rc<Session>> {
-    SESSION.with(|s| s.borrow().clone())
+impl SessionHandle {
+    pub fn new() -> Self {
+        SessionHandle(StoredValue::new_local(None))
+    }
+
+    pub fn get(&self) -> Option<Rc<Session>> {
+        self.0.get_value()
+    }
+
+    pub fn set(&self, s: Rc<Session>) {
+        self.0.set_value(Some(s));
+    }
 }
 
 fn route_from_location() -> Route {
@@ -88,7 +99,7 @@ fn open_route(state: AppState, route: Route) {
 }
 
 pub fn refresh_history(state: AppState) {
-    let Some(s) = session() else { return };
+    let Some(s) = state.session() else { return };
     spawn_local(async move {
         match s.list().await {
             Ok(list) => state.history.set(list),
@@ -124,7 +135,7 @@ fn load_debate(state: AppState, id: String) {
     let view = state.debate;
     view.reset(Some(id.clone()));
     view.shared.set(None);
-    let Some(s) = session() else { return };
+    let Some(s) = state.session() else { return };
     view.loading.set(true);
     spawn_local(async move {
         let result = s.load(&id).await;
@@ -163,9 +174,11 @@ fn connect_listener(s: &Session, state: AppState) {
 
 #[component]
 pub fn App() -> impl IntoView {
+    let session = SessionHandle::new();
     let state = AppState {
         route: RwSignal::new(route_from_location()),
-        debate: DebateView::new(),
+        debate: DebateView::new(session),
+        embedded_from: None,
         history: RwSignal::new(Vec::new()),
         connections_version: RwSignal::new(0),
         ready: RwSignal::new(false),
@@ -187,7 +200,7 @@ pub fn App() -> impl IntoView {
         connections.extend(crate::session::saved::load_connections());
         let s = Session::new(browser::env(store), connections);
         connect_listener(&s, state);
-        SESSION.with(|slot| *slot.borrow_mut() = Some(s));
+        session.set(s);
         state.ready.set(true);
         open_route(state, state.route.get_untracked());
     });
@@ -196,13 +209,13 @@ pub fn App() -> impl IntoView {
         open_route(state, route_from_location())
     });
     // Offline pauses every running debate; the `online` event lets them go on by themselves.
-    let _ = window_event_listener(leptos::ev::offline, |_| {
-        if let Some(s) = session() {
+    let _ = window_event_listener(leptos::ev::offline, move |_| {
+        if let Some(s) = state.session() {
             s.set_offline(true);
         }
     });
-    let _ = window_event_listener(leptos::ev::online, |_| {
-        if let Some(s) = session() {
+    let _ = window_event_listener(leptos::ev::online, move |_| {
+        if let Some(s) = state.session() {
             s.set_offline(false);
         }
     });

@@ -4,7 +4,6 @@
 
 use leptos::prelude::*;
 
-use super::app::session;
 use super::state::AppState;
 use crate::engine::script::Script;
 use crate::llm::dialect::Effort;
@@ -128,7 +127,7 @@ pub fn ConnectionForm(
     };
 
     let list = move |_| {
-        let Some(s) = session() else { return };
+        let Some(s) = state.session() else { return };
         // Checked as Save checks it (but for the model name, which the list is for), so
         // the key only goes where a saved one could.
         let c = draft();
@@ -157,7 +156,7 @@ pub fn ConnectionForm(
     };
 
     let save = move |_| {
-        let Some(s) = session() else { return };
+        let Some(s) = state.session() else { return };
         if kind.get_untracked() == ProviderKind::Scripted {
             if let Err(e) = Script::from_json(&script.get_untracked()) {
                 error.set(Some(format!("The script is not valid: {e}.")));

@@ -6,7 +6,7 @@ use leptos::task::spawn_local;
 
 use wasm_bindgen::JsCast;
 
-use super::app::{navigate, session};
+use super::app::navigate;
 use super::download;
 use super::fork::{fork_button, ForkAt, ForkPanel, ForkedFrom};
 use super::formats::{ui_for, TurnCtx};
@@ -49,7 +49,7 @@ fn HumanTurn(call: crate::engine::CallKey, view: TurnView) -> impl IntoView {
         if text.trim().is_empty() {
             return;
         }
-        if let (Some(s), Some(id)) = (session(), state.debate.id.get_untracked()) {
+        if let (Some(s), Some(id)) = (state.session(), state.debate.id.get_untracked()) {
             // A refused turn (too long) says why and keeps the draft to shorten.
             match s.input(
                 &id,
@@ -245,7 +245,7 @@ fn block_view(block: Block) -> AnyView {
                     <footer class="turn-meta">
                         <span class="usage">{meta}</span>
                         {request}
-                        {move || (view.status.get() == TurnStatus::Done && !state.debate.running.get()).then(|| fork_button(call.clone(), format!("{speaker_name} — {fork_label}")))}
+                        {move || (view.status.get() == TurnStatus::Done && !state.debate.running.get() && state.embedded_from.is_none()).then(|| fork_button(call.clone(), format!("{speaker_name} — {fork_label}")))}
                     </footer>
                 </article>
             }
@@ -311,19 +311,19 @@ pub fn DebateScreen() -> impl IntoView {
     let drawn = super::progressive::progressively(d.blocks);
 
     let stop = move |_| {
-        if let (Some(s), Some(id)) = (session(), d.id.get_untracked()) {
+        if let (Some(s), Some(id)) = (state.session(), d.id.get_untracked()) {
             s.stop(&id);
         }
     };
     let toggle_pause = move |_| {
-        if let (Some(s), Some(id)) = (session(), d.id.get_untracked()) {
+        if let (Some(s), Some(id)) = (state.session(), d.id.get_untracked()) {
             let now = !d.paused.get_untracked();
             s.set_paused(&id, now);
             d.paused.set(now);
         }
     };
     let resume = move |_| {
-        let (Some(s), Some(id)) = (session(), d.id.get_untracked()) else {
+        let (Some(s), Some(id)) = (state.session(), d.id.get_untracked()) else {
             return;
         };
         action_error.set(None);
@@ -348,7 +348,7 @@ pub fn DebateScreen() -> impl IntoView {
         } else {
             Input::Question { text }
         };
-        if let (Some(s), Some(id)) = (session(), d.id.get_untracked()) {
+        if let (Some(s), Some(id)) = (state.session(), d.id.get_untracked()) {
             match s.input(&id, input) {
                 Ok(()) => question.set(String::new()),
                 Err(e) => action_error.set(Some(e)),
@@ -425,7 +425,7 @@ pub fn DebateScreen() -> impl IntoView {
                 }
             },
         };
-        if let (Some(s), Some(id)) = (session(), d.id.get_untracked()) {
+        if let (Some(s), Some(id)) = (state.session(), d.id.get_untracked()) {
             match s.input(&id, Input::SpendingCap { usd }) {
                 Ok(()) => {
                     action_error.set(None);
@@ -458,7 +458,10 @@ pub fn DebateScreen() -> impl IntoView {
         let log = d.log();
         spawn_local(async move {
             let made = match log.await {
-                Ok(events) => super::share::link(&events).await,
+                Ok(events) => {
+                    let app = state.embedded_from.map(|a| a.get_value());
+                    super::share::link(&events, app.as_deref()).await
+                }
                 Err(e) => Err(e),
             };
             share_link.set(Some(made));
@@ -466,7 +469,7 @@ pub fn DebateScreen() -> impl IntoView {
     };
     let shared = move || d.shared.with(Option::is_some);
     let keep_copy = move |_| {
-        let (Some(s), Some(events)) = (session(), d.shared.get_untracked()) else {
+        let (Some(s), Some(events)) = (state.session(), d.shared.get_untracked()) else {
             return;
         };
         spawn_local(async move {
@@ -492,11 +495,13 @@ pub fn DebateScreen() -> impl IntoView {
         <Show when=move || d.load_error.get().is_none() fallback=move || view! {
             <div class="card empty">
                 <p class="error">{move || d.load_error.get()}</p>
-                <a href="#" on:click=move |ev| { ev.prevent_default(); navigate(state, Route::History) }>"Back to history"</a>
+                {state.embedded_from.is_none().then(|| view! {
+                    <a href="#" on:click=move |ev| { ev.prevent_default(); navigate(state, Route::History) }>"Back to history"</a>
+                })}
             </div>
         }>
             <section class="debate">
-                {move || shared().then(|| view! {
+                {move || (shared() && state.embedded_from.is_none()).then(|| view! {
                     <div class="shared-banner" role="note">
                         <p><strong>"Shared with you."</strong>" This debate came in the link you opened: it is read-only and nothing of it is stored in this browser unless you keep a copy. Replay and exports work as they do for your own debates."</p>
                         <div class="row">

@@ -5,7 +5,7 @@
 use leptos::prelude::*;
 use leptos::task::spawn_local;
 
-use super::app::{navigate, session};
+use super::app::navigate;
 use super::seating::{connections, ConnectionOptions};
 use super::state::{AppState, Route};
 use crate::engine::config::Participant;
@@ -62,7 +62,7 @@ pub fn ForkPanel() -> impl IntoView {
     let error = RwSignal::new(None::<String>);
     let go = move |ev: leptos::ev::SubmitEvent| {
         ev.prevent_default();
-        let (Some(s), Some((call, _))) = (session(), at.get_untracked()) else {
+        let (Some(s), Some((call, _))) = (state.session(), at.get_untracked()) else {
             return;
         };
         let (conn_id, model) = (conn.get_untracked(), model.get_untracked());

@@ -3,7 +3,7 @@
 use leptos::prelude::*;
 use leptos::task::spawn_local;
 
-use super::app::{href, navigate, refresh_history, session};
+use super::app::{href, navigate, refresh_history};
 use super::inpage::cached_models;
 use super::state::{AppState, Route};
 use crate::engine::config::FormatId;
@@ -32,7 +32,7 @@ fn HistoryRow(item: DebateSummary) -> impl IntoView {
     let open_route = route.clone();
     let id = item.id.clone();
     let delete = move |_| {
-        let Some(s) = session() else { return };
+        let Some(s) = state.session() else { return };
         let id = id.clone();
         spawn_local(async move {
             match s.delete(&id).await {

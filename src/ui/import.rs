@@ -7,7 +7,7 @@ use leptos::prelude::*;
 use leptos::task::spawn_local;
 use wasm_bindgen::JsCast;
 
-use super::app::{refresh_history, session};
+use super::app::refresh_history;
 use super::seating::{connections, ConnectionOptions};
 use super::state::AppState;
 use crate::engine::event::Event;
@@ -41,8 +41,8 @@ async fn read_file(ev: &leptos::ev::Event) -> Result<String, String> {
 }
 
 /// Every stored debate's log.
-async fn all_logs() -> Result<Vec<Vec<Event>>, String> {
-    let s = session().ok_or("not ready")?;
+async fn all_logs(state: AppState) -> Result<Vec<Vec<Event>>, String> {
+    let s = state.session().ok_or("not ready")?;
     let mut out = Vec::new();
     for d in s.list().await? {
         if let Some(stored) = s.load(&d.id).await? {
@@ -72,7 +72,7 @@ pub fn ImportBar() -> impl IntoView {
     let mapping = RwSignal::new(Vec::<(String, String)>::new());
     let labels = RwSignal::new(Vec::<String>::new());
     let store = move |log: Vec<Event>| {
-        let Some(s) = session() else { return };
+        let Some(s) = state.session() else { return };
         spawn_local(async move {
             let topic = crate::engine::event::config_of(&log)
                 .map(|c| c.topic.clone())
@@ -124,7 +124,7 @@ pub fn ImportBar() -> impl IntoView {
     };
     let backup = move |_| {
         spawn_local(async move {
-            let saved = match all_logs().await {
+            let saved = match all_logs(state).await {
                 Ok(logs) => super::download::save(
                     &format!("agora-backup-{}.json", today()),
                     "application/json",
@@ -147,7 +147,7 @@ pub fn ImportBar() -> impl IntoView {
                     return said.set(Some((true, format!("This backup was not restored: {e}"))))
                 }
             };
-            let (Some(s), Ok(here)) = (session(), all_logs().await) else {
+            let (Some(s), Ok(here)) = (state.session(), all_logs(state).await) else {
                 return;
             };
             let (mut added, mut skipped) = (0, 0);

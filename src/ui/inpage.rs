@@ -8,7 +8,6 @@
 use leptos::prelude::*;
 use leptos::task::spawn_local;
 
-use super::app::session;
 use super::state::AppState;
 use crate::session::{inpage, Connection};
 
@@ -27,7 +26,7 @@ pub fn in_page_panel(model: RwSignal<String>) -> impl IntoView {
     // A loaded model's name and context window become the connection's.
     let loaded = move |ev: leptos::ev::Event| {
         let (ctx, name) = inpage::loaded(&ev.current_target().map(Into::into).unwrap_or_default());
-        let (true, Some(s)) = (ctx > 0, session()) else {
+        let (true, Some(s)) = (ctx > 0, state.session()) else {
             return;
         };
         if let Some(mut c) = s

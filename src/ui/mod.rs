@@ -38,6 +38,8 @@ mod setup;
 mod share;
 #[cfg(target_arch = "wasm32")]
 pub mod state;
+#[cfg(target_arch = "wasm32")]
+pub mod widget;
 
 #[cfg(target_arch = "wasm32")]
 pub use app::App;

@@ -4,7 +4,6 @@
 
 use leptos::prelude::*;
 
-use super::app::session;
 use super::state::AppState;
 use crate::engine::config::Participant;
 use crate::session::prices::PriceTable;
@@ -12,7 +11,7 @@ use crate::session::Connection;
 
 pub(crate) fn connections(state: AppState) -> Vec<Connection> {
     state.connections_version.track();
-    session().map(|s| s.connections()).unwrap_or_default()
+    state.session().map(|s| s.connections()).unwrap_or_default()
 }
 
 /// The debate's own connection and model, and the prices that go with every model.

@@ -3,7 +3,7 @@
 
 use leptos::prelude::*;
 
-use super::app::{navigate, session};
+use super::app::navigate;
 use super::connection_form::ConnectionForm;
 use super::fields::TextField;
 use super::formats::{SetupForm, FORMATS};
@@ -69,7 +69,7 @@ pub fn SetupScreen() -> impl IntoView {
     };
 
     let test = move |_| {
-        let Some(s) = session() else { return };
+        let Some(s) = state.session() else { return };
         testing.set(true);
         test_result.set(None);
         let fut = s.test_connection(&connection.get_untracked(), &model.get_untracked());
@@ -89,7 +89,7 @@ pub fn SetupScreen() -> impl IntoView {
 
     let start = move |ev: leptos::ev::SubmitEvent| {
         ev.prevent_default();
-        let Some(s) = session() else {
+        let Some(s) = state.session() else {
             error.set(Some(
                 "Agora is still starting; try again in a moment.".into(),
             ));

@@ -75,14 +75,17 @@ async fn through(stream_class: &str, bytes: &[u8], limit: usize) -> Result<Vec<u
     }
 }
 
-/// The page's address with `fragment`, or why the debate is too large for a link.
-pub async fn link(events: &[Event]) -> Result<String, String> {
+/// A link to `app` (Agora's page: this one, or the one a widget comes from) that opens
+/// the debate, or why the debate is too large for a link.
+pub async fn link(events: &[Event], app: Option<&str>) -> Result<String, String> {
     let json = export::to_json(events);
     let packed = through("CompressionStream", json.as_bytes(), usize::MAX).await?;
     let fragment = format!("{PREFIX}{}", B64.encode(packed));
-    let page = web_sys::window()
-        .and_then(|w| w.location().href().ok())
-        .unwrap_or_default();
+    let page = app.map(str::to_string).unwrap_or_else(|| {
+        web_sys::window()
+            .and_then(|w| w.location().href().ok())
+            .unwrap_or_default()
+    });
     let base = page
         .split('#')
         .next()

@@ -149,13 +149,16 @@ pub struct DebateView {
     /// The log of a debate opened from a share link: shown read-only, stored nowhere
     /// until the visitor keeps a copy (`id` is then `None`).
     pub shared: RwSignal<Option<std::sync::Arc<Vec<Event>>>>,
+    /// The session this view's debate runs on.
+    pub session: super::app::SessionHandle,
     turns: StoredValue<crate::engine::small_map::SmallMap<String, TurnView>>,
     epoch: StoredValue<u32>,
 }
 
 impl DebateView {
-    pub fn new() -> Self {
+    pub fn new(session: super::app::SessionHandle) -> Self {
         DebateView {
+            session,
             id: RwSignal::new(None),
             config: RwSignal::new(None),
             blocks: RwSignal::new(Vec::new()),
@@ -234,7 +237,7 @@ impl DebateView {
     /// replay, share and fork).
     pub fn log(&self) -> futures::future::LocalBoxFuture<'static, Result<Vec<Event>, String>> {
         let shared = self.shared.get_untracked();
-        let (session, id) = (super::app::session(), self.id.get_untracked());
+        let (session, id) = (self.session.get(), self.id.get_untracked());
         Box::pin(async move {
             if let Some(events) = shared {
                 return Ok(events.as_ref().clone());
@@ -522,12 +525,6 @@ impl DebateView {
     }
 }
 
-impl Default for DebateView {
-    fn default() -> Self {
-        Self::new()
-    }
-}
-
 #[derive(Clone, Debug, PartialEq)]
 pub enum Route {
     Setup,
@@ -537,14 +534,26 @@ pub enum Route {
     Shared,
 }
 
-/// App-wide state, provided as context. All fields are signals, so it is `Copy`.
+/// The state of one mounted Agora (the app, or a widget on another page), provided as
+/// context. All fields are signals or handles, so it is `Copy`.
 #[derive(Clone, Copy)]
 pub struct AppState {
     pub route: RwSignal<Route>,
     pub debate: DebateView,
+    /// Mounted by a widget inside another page: the address of the Agora it comes from
+    /// (share links open there). No app is around the debate view then (no History, no
+    /// navigation), and nothing that would need one is offered.
+    pub embedded_from: Option<StoredValue<String>>,
     pub history: RwSignal<Vec<DebateSummary>>,
     /// Bumped when connections change so views re-read them from the session.
     pub connections_version: RwSignal<u32>,
     pub ready: RwSignal<bool>,
     pub notice: RwSignal<Option<String>>,
+}
+
+impl AppState {
+    /// The session this Agora runs debates on (none until its store is open).
+    pub fn session(&self) -> Option<std::rc::Rc<crate::session::Session>> {
+        self.debate.session.get()
+    }
 }

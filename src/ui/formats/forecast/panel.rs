@@ -15,7 +15,7 @@ use crate::ui::state::{AppState, DebateView, TurnStatus};
 /// Saves the forecast's result (`report::debate_result`: the final distribution, each
 /// role's probabilities, consensus, insights, precedents and metadata) as a JSON file.
 fn export_result(d: DebateView, problem: RwSignal<Option<String>>) {
-    let (Some(s), Some(id)) = (crate::ui::app::session(), d.id.get_untracked()) else {
+    let (Some(s), Some(id)) = (d.session.get(), d.id.get_untracked()) else {
         return;
     };
     let load = s.load(&id);

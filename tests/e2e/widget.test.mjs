@@ -1,0 +1,115 @@
+// The <agora-debate> widget against the release build, on www/embed.html (a host page
+// with loud styles of its own): the recorded debate shows every turn and finding with no
+// model called; the live widget runs a debate against the stand-in and the host page hears
+// its events; styles do not cross the shadow root either way; and a host page whose
+// Content Security Policy forbids WebAssembly shows the visitor why nothing appears.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { world, ROOT } from './harness.mjs';
+
+const w = world('e2e-classic.json');
+const recorded = JSON.parse(readFileSync(join(ROOT, 'www/examples/duelogic.json'), 'utf8'));
+const count = (pred) => recorded.events.filter(e => typeof e.kind === 'object' && pred(e.kind)).length;
+
+async function embedPage(width = 1280) {
+  const context = await w.browser.newContext({ viewport: { width, height: 1000 } });
+  const page = await context.newPage();
+  const requests = [];
+  const errors = [];
+  page.on('request', r => requests.push(r.url()));
+  page.on('pageerror', e => errors.push(e.message));
+  await page.goto(`${w.site.url}embed.html`);
+  return { context, page, requests, errors };
+}
+
+test('the recorded widget shows every turn and finding, and nothing is called', async () => {
+  const { page, requests, errors, context } = await embedPage();
+  const widget = page.locator('#recorded');
+  await widget.locator('.badge.done').waitFor({ timeout: 30_000 });
+  // Every turn but the Arbiter's evaluations (shown as scorecards). A stored debate is
+  // drawn a slice at a time: wait for the last turn.
+  const turns = count(k => k.TurnStarted && k.TurnStarted.purpose !== 'evaluation');
+  await widget.locator('.turn').nth(turns - 1).waitFor();
+  assert.equal(await widget.locator('.turn').count(), turns, 'every turn');
+  assert.equal(await widget.locator('.scorecard').count(), count(k => k.FindingRecorded?.body.Evaluation), 'every evaluation');
+  assert.match(await widget.locator('h1.topic').textContent(), /Should cities ban cars/);
+  // Replay works inside the widget.
+  await widget.getByRole('button', { name: 'Replay' }).click();
+  await widget.locator('.replay input[type=range]').waitFor();
+  assert.ok(requests.every(u => u.startsWith(w.site.url)), `only Agora's own files were fetched: ${requests.filter(u => !u.startsWith(w.site.url))}`);
+  assert.deepEqual(await w.standin.log(), [], 'no model was called');
+  assert.deepEqual(errors, []);
+  await context.close();
+});
+
+test('the live widget runs a debate against the stand-in and the host page hears its events', async () => {
+  await w.standin.setScript({ default: { chunk_delay_ms: 2 } });
+  const { page, errors, context } = await embedPage(390);
+  const heard = [];
+  await page.exposeFunction('heard', (name, detail) => heard.push({ name, detail }));
+  await page.evaluate(({ base }) => {
+    for (const name of ['agora-turn', 'agora-finding', 'agora-finished', 'agora-error']) {
+      document.addEventListener(name, e => window.heard(name, e.detail));
+    }
+    document.getElementById('live').config = {
+      format: 'classic', topic: 'Is a widget a good way to show a debate?', options: { rounds: 1 },
+      connections: [{ kind: 'open_ai_compatible', label: 'Stand-in', base_url: `${base}/v1`, model: 'standin' }],
+    };
+  }, { base: w.standin.base });
+  const live = page.locator('#live');
+  await live.getByRole('button', { name: 'Start debate' }).click();
+  await live.locator('.badge.done').waitFor({ timeout: 60_000 });
+  const turns = await live.locator('.turn').count();
+  assert.ok(turns >= 5, `${turns} turns`);
+  await page.waitForFunction(() => document.getElementById('log').textContent.includes('live: agora-finished completed'));
+  const names = heard.map(h => h.name);
+  assert.equal(names.filter(n => n === 'agora-turn').length, turns, 'one agora-turn per turn');
+  const finished = heard.find(h => h.name === 'agora-finished').detail;
+  assert.equal(finished.outcome, 'completed');
+  assert.equal(finished.debate.events.filter(e => e.kind.TurnFinished).length, turns, 'the finished debate comes with the event');
+  assert.ok((await w.standin.log()).length >= turns, 'the stand-in answered');
+
+  // Styles: the host's rules do not reach in, and the widget's do not leak out.
+  const styles = await page.evaluate(() => {
+    const inner = document.getElementById('live').shadowRoot;
+    const p = inner.querySelector('.turn .md p');
+    const turn = inner.querySelector('.turn');
+    const host = document.querySelector('.host-text');
+    return {
+      innerTransform: getComputedStyle(p).textTransform,
+      innerColor: getComputedStyle(p).color,
+      turnDisplay: getComputedStyle(turn).display,
+      innerFont: getComputedStyle(inner.querySelector('.agora-root')).fontFamily,
+      hostColor: getComputedStyle(host).color,
+      hostTransform: getComputedStyle(host).textTransform,
+      hostFont: getComputedStyle(document.body).fontFamily,
+      sheets: document.styleSheets.length,
+    };
+  });
+  assert.equal(styles.innerTransform, 'none', 'the host\'s uppercase stays out');
+  assert.notEqual(styles.innerColor, 'rgb(187, 0, 0)', 'the host\'s red stays out');
+  assert.notEqual(styles.turnDisplay, 'none', 'the host\'s .turn rule stays out');
+  assert.doesNotMatch(styles.innerFont, /Georgia/);
+  assert.equal(styles.hostColor, 'rgb(187, 0, 0)', 'the host keeps its own colours');
+  assert.equal(styles.hostTransform, 'uppercase');
+  assert.match(styles.hostFont, /Georgia/);
+  assert.equal(styles.sheets, 1, 'no stylesheet added to the host page');
+  assert.deepEqual(errors, []);
+  await context.close();
+});
+
+test('a host page whose Content Security Policy forbids WebAssembly shows why the widget is empty', async () => {
+  const context = await w.browser.newContext();
+  const page = await context.newPage();
+  const html = `<!doctype html><meta http-equiv="Content-Security-Policy" content="default-src 'self'; script-src 'self'">
+    <title>Strict host</title><script type="module" src="./agora.js"></script>
+    <agora-debate id="d" src="examples/duelogic.json"></agora-debate>`;
+  await page.route(`${w.site.url}strict.html`, r => r.fulfill({ contentType: 'text/html', body: html }));
+  await page.goto(`${w.site.url}strict.html`);
+  const error = page.locator('#d p.error[role=alert]');
+  await error.waitFor({ timeout: 30_000 });
+  assert.match(await error.textContent(), /This debate cannot be shown: .*(WebAssembly|wasm|Content Security Policy)/i);
+  await context.close();
+});
