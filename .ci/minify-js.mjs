@@ -15,12 +15,16 @@ const { minify } = require('terser');
 const sri = bytes => `sha384-${createHash('sha384').update(bytes).digest('base64')}`;
 let html = await readFile(join(dist, 'index.html'), 'utf8');
 // boot.js (www/boot.js, the starter the Content Security Policy allows instead of an inline
-// script, and the service worker of the in-page model's threads) is a few lines of our own
-// and carries no integrity hash: minified as they are, nothing to refresh.
-const boot = join(dist, 'boot.js');
-const bootOut = await minify(await readFile(boot, 'utf8'), { module: true, compress: { passes: 2 }, mangle: true });
-await writeFile(boot, bootOut.code);
-for (const name of (await readdir(dist)).filter(f => f.endsWith('.js') && f !== 'boot.js')) {
+// script, and the service worker of the in-page model's threads) and frame.js (the visitor-key
+// widget's frame) are a few lines of our own and carry no integrity hash: minified as they
+// are, nothing to refresh.
+const OWN = ['boot.js', 'frame.js'];
+for (const name of OWN) {
+  const path = join(dist, name);
+  const out = await minify(await readFile(path, 'utf8'), { module: true, compress: { passes: 2 }, mangle: true });
+  await writeFile(path, out.code);
+}
+for (const name of (await readdir(dist)).filter(f => f.endsWith('.js') && !OWN.includes(f))) {
   const path = join(dist, name);
   const before = await readFile(path);
   const out = await minify(before.toString('utf8'), { module: true, compress: { passes: 2 }, mangle: true });

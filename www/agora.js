@@ -8,6 +8,8 @@
 const GLUE = '__AGORA_GLUE__';
 const WASM = '__AGORA_WASM__';
 const CSS = './agora-widget.css';
+const AGORA_ORIGIN = new URL(import.meta.url).origin;
+const EVENTS = ['agora-turn', 'agora-finding', 'agora-finished', 'agora-error'];
 
 let loaded;
 function load() {
@@ -29,7 +31,8 @@ export async function runDebate(config, options) {
  * runDebate takes it). Its view lives in a shadow root with styles of its own. Events
  * (bubbling, composed): agora-turn, agora-finding, agora-finished, agora-error.
  * Attributes: `autostart` (no Start button), `keep` (keep live debates in this page's
- * IndexedDB; off, they are in memory only).
+ * IndexedDB; off, they are in memory only), `visitor-key` (the visitor types the key, in
+ * a frame served from Agora's origin that this page's scripts cannot read).
  */
 export class AgoraDebateElement extends HTMLElement {
   static observedAttributes = ['src', 'share'];
@@ -71,10 +74,32 @@ export class AgoraDebateElement extends HTMLElement {
     return {};
   }
 
+  /** Visitor-key mode: the debate runs in frame.html on Agora's origin; the config goes
+   * in and the events come out by postMessage, each side checking the other's origin. */
+  #frame(root) {
+    const frame = document.createElement('iframe');
+    frame.title = 'Agora debate';
+    frame.src = new URL(`frame.html?host=${encodeURIComponent(location.origin)}`, import.meta.url).href;
+    frame.style.cssText = 'display:block;width:100%;height:24rem;border:0;';
+    const generation = this.#generation;
+    const onMessage = (e) => {
+      if (generation !== this.#generation) return removeEventListener('message', onMessage);
+      if (e.origin !== AGORA_ORIGIN || e.source !== frame.contentWindow) return;
+      const { agora, detail, height } = e.data ?? {};
+      if (agora === 'ready') frame.contentWindow.postMessage({ agora: 'config', config: this.#config }, AGORA_ORIGIN);
+      else if (agora === 'height') frame.style.height = `${Math.ceil(height)}px`;
+      else if (EVENTS.includes(agora)) this.#emit(agora, detail);
+    };
+    addEventListener('message', onMessage);
+    root.replaceChildren(frame);
+    this.#widget = { unmount: () => { removeEventListener('message', onMessage); frame.remove(); } };
+  }
+
   async #render() {
     this.#stop();
     const generation = this.#generation;
     const root = this.shadowRoot ?? this.attachShadow({ mode: 'open' });
+    if (this.hasAttribute('visitor-key') && this.#config) return this.#frame(root);
     const style = document.createElement('link');
     style.rel = 'stylesheet';
     style.href = new URL(CSS, import.meta.url).href;
@@ -90,6 +115,8 @@ export class AgoraDebateElement extends HTMLElement {
         app_url: new URL('./', import.meta.url).href,
         keep: this.hasAttribute('keep'),
         autostart: this.hasAttribute('autostart'),
+        // Only inside frame.html: a key typed there is out of the host page's reach.
+        ask_keys: this.hasAttribute('ask-keys') && window.parent !== window && location.origin === AGORA_ORIGIN,
       }, (name, detail) => this.#emit(name, detail));
     } catch (e) {
       if (generation !== this.#generation) return;

@@ -140,10 +140,20 @@ fn lock_debate(id: &str) -> LocalBoxFuture<'static, Option<DebateLock>> {
         });
         let opts = Object::new();
         let _ = Reflect::set(&opts, &"ifAvailable".into(), &JsValue::TRUE);
-        if request.call3(&locks, &name, &opts, &granted).is_err() {
+        let Ok(requested) = request.call3(&locks, &name, &opts, &granted) else {
             return unlocked();
-        }
-        match (rx.await, release) {
+        };
+        // Where locks are refused (a frame on another site, with storage partitioned), the
+        // request's promise rejects and `granted` is never called: run unlocked then.
+        let refused = wasm_bindgen_futures::JsFuture::from(Promise::resolve(&requested));
+        let answer = futures::future::select(rx, refused).await;
+        let got = match answer {
+            futures::future::Either::Left((got, _)) => got,
+            futures::future::Either::Right((Err(_), _)) => return unlocked(),
+            // Resolved before being granted: the lock was let go already.
+            futures::future::Either::Right((Ok(_), _)) => return unlocked(),
+        };
+        match (got, release) {
             (Ok(true), Some(r)) => Some(Box::new(Release(r)) as DebateLock),
             (Ok(true), None) => unlocked(),
             _ => None,

@@ -20,7 +20,7 @@ use crate::engine::event::{Event, EventKind};
 use crate::engine::export;
 use crate::engine::DebateConfig;
 use crate::session::prices::PriceTable;
-use crate::session::{browser, Connection, Session, Update};
+use crate::session::{browser, Connection, Session, Update as SessionUpdate};
 use crate::store::idb::IdbStore;
 use crate::store::memory::MemoryStore;
 use crate::store::Store;
@@ -45,6 +45,10 @@ struct WidgetOptions {
     /// Start at once instead of showing Start.
     #[serde(default)]
     autostart: bool,
+    /// The visitor types the connections' keys (set only by www/frame.js: in the frame on
+    /// Agora's own origin, where the host page's scripts cannot read them).
+    #[serde(default)]
+    ask_keys: bool,
 }
 
 /// A mounted widget; `unmount` (called when the element leaves the page) stops its debate
@@ -162,6 +166,59 @@ struct Live {
     connections: Vec<Connection>,
 }
 
+/// The request with the visitor's keys put into its connections (by position); a
+/// connection the visitor left empty keeps what the request gave.
+fn with_keys(request: &serde_json::Value, keys: &[String]) -> serde_json::Value {
+    let mut r = request.clone();
+    if let Some(conns) = r.get_mut("connections").and_then(|c| c.as_array_mut()) {
+        for (c, key) in conns.iter_mut().zip(keys) {
+            if let (Some(o), false) = (c.as_object_mut(), key.trim().is_empty()) {
+                o.insert("api_key".into(), key.trim().into());
+            }
+        }
+    }
+    r
+}
+
+/// Reads and checks a live widget's request. Asking the visitor for keys, it is first read
+/// with a stand-in key wherever one is missing, so the debate can be shown before Start.
+fn live_of(request: &serde_json::Value, keys: Option<&[String]>) -> Result<Live, String> {
+    let request = match keys {
+        Some(keys) => with_keys(request, keys),
+        None => request.clone(),
+    };
+    request::read(request)
+        .and_then(|r| r.build(&PriceTable::default()))
+        .map(|(config, connections)| Live {
+            config,
+            connections,
+        })
+}
+
+/// The connections a visitor gives a key for (their place in `connections`, and a name):
+/// every one that calls a provider.
+fn keyed(request: &serde_json::Value) -> Vec<(usize, String)> {
+    request
+        .get("connections")
+        .and_then(|c| c.as_array())
+        .map(|conns| {
+            conns
+                .iter()
+                .enumerate()
+                .filter(|(_, c)| c.get("kind").and_then(|k| k.as_str()) != Some("scripted"))
+                .map(|(i, c)| {
+                    let name = c
+                        .get("label")
+                        .or_else(|| c.get("id"))
+                        .and_then(|l| l.as_str())
+                        .map_or_else(|| format!("connection {}", i + 1), str::to_string);
+                    (i, name)
+                })
+                .collect()
+        })
+        .unwrap_or_default()
+}
+
 #[component]
 fn WidgetView(options: WidgetOptions, dispatch: Dispatch) -> impl IntoView {
     let state = expect_context::<AppState>();
@@ -194,12 +251,13 @@ fn WidgetView(options: WidgetOptions, dispatch: Dispatch) -> impl IntoView {
             }
             d.loading.set(false);
         });
-    } else if let Some(request) = options.request {
-        match request::read(request).and_then(|r| r.build(&PriceTable::default())) {
-            Ok((config, connections)) => live.set_value(Some(Live {
-                config,
-                connections,
-            })),
+    } else if let Some(request) = &options.request {
+        // Shown before Start; with keys to ask for, read with a placeholder key in each.
+        let placeholders = options
+            .ask_keys
+            .then(|| vec!["typed-by-the-visitor".to_string(); 32]);
+        match live_of(request, placeholders.as_deref()) {
+            Ok(l) => live.set_value(Some(l)),
             Err(e) => fail(e),
         }
     } else {
@@ -210,17 +268,43 @@ fn WidgetView(options: WidgetOptions, dispatch: Dispatch) -> impl IntoView {
     }
 
     let keep = options.keep;
+    let ask_keys = options.ask_keys;
+    let request = StoredValue::new(options.request.clone().unwrap_or_default());
+    let key_labels = if ask_keys {
+        keyed(&request.get_value())
+    } else {
+        Vec::new()
+    };
+    let connection_count = request.with_value(|r| {
+        r.get("connections")
+            .and_then(|c| c.as_array())
+            .map_or(0, Vec::len)
+    });
+    let keys = RwSignal::new(vec![String::new(); connection_count]);
     let start = {
         let dispatch = dispatch.clone();
         let fail = fail.clone();
         move || {
+            // The visitor's keys go into the connections only now, and stay in this frame.
+            let chosen = if ask_keys {
+                match live_of(&request.get_value(), Some(&keys.get_untracked())) {
+                    Ok(l) => Some(l),
+                    Err(e) => {
+                        problem.set(Some(e));
+                        return;
+                    }
+                }
+            } else {
+                live.get_value()
+            };
             let Some(Live {
                 config,
                 connections,
-            }) = live.get_value()
+            }) = chosen
             else {
                 return;
             };
+            problem.set(None);
             started.set(true);
             let (dispatch, fail) = (dispatch.clone(), fail.clone());
             spawn_local(async move {
@@ -245,15 +329,17 @@ fn WidgetView(options: WidgetOptions, dispatch: Dispatch) -> impl IntoView {
                             return;
                         }
                         match update {
-                            Update::Event(e) => {
+                            SessionUpdate::Event(e) => {
                                 d.apply(e);
                                 if let Some(s) = weak.upgrade() {
                                     dispatch.event(e, &s, &id);
                                 }
                             }
-                            Update::Delta { call, delta, .. } => d.delta(&call.to_string(), delta),
-                            Update::Notice(m) => dispatch.error(m),
-                            Update::Ended => d.running.set(false),
+                            SessionUpdate::Delta { call, delta, .. } => {
+                                d.delta(&call.to_string(), delta)
+                            }
+                            SessionUpdate::Notice(m) => dispatch.error(m),
+                            SessionUpdate::Ended => d.running.set(false),
                         }
                     });
                 }
@@ -295,6 +381,15 @@ fn WidgetView(options: WidgetOptions, dispatch: Dispatch) -> impl IntoView {
                         <p class="kicker">{kind}</p>
                         <h2 class="topic">{topic}</h2>
                         <p class="hint">{seats}</p>
+                        {key_labels.iter().map(|(i, label)| (*i, label.clone())).map(|(i, label)| view! {
+                            <label class="field"><span class="label">{format!("Your API key for {label}")}</span>
+                                <input type="password" autocomplete="off" class="widget-key"
+                                    placeholder="Kept in this frame only"
+                                    on:input=move |ev| keys.update(|k| k[i] = event_target_value(&ev))/></label>
+                        }).collect_view()}
+                        {(!key_labels.is_empty()).then(|| view! {
+                            <p class="hint">"This debate runs in a frame served by Agora, apart from the page around it: that page cannot read the key you type here. The key is kept in this frame's memory only and sent only to its provider."</p>
+                        })}
                         <button type="button" class="primary widget-start-button" on:click=move |_| start()>"Start debate"</button>
                     </section>
                 }

@@ -23,13 +23,15 @@ const TYPES = { '.html': 'text/html', '.js': 'text/javascript', '.wasm': 'applic
  * compressed once, so compressing costs no time in a measurement. With `isolate`, sends the
  * COOP/COEP headers that make the page cross-origin isolated (as .ci/serve.py does).
  * `routes` maps a path under SUB_PATH to its own handler `(req, res)`; `seen` lists every
- * path asked for. */
-export async function serveDist({ gzip = false, isolate = false, routes = {} } = {}) {
+ * path asked for. With `cors`, any origin may fetch the files (as static hosts such as
+ * GitHub Pages allow), so pages of another origin can load the widget and the API. */
+export async function serveDist({ gzip = false, isolate = false, cors = false, routes = {} } = {}) {
   const gzipped = new Map();
   const seen = [];
   const server = createServer(async (req, res) => {
     const url = new URL(req.url, 'http://x');
     seen.push(url.pathname);
+    if (cors) res.setHeader('Access-Control-Allow-Origin', '*');
     if (isolate) {
       res.setHeader('Cross-Origin-Opener-Policy', 'same-origin');
       res.setHeader('Cross-Origin-Embedder-Policy', 'require-corp');

@@ -2,12 +2,15 @@
 // with loud styles of its own): the recorded debate shows every turn and finding with no
 // model called; the live widget runs a debate against the stand-in and the host page hears
 // its events; styles do not cross the shadow root either way; and a host page whose
-// Content Security Policy forbids WebAssembly shows the visitor why nothing appears.
+// Content Security Policy forbids WebAssembly shows the visitor why nothing appears. On
+// another origin, a key the visitor types into a `visitor-key` widget stays in Agora's
+// frame, out of the host page's reach, and the debate still runs.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { world, ROOT } from './harness.mjs';
+import { createServer } from 'node:http';
+import { world, serveDist, ROOT } from './harness.mjs';
 
 const w = world('e2e-classic.json');
 const recorded = JSON.parse(readFileSync(join(ROOT, 'www/examples/duelogic.json'), 'utf8'));
@@ -112,4 +115,63 @@ test('a host page whose Content Security Policy forbids WebAssembly shows why th
   await error.waitFor({ timeout: 30_000 });
   assert.match(await error.textContent(), /This debate cannot be shown: .*(WebAssembly|wasm|Content Security Policy)/i);
   await context.close();
+});
+
+test('a visitor\'s key typed into a visitor-key widget on another site stays out of that site\'s reach', async () => {
+  await w.standin.setScript({ default: { chunk_delay_ms: 2 } });
+  const SECRET = 'sk-visitor-secret-4242';
+  const agora = await serveDist({ cors: true }); // http://127.0.0.1:…
+  const hostHtml = `<!doctype html><html lang="en"><title>Someone else's site</title>
+    <script type="module" src="${agora.url}agora.js"></script>
+    <h1>Another site</h1><agora-debate id="w" visitor-key></agora-debate>
+    <script type="module">
+      window.heard = [];
+      for (const name of ['agora-turn', 'agora-finding', 'agora-finished', 'agora-error'])
+        document.addEventListener(name, e => window.heard.push({ name, detail: e.detail }));
+      document.getElementById('w').config = {
+        format: 'classic', topic: 'Whose key is it?', options: { rounds: 1 },
+        connections: [{ kind: 'open_ai_compatible', label: 'Stand-in', base_url: '${w.standin.base}/v1', model: 'standin' }],
+      };
+    </script></html>`;
+  const host = createServer((req, res) => res.writeHead(200, { 'Content-Type': 'text/html' }).end(hostHtml));
+  await new Promise(r => host.listen(0, '127.0.0.1', r));
+  const hostUrl = `http://localhost:${host.address().port}/`; // another origin than Agora's
+  const context = await w.browser.newContext();
+  const page = await context.newPage();
+  const logs = [];
+  page.on('console', m => logs.push(m.text()));
+  page.on('pageerror', e => logs.push(e.message));
+  try {
+    await page.goto(hostUrl);
+    const frame = page.frameLocator('#w iframe');
+    await frame.locator('input.widget-key').fill(SECRET);
+    await frame.getByRole('button', { name: 'Start debate' }).click();
+    await page.waitForFunction(() => window.heard.some(h => h.name === 'agora-finished'), null, { timeout: 60_000 });
+    const seen = await page.evaluate(async () => {
+      const frame = document.getElementById('w').shadowRoot.querySelector('iframe');
+      let reach;
+      try { reach = frame.contentWindow.document.body.innerHTML; } catch (e) { reach = e.name; }
+      return {
+        reach,
+        contentDocument: frame.contentDocument,
+        finished: window.heard.find(h => h.name === 'agora-finished').detail.outcome,
+        turns: window.heard.filter(h => h.name === 'agora-turn').length,
+        everything: JSON.stringify(window.heard) + document.documentElement.outerHTML + JSON.stringify({ ...localStorage }),
+      };
+    });
+    assert.equal(seen.reach, 'SecurityError', 'the host page cannot read the frame');
+    assert.equal(seen.contentDocument, null);
+    assert.equal(seen.finished, 'completed');
+    assert.ok(seen.turns >= 5, `${seen.turns} turns heard`);
+    assert.ok(!seen.everything.includes(SECRET), 'the key is nowhere the host page can read');
+    assert.ok((await w.standin.log()).every(c => c.authorized), 'every call carried the key');
+  } catch (e) {
+    await page.screenshot({ path: 'artifacts/visitor-key-failure.png' });
+    console.log(logs.join('\n'));
+    throw e;
+  } finally {
+    await context.close();
+    host.close();
+    agora.close();
+  }
 });
