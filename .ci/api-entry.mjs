@@ -1,8 +1,7 @@
 // Writes dist/agora.js, the stable entry other pages import (runDebate, the widget), from
-// www/agora.js with this build's hashed file names; puts its TypeScript declarations
-// (www/agora.d.ts) beside it; and writes the widget's styles, dist/agora-widget.css: the
-// app's stylesheet for a shadow root (its page-level rules on :host instead, and nothing
-// inherited from the host page). Usage: node .ci/api-entry.mjs dist
+// www/agora.js with this build's hashed file names (the module, its wasm, and the app's
+// stylesheet, which also styles the widget's shadow root), and puts its TypeScript
+// declarations (www/agora.d.ts) beside it. Usage: node .ci/api-entry.mjs dist
 import { readFile, writeFile, copyFile } from 'node:fs/promises';
 import { join, resolve, dirname } from 'node:path';
 import { createRequire } from 'node:module';
@@ -22,17 +21,9 @@ const attr = name => {
 };
 const source = (await readFile(join(www, 'agora.js'), 'utf8'))
   .replace('__AGORA_GLUE__', attr('js'))
-  .replace('__AGORA_WASM__', attr('wasm'));
+  .replace('__AGORA_WASM__', attr('wasm'))
+  .replace('__AGORA_CSS__', attr('css-file'));
 const out = await minify(source, { module: true, compress: { passes: 2 }, mangle: true });
 await writeFile(join(dist, 'agora.js'), out.code);
 await copyFile(join(www, 'agora.d.ts'), join(dist, 'agora.d.ts'));
-
-// In a shadow root, :root and body match nothing: the variables and the page's font go on
-// the host, after `all: initial` stops the host page's inherited styles at the boundary.
-const css = await readFile(join(dist, attr('css-file')), 'utf8');
-const widgetCss = ':host{all:initial;display:block}' + css
-  .replace(/:root\b/g, ':host')
-  .replace(/(^|[}{,])\s*body\s*([{,])/g, '$1.agora-root$2')
-  .replace(/(^|[}{,])\s*html\s*([{,])/g, '$1:host$2');
-await writeFile(join(dist, 'agora-widget.css'), widgetCss);
-console.log(`  wrote agora.js (${attr('js')}), agora.d.ts and agora-widget.css`);
+console.log(`  wrote agora.js (${attr('js')}) and agora.d.ts`);

@@ -7,7 +7,7 @@
 // first use. Declarations: agora.d.ts, beside this file.
 const GLUE = '__AGORA_GLUE__';
 const WASM = '__AGORA_WASM__';
-const CSS = './agora-widget.css';
+const CSS = '__AGORA_CSS__';
 const AGORA_ORIGIN = new URL(import.meta.url).origin;
 const EVENTS = ['agora-turn', 'agora-finding', 'agora-finished', 'agora-error'];
 
@@ -124,7 +124,11 @@ export class AgoraDebateElement extends HTMLElement {
       const p = document.createElement('p');
       p.className = 'error';
       p.setAttribute('role', 'alert');
-      p.textContent = `This debate cannot be shown: ${e.message ?? e}`;
+      const why = String(e.message ?? e);
+      const csp = /Content Security Policy|unsafe-eval/i.test(why)
+        ? ' This page\'s Content Security Policy does not let Agora run: its script-src needs \'wasm-unsafe-eval\' and Agora\'s address.'
+        : '';
+      p.textContent = `This debate cannot be shown.${csp} (${why})`;
       mount.replaceChildren(p);
       this.#emit('agora-error', { message: p.textContent });
     }

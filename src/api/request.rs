@@ -3,10 +3,17 @@
 //! uses which. Read from any serde deserializer (a JavaScript object through
 //! serde-wasm-bindgen in the browser, JSON in the tests), and refused with a message that
 //! names the field that is wrong.
+//!
+//! The request's own fields are read with their paths tracked; the large parts (a whole
+//! configuration, a format's options) are read from JSON text by the same deserializer
+//! the store reads events with, so the app does not link a second copy of all the
+//! configuration's reading code for the API (a tracked copy cost about 100 KB of wasm).
 
 use std::collections::BTreeMap;
 
 use serde::Deserialize;
+
+use serde_json::Value;
 
 use crate::engine::config::{DebateConfig, FormatId, FormatOptions, Participant};
 use crate::engine::formats::default_config;
@@ -28,7 +35,7 @@ pub struct DebateRequest {
     /// Instead of `format` and `topic`: a whole configuration, as an export's first event
     /// holds it (`events[0].kind.DebateStarted.config`).
     #[serde(default)]
-    pub config: Option<DebateConfig>,
+    pub config: Option<Value>,
     /// At least one; the first runs every seat that `seats` does not place elsewhere.
     pub connections: Vec<ConnectionSpec>,
     /// By seat id (`position-a`, `chair-2`, `analyst`…).
@@ -56,7 +63,7 @@ pub struct ConnectionSpec {
     pub api_key: Option<String>,
     /// What a `scripted` connection plays (the stand-in's script format).
     #[serde(default)]
-    pub script: Option<Script>,
+    pub script: Option<Value>,
     #[serde(default)]
     pub context_tokens: Option<u32>,
     #[serde(default)]
@@ -102,9 +109,17 @@ impl ConnectionSpec {
             ProviderKind::Scripted => {
                 let script = self
                     .script
-                    .clone()
+                    .as_ref()
                     .ok_or_else(|| field_error(&at("script"), "a scripted connection needs one"))?;
-                script.check().map_err(|e| field_error(&at("script"), e))?;
+                // A path inside the script (`answers[1].fault`) follows the script's own.
+                let script = Script::from_json(&script.to_string()).map_err(|e| {
+                    match e.split_once(": ") {
+                        Some((path, why)) if !path.contains(' ') => {
+                            field_error(&format!("{}.{path}", at("script")), why)
+                        }
+                        _ => field_error(&at("script"), e),
+                    }
+                })?;
                 Connection::scripted(&id, &label, script)
             }
             ProviderKind::InBrowser => {
@@ -182,30 +197,44 @@ fn merge(
     Ok(())
 }
 
-/// The format's options with the caller's merged over them.
-fn with_options(
-    options: &FormatOptions,
-    patch: &serde_json::Value,
-) -> Result<FormatOptions, String> {
-    // `{"classic": {…}}`: the variant's tag, then its fields.
-    let mut whole = serde_json::to_value(options).map_err(|e| e.to_string())?;
-    let (tag, fields) = whole
-        .as_object_mut()
-        .and_then(|o| o.iter_mut().next())
-        .ok_or("the options have no format")?;
-    let tag = tag.clone();
-    merge(fields, patch, "options")?;
-    let merged = serde_json::Value::Object([(tag, fields.take())].into_iter().collect());
-    serde_path_to_error::deserialize(merged).map_err(|e| {
-        // The path starts at the variant (`classic.rounds`); the caller wrote `options.rounds`.
-        let path = e.path().to_string();
-        let inner = e.into_inner();
-        let rest = path.split_once('.').map_or("", |(_, r)| r);
-        field_error(
-            &format!("options.{rest}").trim_end_matches('.').to_string(),
-            inner,
-        )
+/// A typed value from a part of the request, read from its JSON text (see the module's
+/// note); the error names the part.
+fn typed<T: serde::de::DeserializeOwned>(v: &Value, at: &str) -> Result<T, String> {
+    serde_json::from_str(&v.to_string()).map_err(|e| {
+        // serde_json appends where in the text it was; the part's path says it better.
+        let e = e.to_string();
+        let why = e.split(" at line ").next().unwrap_or(&e);
+        field_error(at, why)
     })
+}
+
+/// The format's options with the caller's merged over them. An option of the wrong type
+/// is named by trying the caller's options one at a time.
+fn with_options(options: &FormatOptions, patch: &Value) -> Result<FormatOptions, String> {
+    // `{"classic": {…}}`: the variant's tag, then its fields.
+    let whole: Value = serde_json::to_string(options)
+        .ok()
+        .and_then(|t| serde_json::from_str(&t).ok())
+        .ok_or("the format's options could not be read")?;
+    let Some((tag, defaults)) = whole.as_object().and_then(|o| o.iter().next()) else {
+        return Err("the options have no format".into());
+    };
+    let tagged = |fields: Value| Value::Object([(tag.clone(), fields)].into_iter().collect());
+    let mut fields = defaults.clone();
+    merge(&mut fields, patch, "options")?;
+    if let Ok(o) = typed(&tagged(fields), "options") {
+        return Ok(o);
+    }
+    for (k, v) in patch.as_object().into_iter().flatten() {
+        let mut one = defaults.clone();
+        merge(
+            &mut one,
+            &Value::Object([(k.clone(), v.clone())].into_iter().collect()),
+            "options",
+        )?;
+        typed::<FormatOptions>(&tagged(one), &format!("options.{k}"))?;
+    }
+    Err(field_error("options", "these options do not go together"))
 }
 
 impl DebateRequest {
@@ -238,7 +267,8 @@ impl DebateRequest {
                     "give `format` and `topic`, or a whole `config`, not both",
                 ))
             }
-            (Some(mut c), None) => {
+            (Some(c), None) => {
+                let mut c: DebateConfig = typed(&c, "config")?;
                 if self.options.is_some() {
                     return Err(field_error(
                         "options",

@@ -3,7 +3,9 @@
 // by Debian's Chromium with the cache disabled, 10 Mbit/s down, 40 ms round trip and the
 // CPU slowed down 4x through the Chrome DevTools Protocol. "Usable" means the topic field
 // is there and the Start button is enabled, which happens once the wasm has started, opened
-// IndexedDB and built the session. Prints every run and the median; a figure, not a test.
+// IndexedDB and built the session. Also: how long until a host page shows a recorded debate
+// in the <agora-debate> widget (its first turn drawn inside the shadow root), and what that
+// page downloads for it. Prints every run and the median; a figure, not a test.
 //
 // Usage (from the repository root, after a release build):
 //   node tests/e2e/load-time.mjs            # AGORA_LOAD_RUNS=N for other than 5 runs
@@ -14,8 +16,36 @@ const MBIT = 1e6 / 8; // bytes per second
 const NETWORK = { offline: false, latency: 40, downloadThroughput: 10 * MBIT, uploadThroughput: 10 * MBIT };
 const CPU_SLOWDOWN = 4;
 
+/** A host page with one recorded debate in the widget. */
+const WIDGET_HOST = '<!doctype html><html lang="en"><title>A host page</title><script type="module" src="./agora.js"></script><agora-debate src="examples/duelogic.json"></agora-debate></html>';
+
+/** In the page: notes when the widget's first turn is drawn (inside its shadow root, which
+ * a mutation observer on the document does not see, so it is checked every frame). */
+function watchWidget() {
+  const check = () => {
+    if (document.querySelector('agora-debate')?.shadowRoot?.querySelector('.turn')) window.__agoraUsableAt = performance.now();
+    else requestAnimationFrame(check);
+  };
+  requestAnimationFrame(check);
+}
+
+/** In the page: notes when the setup screen becomes usable. */
+function watchSetup() {
+  const usable = () => {
+    const start = document.getElementById('start');
+    const topic = document.getElementById('topic');
+    return start && !start.disabled && topic && !topic.disabled;
+  };
+  new MutationObserver((_, observer) => {
+    if (usable()) {
+      window.__agoraUsableAt = performance.now();
+      observer.disconnect();
+    }
+  }).observe(document, { subtree: true, childList: true, attributes: true });
+}
+
 /** One cold load in a fresh browser context; times in ms since navigation start. */
-async function once(browser, url) {
+async function once(browser, url, watch = watchSetup) {
   const context = await browser.newContext({ viewport: { width: 390, height: 844 } });
   try {
     const page = await context.newPage();
@@ -26,24 +56,17 @@ async function once(browser, url) {
     await cdp.send('Emulation.setCPUThrottlingRate', { rate: CPU_SLOWDOWN });
     // Notes the moment the screen becomes usable, from inside the page (a mutation observer
     // runs right after the DOM change, so polling from outside adds no error).
-    await page.addInitScript(() => {
-      const usable = () => {
-        const start = document.getElementById('start');
-        const topic = document.getElementById('topic');
-        return start && !start.disabled && topic && !topic.disabled;
-      };
-      new MutationObserver((_, observer) => {
-        if (usable()) {
-          window.__agoraUsableAt = performance.now();
-          observer.disconnect();
-        }
-      }).observe(document, { subtree: true, childList: true, attributes: true });
-    });
+    await page.addInitScript(watch);
     await page.goto(url, { waitUntil: 'commit' });
     await page.waitForFunction(() => window.__agoraUsableAt, null, { timeout: 120_000 });
     return await page.evaluate(() => {
       const wasm = performance.getEntriesByType('resource').find(e => e.name.endsWith('.wasm'));
-      return { usable: window.__agoraUsableAt, wasmEnd: wasm?.responseEnd ?? NaN, wasmBytes: wasm?.encodedBodySize ?? NaN };
+      const all = performance.getEntriesByType('resource');
+      return {
+        usable: window.__agoraUsableAt, wasmEnd: wasm?.responseEnd ?? NaN, wasmBytes: wasm?.encodedBodySize ?? NaN,
+        // Everything fetched before the screen was usable (the page itself aside).
+        bytes: all.filter(e => e.responseEnd <= window.__agoraUsableAt).reduce((n, e) => n + e.encodedBodySize, 0),
+      };
     });
   } finally {
     await context.close();
@@ -53,7 +76,7 @@ async function once(browser, url) {
 const median = xs => { const s = [...xs].sort((a, b) => a - b); const m = s.length >> 1; return s.length % 2 ? s[m] : (s[m - 1] + s[m]) / 2; };
 const ms = x => `${Math.round(x)} ms`;
 
-const site = await serveDist({ gzip: true });
+const site = await serveDist({ gzip: true, routes: { 'widget-host.html': (req, res) => res.writeHead(200, { 'Content-Type': 'text/html' }).end(WIDGET_HOST) } });
 const browser = await launch();
 try {
   await once(browser, site.url); // warm-up: the server compresses each file once
@@ -64,6 +87,11 @@ try {
   console.log(`  load time to a usable setup screen (10 Mbit/s down, 40 ms RTT, CPU 4x slower, cache off, gzip)`);
   console.log(`    runs:   ${runs.map(r => Math.round(r.usable)).join(', ')} ms`);
   console.log(`    median: ${ms(usable)} (wasm, ${runs[0].wasmBytes} bytes gzipped, downloaded by ${ms(wasmEnd)})`);
+  const widget = [];
+  for (let i = 0; i < RUNS; i++) widget.push(await once(browser, `${site.url}widget-host.html`, watchWidget));
+  console.log(`  load time to a recorded debate in the widget on a host page (same conditions)`);
+  console.log(`    runs:   ${widget.map(r => Math.round(r.usable)).join(', ')} ms`);
+  console.log(`    median: ${ms(median(widget.map(r => r.usable)))} (${widget[0].bytes} bytes gzipped fetched by then: agora.js, the module, its wasm, the widget's styles and the debate)`);
 } finally {
   await browser.close();
   site.close();

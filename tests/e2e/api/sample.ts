@@ -79,3 +79,23 @@ export async function abortMidway(agora: typeof Agora): Promise<{ name: string; 
     };
   }
 }
+
+/** A page listening to a widget: the element and its events are typed too. */
+export function watch(el: Agora.AgoraDebateElement, onCard: (card: Agora.CruxCard) => void): () => void {
+  const finding = (e: CustomEvent<Agora.AgoraEvent>) => {
+    const kind = e.detail.kind;
+    if (typeof kind !== 'string' && 'FindingRecorded' in kind) {
+      const body = kind.FindingRecorded.body;
+      if ('CruxCard' in body) onCard(body.CruxCard);
+    }
+  };
+  const finished = (e: CustomEvent<Agora.AgoraFinished>) => {
+    if (e.detail.outcome !== 'completed') console.warn(e.detail.message);
+  };
+  el.addEventListener('agora-finding', finding);
+  el.addEventListener('agora-finished', finished);
+  return () => {
+    el.removeEventListener('agora-finding', finding);
+    el.removeEventListener('agora-finished', finished);
+  };
+}
