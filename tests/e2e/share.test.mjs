@@ -101,12 +101,13 @@ test('a tampered share link is refused with a message and stores nothing', async
   const cut = url.slice(0, Math.floor(url.length * 0.6));
   const i = url.length - 40;
   const flipped = url.slice(0, i) + (url[i] === 'A' ? 'B' : 'A') + url.slice(i + 1);
-  for (const bad of [cut, flipped, `${w.site.url}#share=1.not*base64`, `${w.site.url}#share=2.abc`]) {
+  const oversized = `${w.site.url}#share=1.${'A'.repeat(250_000)}`;
+  for (const bad of [cut, flipped, `${w.site.url}#share=1.not*base64`, `${w.site.url}#share=2.abc`, oversized]) {
     await page2.goto('about:blank');
     await page2.goto(bad);
     const error = page2.locator('.card.empty p.error');
     await error.waitFor({ timeout: 30_000 });
-    assert.match(await error.textContent(), /share link (is damaged|holds no debate|is not one this version)/);
+    assert.match(await error.textContent(), /share link (is damaged|holds no debate|is not one this version|is 250,\d+ characters long, more than any Agora makes)/);
     assert.equal(await page2.locator('.turn').count(), 0);
   }
   assert.equal(await dumpIndexedDb(page2).then(d => d.includes('changed on the way')), false);
@@ -133,4 +134,41 @@ test('a debate too large for a link says so, with its size, and points to the JS
   const error = page.locator('#share-error');
   await error.waitFor();
   assert.match(await error.textContent(), /would make a link of [\d,]+ characters, over the 100,000 a link can safely carry.*Export it as JSON/);
+});
+
+test('Continue from here on a shared debate keeps a copy and goes on on the visitor\'s own connection', async () => {
+  const { page, context } = await openApp(w.browser, w.site.url);
+  await addScripted(page);
+  await page.fill('#topic', 'A debate to carry on elsewhere');
+  await page.fill('#rounds', '1');
+  await page.click('#start');
+  await page.locator('.badge.done').waitFor({ timeout: 60_000 });
+  const url = await shareLink(page);
+  const turns = await page.locator('.turn').count();
+  await context.close();
+
+  const other = await w.browser.newContext({ viewport: { width: 1280, height: 900 } });
+  const page2 = await other.newPage();
+  await page2.goto(url);
+  await page2.locator('.shared-banner').waitFor({ timeout: 30_000 });
+  // The visitor's own connection, with answers of its own to tell them apart.
+  await page2.getByRole('link', { name: 'New debate' }).click();
+  await addScripted(page2, { default: { text: 'The visitor\'s own model carries on from here.' } });
+  await page2.goBack();
+  await page2.locator('.shared-banner').waitFor({ timeout: 30_000 });
+  await page2.getByRole('button', { name: 'Continue from here' }).nth(1).click();
+  const panel = page2.getByRole('dialog', { name: 'Continue from here' });
+  assert.equal(await panel.getByRole('option', { name: 'the same models' }).count(), 0, 'the sharer\'s connections are not offered');
+  await panel.getByRole('combobox').selectOption({ label: 'Scripted demo (no key, no network)' });
+  await panel.getByRole('button', { name: 'Fork and continue' }).click();
+  await page2.waitForURL(/\?debate=/);
+  await page2.locator('.badge.done').waitFor({ timeout: 60_000 });
+  assert.match(await page2.locator('.forked-from').textContent(), /Forked from another debate/);
+  assert.ok((await page2.locator('.turn').count()) >= turns - 1);
+  assert.match(await page2.locator('.transcript').innerText(), /The visitor's own model carries on from here\./);
+  // The shared original was kept, so the fork's link back leads somewhere.
+  await page2.locator('.forked-from a').click();
+  await page2.locator('.badge.done').waitFor();
+  assert.equal(await page2.locator('.turn').count(), turns);
+  await other.close();
 });
