@@ -124,7 +124,10 @@ fn load_shared(state: AppState) {
             return; // the user moved on meanwhile
         }
         match opened {
-            Ok(events) => view.show_shared(events),
+            Ok(events) => {
+                view.show_shared(events);
+                view.focus.set(super::share::focus_of(&fragment));
+            }
             Err(e) => view.load_error.set(Some(e)),
         }
         view.loading.set(false);

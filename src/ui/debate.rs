@@ -4,8 +4,6 @@
 use leptos::prelude::*;
 use leptos::task::spawn_local;
 
-use wasm_bindgen::JsCast;
-
 use super::app::navigate;
 use super::download;
 use super::fork::{fork_button, ForkAt, ForkPanel, ForkedFrom};
@@ -254,51 +252,6 @@ fn block_view(block: Block) -> AnyView {
     }
 }
 
-/// The link Share made, to copy, or why there is none.
-#[component]
-fn SharePanel(
-    made: Result<String, String>,
-    close: impl Fn() + Clone + Send + Sync + 'static,
-) -> impl IntoView {
-    let copied = RwSignal::new(None::<&'static str>);
-    let body = match made {
-        Ok(url) => {
-            let chars = url.len();
-            let copy_url = url.clone();
-            let copy = move |_| {
-                let url = copy_url.clone();
-                spawn_local(async move {
-                    let clipboard = window().navigator().clipboard();
-                    let done =
-                        wasm_bindgen_futures::JsFuture::from(clipboard.write_text(&url)).await;
-                    copied.set(Some(if done.is_ok() {
-                        "Copied."
-                    } else {
-                        "Copying was refused: select the link and copy it."
-                    }));
-                });
-            };
-            view! {
-                <p>"Anyone who opens this link sees this debate, read-only, with its replay and findings. It holds the whole debate (never a key); the part after # is not sent to any server, not even the one hosting Agora."</p>
-                <div class="row">
-                    <input id="share-url" class="share-url" readonly aria-label="Share link" prop:value=url
-                        on:focus=|ev| { if let Some(i) = ev.target().and_then(|t| t.dyn_into::<web_sys::HtmlInputElement>().ok()) { i.select() } }/>
-                    <button type="button" id="share-copy" class="secondary" on:click=copy>"Copy link"</button>
-                </div>
-                <p class="hint">{format!("{chars} characters.")}" "{move || copied.get()}</p>
-            }
-            .into_any()
-        }
-        Err(e) => view! { <p class="error" role="alert" id="share-error">{e}</p> }.into_any(),
-    };
-    view! {
-        <div class="share-panel subcard" role="dialog" aria-label="Share link">
-            {body}
-            <button type="button" class="link" on:click=move |_| close()>"Close"</button>
-        </div>
-    }
-}
-
 #[component]
 pub fn DebateScreen() -> impl IntoView {
     let state = expect_context::<AppState>();
@@ -460,7 +413,7 @@ pub fn DebateScreen() -> impl IntoView {
             let made = match log.await {
                 Ok(events) => {
                     let app = state.embedded_from.map(|a| a.get_value());
-                    super::share::link(&events, app.as_deref()).await
+                    super::share::link(&events, app.as_deref(), None).await
                 }
                 Err(e) => Err(e),
             };
@@ -491,6 +444,51 @@ pub fn DebateScreen() -> impl IntoView {
                 && d.config.with(|c| c.is_some()))
     };
 
+    // A link that opened on one finding (a crux card, a forecast) shows it alone, with the
+    // way to the whole debate when the link holds it.
+    let focused = Memo::new(move |_| {
+        let key = d.focus.get()?;
+        let format = d.config.with(|c| c.as_ref().map(|c| c.format()))?;
+        d.findings.with(|all| {
+            all.iter()
+                .find(|f| f.key == key)
+                .filter(|f| (ui_for(format).alone)(f).is_some())
+                .cloned()
+        })
+    });
+    let whole_in_link = move || {
+        d.shared.with(|s| {
+            s.as_ref().is_some_and(|log| {
+                log.iter()
+                    .any(|e| matches!(e.kind, crate::engine::event::EventKind::TurnFinished { .. }))
+            })
+        })
+    };
+    let alone = move || {
+        let f = focused.get()?;
+        let format = d.config.with(|c| c.as_ref().map(|c| c.format()))?;
+        let label = f.body.label().to_lowercase();
+        Some(view! {
+            <section class="debate focused">
+                {state.embedded_from.is_none().then(|| view! {
+                    <div class="shared-banner" role="note">
+                        <p><strong>"Shared with you."</strong>{format!(" One {label} from a debate, read-only; nothing of it is stored in this browser.")}</p>
+                    </div>
+                })}
+                <header class="debate-head">
+                    <p class="kicker">{move || d.config.with(|c| c.as_ref().map(|c| c.options.describe()))}</p>
+                    <h1 class="topic">{move || d.config.with(|c| c.as_ref().map(|c| c.topic.clone()))}</h1>
+                </header>
+                {(ui_for(format).alone)(&f)}
+                {move || if whole_in_link() {
+                    view! { <button type="button" id="see-whole" class="secondary" on:click=move |_| d.focus.set(None)>"See the whole debate"</button> }.into_any()
+                } else {
+                    view! { <p class="hint" id="alone-note">"The link holds this finding and the debate's setup only, not its turns."</p> }.into_any()
+                }}
+            </section>
+        })
+    };
+
     view! {
         <Show when=move || d.load_error.get().is_none() fallback=move || view! {
             <div class="card empty">
@@ -500,7 +498,8 @@ pub fn DebateScreen() -> impl IntoView {
                 })}
             </div>
         }>
-            <section class="debate">
+            {alone}
+            <section class="debate" class:hidden=move || focused.with(Option::is_some)>
                 {move || (shared() && state.embedded_from.is_none()).then(|| view! {
                     <div class="shared-banner" role="note">
                         <p><strong>"Shared with you."</strong>" This debate came in the link you opened: it is read-only and nothing of it is stored in this browser unless you keep a copy. Replay and exports work as they do for your own debates."</p>
@@ -555,7 +554,7 @@ pub fn DebateScreen() -> impl IntoView {
                         })}
                     </span>
                 </div>
-                {move || share_link.get().map(|made| view! { <SharePanel made=made close=move || share_link.set(None)/> })}
+                {move || share_link.get().map(|made| view! { <super::share::SharePanel made=made close=move || share_link.set(None)/> })}
                 <Show when=move || !d.running.get() && d.config.with(Option::is_some)>
                     <super::replay::Replay/>
                 </Show>

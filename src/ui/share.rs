@@ -11,11 +11,17 @@ use js_sys::{Array, Reflect, Uint8Array};
 use wasm_bindgen::{JsCast, JsValue};
 use wasm_bindgen_futures::JsFuture;
 
+use leptos::prelude::*;
+use leptos::task::spawn_local;
+
+use super::state::AppState;
 use crate::engine::event::Event;
 use crate::engine::export;
 
 /// What follows `#` in a share link; the `1.` is the encoding's version.
 pub const PREFIX: &str = "share=1.";
+/// After the data, the finding a link opens on (one crux card, one forecast).
+const FOCUS: &str = "&focus=";
 
 /// The longest link Agora makes. Chromium, Firefox and Safari open far longer ones (about
 /// 2 MB), but chat apps, mail clients and link shorteners cut or refuse long URLs well
@@ -76,11 +82,19 @@ async fn through(stream_class: &str, bytes: &[u8], limit: usize) -> Result<Vec<u
 }
 
 /// A link to `app` (Agora's page: this one, or the one a widget comes from) that opens
-/// the debate, or why the debate is too large for a link.
-pub async fn link(events: &[Event], app: Option<&str>) -> Result<String, String> {
+/// the debate (on the finding `focus`, when given), or why it is too large for a link.
+pub async fn link(
+    events: &[Event],
+    app: Option<&str>,
+    focus: Option<&str>,
+) -> Result<String, String> {
     let json = export::to_json(events);
     let packed = through("CompressionStream", json.as_bytes(), usize::MAX).await?;
-    let fragment = format!("{PREFIX}{}", B64.encode(packed));
+    let mut fragment = format!("{PREFIX}{}", B64.encode(packed));
+    if let Some(key) = focus {
+        fragment.push_str(FOCUS);
+        fragment.push_str(&String::from(js_sys::encode_uri_component(key)));
+    }
     let page = app.map(str::to_string).unwrap_or_else(|| {
         web_sys::window()
             .and_then(|w| w.location().href().ok())
@@ -106,7 +120,8 @@ pub async fn link(events: &[Event], app: Option<&str>) -> Result<String, String>
 
 /// The debate a share link's fragment (after `#`) holds, checked like an imported file.
 pub async fn open(fragment: &str) -> Result<Vec<Event>, String> {
-    let data = fragment.strip_prefix(PREFIX).ok_or(
+    let data = fragment.split(FOCUS).next().unwrap_or_default();
+    let data = data.strip_prefix(PREFIX).ok_or(
         "This share link is not one this version of Agora reads (its fragment does not start with share=1.).",
     )?;
     // A link longer than any Agora makes is refused before anything is decoded.
@@ -129,6 +144,113 @@ pub async fn open(fragment: &str) -> Result<Vec<Event>, String> {
     let text = String::from_utf8(json).map_err(|_| damaged("not UTF-8 text".into()))?;
     export::import(&text)
         .map_err(|e| format!("This share link holds no debate Agora can open: {e}"))
+}
+
+/// The finding a link opens on, if it names one.
+pub fn focus_of(fragment: &str) -> Option<String> {
+    let (_, key) = fragment.split_once(FOCUS)?;
+    js_sys::decode_uri_component(key)
+        .ok()
+        .and_then(|k| k.as_string())
+        .filter(|k| !k.is_empty())
+}
+
+/// The link Share made, to copy, or why there is none.
+#[component]
+pub fn SharePanel(
+    made: Result<String, String>,
+    close: impl Fn() + Clone + Send + Sync + 'static,
+    /// What the link opens on, when not the whole debate ("card", "forecast").
+    #[prop(optional)]
+    alone: Option<&'static str>,
+) -> impl IntoView {
+    let holds = match alone {
+        None => "Anyone who opens this link sees this debate, read-only, with its replay and findings. It holds the whole debate (never a key)".to_string(),
+        Some(what) => format!("Anyone who opens this link sees this {what}, read-only, and the topic and seats of its debate. It holds nothing else (never a key)"),
+    };
+    let copied = RwSignal::new(None::<&'static str>);
+    let body = match made {
+        Ok(url) => {
+            let chars = url.len();
+            let copy_url = url.clone();
+            let copy = move |_| {
+                let url = copy_url.clone();
+                spawn_local(async move {
+                    let clipboard = window().navigator().clipboard();
+                    let done =
+                        wasm_bindgen_futures::JsFuture::from(clipboard.write_text(&url)).await;
+                    copied.set(Some(if done.is_ok() {
+                        "Copied."
+                    } else {
+                        "Copying was refused: select the link and copy it."
+                    }));
+                });
+            };
+            view! {
+                <p>{holds}"; the part after # is not sent to any server, not even the one hosting Agora."</p>
+                <div class="row">
+                    <input id="share-url" class="share-url" readonly aria-label="Share link" prop:value=url
+                        on:focus=|ev| { if let Some(i) = ev.target().and_then(|t| t.dyn_into::<web_sys::HtmlInputElement>().ok()) { i.select() } }/>
+                    <button type="button" id="share-copy" class="secondary" on:click=copy>"Copy link"</button>
+                </div>
+                <p class="hint">{format!("{chars} characters.")}" "{move || copied.get()}</p>
+            }
+            .into_any()
+        }
+        Err(e) => view! { <p class="error" role="alert" id="share-error">{e}</p> }.into_any(),
+    };
+    view! {
+        <div class="share-panel subcard" role="dialog" aria-label="Share link">
+            {body}
+            <button type="button" class="link" on:click=move |_| close()>"Close"</button>
+        </div>
+    }
+}
+
+/// "Share this card" (or this forecast): a link that opens on this one finding, holding
+/// only it and its debate's configuration, or the whole debate when the sharer asks.
+#[component]
+pub fn ShareFinding(key: String, what: &'static str) -> impl IntoView {
+    let state = expect_context::<AppState>();
+    let d = state.debate;
+    let made = RwSignal::new(None::<Result<String, String>>);
+    let whole = RwSignal::new(false);
+    let key = StoredValue::new(key);
+    let make = move || {
+        let log = d.log();
+        let app = state.embedded_from.map(|a| a.get_value());
+        let (key, whole) = (key.get_value(), whole.get_untracked());
+        spawn_local(async move {
+            let link = async {
+                let events = log.await?;
+                let events = if whole {
+                    events
+                } else {
+                    export::excerpt(&events, &key)
+                        .ok_or("This finding is no longer in the debate.")?
+                };
+                link(&events, app.as_deref(), Some(&key)).await
+            };
+            made.set(Some(link.await));
+        });
+    };
+    view! {
+        <button type="button" class="link share-finding" on:click=move |_| make()>{format!("Share this {what}")}</button>
+        {move || made.get().map(|m| view! {
+            <div class="share-finding-panel">
+                <label class="check">
+                    <input type="checkbox" class="share-whole" prop:checked=move || whole.get()
+                        on:change=move |ev| { whole.set(event_target_checked(&ev)); make() }/>
+                    {format!(" Include the whole debate (without it, the link holds this {what} and the debate's setup only)")}
+                </label>
+                {move || if whole.get() {
+                    view! { <SharePanel made=m.clone() close=move || made.set(None)/> }.into_any()
+                } else {
+                    view! { <SharePanel made=m.clone() close=move || made.set(None) alone=what/> }.into_any()
+                }}
+            </div>
+        })}
+    }
 }
 
 /// 100000 as "100,000".

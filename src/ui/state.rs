@@ -149,6 +149,8 @@ pub struct DebateView {
     /// The log of a debate opened from a share link: shown read-only, stored nowhere
     /// until the visitor keeps a copy (`id` is then `None`).
     pub shared: RwSignal<Option<std::sync::Arc<Vec<Event>>>>,
+    /// The finding a share link opened on (one crux card, one forecast), shown alone.
+    pub focus: RwSignal<Option<String>>,
     /// The session this view's debate runs on.
     pub session: super::app::SessionHandle,
     turns: StoredValue<crate::engine::small_map::SmallMap<String, TurnView>>,
@@ -175,6 +177,7 @@ impl DebateView {
             speaking: RwSignal::new(None),
             transcript_hidden: RwSignal::new(false),
             shared: RwSignal::new(None),
+            focus: RwSignal::new(None),
             turns: StoredValue::new(crate::engine::small_map::SmallMap::new()),
             epoch: StoredValue::new(0),
         }
@@ -194,6 +197,7 @@ impl DebateView {
         self.cap.set(None);
         self.findings.set(Vec::new());
         self.transcript_hidden.set(false);
+        self.focus.set(None);
         self.turns.update_value(|t| t.clear());
         self.epoch.update_value(|e| *e += 1);
     }

@@ -246,7 +246,10 @@ fn WidgetView(options: WidgetOptions, dispatch: Dispatch) -> impl IntoView {
         let fail = fail.clone();
         spawn_local(async move {
             match super::share::open(&fragment).await {
-                Ok(events) => d.show_shared(events),
+                Ok(events) => {
+                    d.show_shared(events);
+                    d.focus.set(super::share::focus_of(&fragment));
+                }
                 Err(e) => fail(e),
             }
             d.loading.set(false);

@@ -172,3 +172,71 @@ test('Continue from here on a shared debate keeps a copy and goes on on the visi
   assert.equal(await page2.locator('.turn').count(), turns);
   await other.close();
 });
+
+/** Opens `url` in an empty browser and hands the page to `check`. */
+async function inEmptyBrowser(url, check) {
+  const other = await w.browser.newContext({ viewport: { width: 1280, height: 900 } });
+  const page = await other.newPage();
+  const errors = [];
+  page.on('pageerror', e => errors.push(e.message));
+  try {
+    await page.goto(url);
+    await check(page);
+    assert.deepEqual(errors, []);
+  } finally {
+    await other.close();
+  }
+}
+
+test('one crux card and one forecast are shared on their own, with or without the whole debate', async () => {
+  const { page, context } = await openApp(w.browser, w.site.url);
+  await addScripted(page);
+  await page.getByRole('radio', { name: 'Crux' }).check();
+  await page.fill('#topic', 'A card to share alone');
+  await FORMATS.Crux(page);
+  await page.click('#start');
+  await page.locator('.badge.done').waitFor({ timeout: 90_000 });
+  const card = page.locator('.crux-card').first();
+  const crux = await card.locator('.crux-text').textContent();
+  await card.getByRole('button', { name: 'Share this card' }).click();
+  const cardOnly = await card.locator('#share-url').inputValue();
+  await card.locator('.share-whole').check();
+  await page.waitForFunction(old => document.querySelector('.crux-card #share-url')?.value !== old, cardOnly);
+  const withWhole = await card.locator('#share-url').inputValue();
+  assert.ok(cardOnly.length < withWhole.length, `the card alone is shorter (${cardOnly.length} < ${withWhole.length})`);
+  assert.match(cardOnly, /&focus=/);
+
+  await inEmptyBrowser(cardOnly, async p => {
+    const alone = p.locator('.focused .crux-card');
+    await alone.waitFor({ timeout: 30_000 });
+    assert.equal(await p.locator('.focused .crux-card').count(), 1);
+    assert.equal(await alone.locator('.crux-text').textContent(), crux);
+    assert.match(await p.locator('.focused h1.topic').textContent(), /A card to share alone/);
+    await p.locator('#alone-note').waitFor();
+    assert.equal(await p.locator('#see-whole').count(), 0, 'no whole debate in this link');
+  });
+  await inEmptyBrowser(withWhole, async p => {
+    await p.locator('.focused .crux-card').waitFor({ timeout: 30_000 });
+    await p.locator('#see-whole').click();
+    await p.locator('.turn').first().waitFor();
+    assert.ok(await p.locator('.crux-card').count() >= 1);
+  });
+
+  // A forecast's final distribution.
+  await page.getByRole('link', { name: 'New debate' }).click();
+  await page.getByRole('radio', { name: 'Forecast' }).check();
+  await page.selectOption('#connection', { label: 'Scripted demo (no key, no network)' });
+  await page.fill('#topic', 'Will a forecast travel alone?');
+  await page.click('#start');
+  await page.locator('.badge.done').waitFor({ timeout: 90_000 });
+  const finals = await page.$$eval('.fc-chart .bar.series-final', bars => bars.map(b => b.dataset.value));
+  await page.getByRole('button', { name: 'Share this forecast' }).click();
+  const forecast = await page.locator('.fc-share #share-url').inputValue();
+  await context.close();
+  await inEmptyBrowser(forecast, async p => {
+    await p.locator('.focused .fc-alone .fc-chart').first().waitFor({ timeout: 30_000 });
+    assert.deepEqual(await p.$$eval('.focused .fc-chart .bar.series-final', bars => bars.map(b => b.dataset.value)), finals, 'the same final distribution');
+    assert.equal(await p.locator('.focused .fc-chart .bar:not(.summary)').count(), 0, 'no role bars without the debate');
+    assert.match(await p.locator('.focused .fc-headline').textContent(), /Most likely/);
+  });
+});

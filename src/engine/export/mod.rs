@@ -10,6 +10,7 @@
 mod argdown;
 mod backup;
 mod connections;
+mod excerpt;
 mod folder;
 mod fork;
 mod import;
@@ -25,6 +26,7 @@ mod zip;
 pub use argdown::to_argdown;
 pub use backup::{backup, restore, same_debate, Restored};
 pub use connections::{connection_labels, connections_named, remap_connections};
+pub use excerpt::excerpt;
 pub use folder::to_folder;
 pub use fork::fork;
 pub use import::{import, MAX_BACKUP_BYTES, MAX_EVENTS, MAX_IMPORT_BYTES, MAX_STRING_BYTES};

@@ -9,7 +9,7 @@ mod plans;
 #[cfg(test)]
 mod probe;
 #[cfg(test)]
-mod scripted;
+pub(crate) mod scripted;
 
 use super::config::{DebateConfig, FormatId};
 use super::context::{DebateCtx, DebateError};

@@ -59,6 +59,9 @@ mod registry {
         pub turn_class: fn(&CallKey) -> &'static str,
         /// Whether a call is shown folded, as an analysis call, rather than as a speech.
         pub folded: fn(Purpose) -> bool,
+        /// A finding drawn on its own, for a link that opens on it (a crux card, a
+        /// forecast); `None` where the format shares no finding alone.
+        pub alone: fn(&Finding) -> Option<AnyView>,
     }
 
     /// Every format, in the order the picker offers them.
@@ -76,6 +79,9 @@ mod registry {
     // Defaults a format uses where it adds nothing of its own.
     pub fn no_panels() -> AnyView {
         ().into_any()
+    }
+    pub fn nothing_alone(_: &Finding) -> Option<AnyView> {
+        None
     }
     pub fn plain_finding(_: &Finding) -> Option<AnyView> {
         None

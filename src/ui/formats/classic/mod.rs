@@ -51,5 +51,6 @@ mod ui {
         under_turn,
         turn_class: f::no_class,
         folded: f::analysis_folded,
+        alone: f::nothing_alone,
     };
 }

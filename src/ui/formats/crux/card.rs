@@ -96,7 +96,13 @@ fn names(config: &Option<DebateConfig>) -> impl Fn(&str) -> String + Clone + 'st
 /// mind, the kind and the diagnosis; Copy as Markdown, Download SVG or PNG, and a link
 /// back to the exchange it came from.
 #[component]
-pub fn CruxCardView(card: CruxCard, about: Option<CallKey>) -> impl IntoView {
+pub fn CruxCardView(
+    card: CruxCard,
+    about: Option<CallKey>,
+    /// The card's finding, for "Share this card" (absent where it is shown alone).
+    #[prop(optional)]
+    share_key: Option<String>,
+) -> impl IntoView {
     let state = expect_context::<AppState>();
     let config = state.debate.config.get_untracked();
     let topic = config.as_ref().map(|c| c.topic.clone()).unwrap_or_default();
@@ -171,6 +177,7 @@ pub fn CruxCardView(card: CruxCard, about: Option<CallKey>) -> impl IntoView {
                     let _ = crate::ui::download::save(&md_name, "text/markdown", &md2);
                 }>"Download Markdown"</button>
                 {link}
+                {share_key.map(|key| view! { <crate::ui::share::ShareFinding key what="card"/> })}
                 <span class="hint" role="status">{move || copied.get()}</span>
             </footer>
         </article>
@@ -200,10 +207,24 @@ pub fn NotExtracted(finding: Finding) -> impl IntoView {
 fn card_view(f: &Finding) -> Option<AnyView> {
     match &f.body {
         FindingBody::CruxCard(c) => {
-            Some(view! { <CruxCardView card=c.clone() about=f.about.clone()/> }.into_any())
+            let key = f.key.clone();
+            Some(
+                view! { <CruxCardView card=c.clone() about=f.about.clone() share_key=key/> }
+                    .into_any(),
+            )
         }
         FindingBody::CruxNotExtracted { .. } => {
             Some(view! { <NotExtracted finding=f.clone()/> }.into_any())
+        }
+        _ => None,
+    }
+}
+
+/// A crux card on its own, for a link that opens on it.
+pub fn alone(f: &Finding) -> Option<AnyView> {
+    match &f.body {
+        FindingBody::CruxCard(c) => {
+            Some(view! { <CruxCardView card=c.clone() about=None/> }.into_any())
         }
         _ => None,
     }

@@ -44,5 +44,6 @@ mod ui {
         under_turn: f::nothing_under,
         turn_class,
         folded: f::analysis_folded,
+        alone: super::card::alone,
     };
 }

@@ -78,5 +78,6 @@ mod ui {
         under_turn,
         turn_class: f::no_class,
         folded: f::analysis_folded,
+        alone: f::nothing_alone,
     };
 }

@@ -46,5 +46,6 @@ mod ui {
         under_turn: f::nothing_under,
         turn_class: f::no_class,
         folded,
+        alone: super::panel::alone,
     };
 }

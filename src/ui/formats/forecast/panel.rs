@@ -244,10 +244,13 @@ fn level(l: Level) -> &'static str {
     l.id()
 }
 
+/// The forecast's answer: the verdict, one probability chart per outcome and the consensus
+/// meter. In the panel (`with_roles`) the charts carry every role's latest reading and the
+/// verdict offers its export and share; alone (a link to this forecast) only the consensus,
+/// the judge and the final blend.
 #[component]
-pub fn ForecastPanel() -> impl IntoView {
+pub fn ForecastOutcome(with_roles: bool) -> impl IntoView {
     let d = expect_context::<AppState>().debate;
-    let picked = RwSignal::new(None::<u32>);
     let result = move || {
         d.findings.with(|all| {
             all.iter().rev().find_map(|f| match forecast(f) {
@@ -256,6 +259,132 @@ pub fn ForecastPanel() -> impl IntoView {
             })
         })
     };
+    // The result's finding, for "Share this forecast".
+    let result_key = move || {
+        d.findings.with(|all| {
+            all.iter()
+                .rev()
+                .find(|f| matches!(forecast(f), Some(ForecastFinding::Result(_))))
+                .map(|f| f.key.clone())
+        })
+    };
+    // Charts: roles' latest readable probabilities (live), consensus computed from them,
+    // judge and final once the result is in.
+    let charts = move || {
+        let (o, roles) = options(d)?;
+        let res = result();
+        let latest: Vec<(String, String, Option<Vec<f64>>)> = d.findings.with(|all| {
+            roles
+                .iter()
+                .map(|(seat, name)| {
+                    let dist = (1..=o.rounds).rev().find_map(|r| {
+                        argument(all, r, seat)
+                            .filter(|a| a.rejected.is_none())
+                            .map(|a| a.probabilities.iter().map(|p| p.probability).collect())
+                    });
+                    (seat.clone(), name.clone(), dist)
+                })
+                .collect()
+        });
+        let rows: Vec<Vec<f64>> = latest
+            .iter()
+            .filter(|(s, _, _)| s != JUDGE)
+            .filter_map(|(_, _, d)| d.clone())
+            .collect();
+        let live_consensus = consensus::mean(&rows);
+        Some(
+            o.outcomes
+                .iter()
+                .enumerate()
+                .map(|(i, out)| {
+                    let r = res.as_ref().map(|r| &r.outcomes[i]);
+                    let mut bars: Vec<(String, String, Option<f64>)> = latest
+                        .iter()
+                        .filter(|_| with_roles)
+                        .map(|(s, n, d)| (s.clone(), n.clone(), d.as_ref().map(|d| d[i])))
+                        .collect();
+                    bars.push((
+                        "consensus".into(),
+                        "Consensus".into(),
+                        r.and_then(|r| r.consensus)
+                            .or_else(|| live_consensus.as_ref().map(|c| c[i])),
+                    ));
+                    bars.push((
+                        "synthesis".into(),
+                        "Judge (synthesis)".into(),
+                        r.and_then(|r| r.judge),
+                    ));
+                    bars.push((
+                        "final".into(),
+                        "Final".into(),
+                        r.and_then(|r| r.final_probability),
+                    ));
+                    chart(out.label.clone(), out.id.clone(), bars)
+                })
+                .collect_view(),
+        )
+    };
+    let meter = move || {
+        let res = result()?;
+        let c = res.consensus_score?;
+        Some(view! {
+            <div class="fc-meter" role="meter" aria-label="Consensus" aria-valuemin="0" aria-valuemax="1"
+                aria-valuenow=dec(c, 3) data-value=dec(c, 4)>
+                <span class="label">"Consensus"</span>
+                <span class="fc-meter-track"><span class="fc-meter-fill" style=format!("width: {}%", dec(c * 100.0, 1))></span></span>
+                <b>{pct(c)}</b>
+                <span class="hint">{format!("judge weight {}%", dec(res.judge_weight * 100.0, 0))}</span>
+            </div>
+        })
+    };
+    let problem = RwSignal::new(None::<String>);
+    let verdict = move || {
+        let res = result()?;
+        let best = res
+            .outcomes
+            .iter()
+            .filter_map(|o| o.final_probability.map(|p| (o.label.clone(), p)))
+            .max_by(|a, b| a.1.total_cmp(&b.1));
+        Some(view! {
+            <div class="fc-verdict" class:partial=res.partial class:low=res.low_quality data-wall-ms=res.metadata.wall_clock_ms.to_string()>
+                {best.map(|(l, p)| view! { <p class="fc-headline">"Most likely: "<b>{l}</b>" at "<b>{pct(p)}</b></p> })}
+                <p class="fc-meta">
+                    {res.confidence.map_or("Confidence: not given".to_string(), |c| format!("Confidence {}", pct(c)))}
+                    {format!(" · {} of {} arguments above 0.4 ({})", res.good, res.scored, pct(res.good_share))}
+                    {format!(" · probabilities read {}, rejected {}", res.probabilities_parsed, res.probabilities_rejected)}
+                    {(res.regenerated > 0).then(|| format!(" · {} regenerated", res.regenerated))}
+                </p>
+                {res.partial.then(|| view! { <p class="fc-flag">{format!("Partial result: {} of {} roles", res.roles_succeeded, res.roles_configured)}</p> })}
+                {res.low_quality.then(|| view! { <p class="fc-flag">"Low quality: under 80% of arguments scored above 0.4"</p> })}
+                {(!res.notes.is_empty()).then(|| view! { <ul class="fc-notes">{res.notes.iter().map(|n| view! { <li>{n.clone()}</li> }).collect_view()}</ul> })}
+                <p class="fc-meta hint">{format!("{} arguments · {} calls · {} tokens in, {} out · {} s · {}",
+                    res.metadata.total_arguments, res.metadata.calls, res.metadata.input_tokens, res.metadata.output_tokens,
+                    dec(res.metadata.wall_clock_ms as f64 / 1000.0, 1), res.metadata.models.join(", "))}</p>
+                {with_roles.then(|| view! {
+                    <button type="button" class="link" id="export-forecast" on:click=move |_| export_result(d, problem)>"Export the forecast result (JSON)"</button>
+                })}
+                {move || problem.get().map(|e| view! { <p class="error" role="alert">{e}</p> })}
+            </div>
+        })
+    };
+    view! {
+        {verdict}
+        <div class="fc-charts">{charts}</div>
+        {meter}
+        {move || with_roles.then(|| result_key().map(|key| view! { <div class="fc-share"><crate::ui::share::ShareFinding key what="forecast"/></div> }))}
+    }
+}
+
+/// A finished forecast on its own, for a link that opens on it.
+pub fn alone(f: &Finding) -> Option<AnyView> {
+    matches!(forecast(f), Some(ForecastFinding::Result(_)))
+        .then(|| view! { <section class="fc-panel fc-alone" aria-label="Forecast"><ForecastOutcome with_roles=false/></section> }.into_any())
+}
+
+#[component]
+pub fn ForecastPanel() -> impl IntoView {
+    let d = expect_context::<AppState>().debate;
+    let picked = RwSignal::new(None::<u32>);
     let find = move |key: &'static str| {
         d.findings.with(|all| {
             all.iter()
@@ -332,102 +461,6 @@ pub fn ForecastPanel() -> impl IntoView {
             </div>
         })
     };
-    // Charts: roles' latest readable probabilities (live), consensus computed from them,
-    // judge and final once the result is in.
-    let charts = move || {
-        let (o, roles) = options(d)?;
-        let res = result();
-        let latest: Vec<(String, String, Option<Vec<f64>>)> = d.findings.with(|all| {
-            roles
-                .iter()
-                .map(|(seat, name)| {
-                    let dist = (1..=o.rounds).rev().find_map(|r| {
-                        argument(all, r, seat)
-                            .filter(|a| a.rejected.is_none())
-                            .map(|a| a.probabilities.iter().map(|p| p.probability).collect())
-                    });
-                    (seat.clone(), name.clone(), dist)
-                })
-                .collect()
-        });
-        let rows: Vec<Vec<f64>> = latest
-            .iter()
-            .filter(|(s, _, _)| s != JUDGE)
-            .filter_map(|(_, _, d)| d.clone())
-            .collect();
-        let live_consensus = consensus::mean(&rows);
-        Some(
-            o.outcomes
-                .iter()
-                .enumerate()
-                .map(|(i, out)| {
-                    let r = res.as_ref().map(|r| &r.outcomes[i]);
-                    let mut bars: Vec<(String, String, Option<f64>)> = latest
-                        .iter()
-                        .map(|(s, n, d)| (s.clone(), n.clone(), d.as_ref().map(|d| d[i])))
-                        .collect();
-                    bars.push((
-                        "consensus".into(),
-                        "Consensus".into(),
-                        r.and_then(|r| r.consensus)
-                            .or_else(|| live_consensus.as_ref().map(|c| c[i])),
-                    ));
-                    bars.push((
-                        "synthesis".into(),
-                        "Judge (synthesis)".into(),
-                        r.and_then(|r| r.judge),
-                    ));
-                    bars.push((
-                        "final".into(),
-                        "Final".into(),
-                        r.and_then(|r| r.final_probability),
-                    ));
-                    chart(out.label.clone(), out.id.clone(), bars)
-                })
-                .collect_view(),
-        )
-    };
-    let meter = move || {
-        let res = result()?;
-        let c = res.consensus_score?;
-        Some(view! {
-            <div class="fc-meter" role="meter" aria-label="Consensus" aria-valuemin="0" aria-valuemax="1"
-                aria-valuenow=dec(c, 3) data-value=dec(c, 4)>
-                <span class="label">"Consensus"</span>
-                <span class="fc-meter-track"><span class="fc-meter-fill" style=format!("width: {}%", dec(c * 100.0, 1))></span></span>
-                <b>{pct(c)}</b>
-                <span class="hint">{format!("judge weight {}%", dec(res.judge_weight * 100.0, 0))}</span>
-            </div>
-        })
-    };
-    let problem = RwSignal::new(None::<String>);
-    let verdict = move || {
-        let res = result()?;
-        let best = res
-            .outcomes
-            .iter()
-            .filter_map(|o| o.final_probability.map(|p| (o.label.clone(), p)))
-            .max_by(|a, b| a.1.total_cmp(&b.1));
-        Some(view! {
-            <div class="fc-verdict" class:partial=res.partial class:low=res.low_quality data-wall-ms=res.metadata.wall_clock_ms.to_string()>
-                {best.map(|(l, p)| view! { <p class="fc-headline">"Most likely: "<b>{l}</b>" at "<b>{pct(p)}</b></p> })}
-                <p class="fc-meta">
-                    {res.confidence.map_or("Confidence: not given".to_string(), |c| format!("Confidence {}", pct(c)))}
-                    {format!(" · {} of {} arguments above 0.4 ({})", res.good, res.scored, pct(res.good_share))}
-                    {format!(" · probabilities read {}, rejected {}", res.probabilities_parsed, res.probabilities_rejected)}
-                    {(res.regenerated > 0).then(|| format!(" · {} regenerated", res.regenerated))}
-                </p>
-                {res.partial.then(|| view! { <p class="fc-flag">{format!("Partial result: {} of {} roles", res.roles_succeeded, res.roles_configured)}</p> })}
-                {res.low_quality.then(|| view! { <p class="fc-flag">"Low quality: under 80% of arguments scored above 0.4"</p> })}
-                {(!res.notes.is_empty()).then(|| view! { <ul class="fc-notes">{res.notes.iter().map(|n| view! { <li>{n.clone()}</li> }).collect_view()}</ul> })}
-                <p class="fc-meta hint">{format!("{} arguments · {} calls · {} tokens in, {} out · {} s · {}",
-                    res.metadata.total_arguments, res.metadata.calls, res.metadata.input_tokens, res.metadata.output_tokens,
-                    dec(res.metadata.wall_clock_ms as f64 / 1000.0, 1), res.metadata.models.join(", "))}</p>
-                <button type="button" class="link" id="export-forecast" on:click=move |_| export_result(d, problem)>"Export the forecast result (JSON)"</button>
-                {move || problem.get().map(|e| view! { <p class="error" role="alert">{e}</p> })}
-            </div>
-        })
-    };
     let disagreements = move || match find("disagreements")? {
         ForecastFinding::Disagreements(list) if !list.is_empty() => Some(view! {
             <section class="fc-section">
@@ -479,9 +512,7 @@ pub fn ForecastPanel() -> impl IntoView {
     };
     view! {
         <section class="fc-panel" aria-label="Forecast">
-            {verdict}
-            <div class="fc-charts">{charts}</div>
-            {meter}
+            <ForecastOutcome with_roles=true/>
             <div class="fc-rounds">
                 <div class="fc-tabs" role="tablist">{tabs}</div>
                 <div class="fc-cards">{cards}</div>
