@@ -229,7 +229,8 @@ export type FindingBody =
 // ---- the widget ----
 
 /** `<agora-debate>`: a recorded debate (`src`: an export's URL or a `#share=1.…` link; or
- * inline JSON in a child `<script type="application/json">`), or a live one (`config`). */
+ * inline JSON in a child `<script type="application/json">`), or a live one (`config`,
+ * whose format and topic the `format` and `topic` attributes override). */
 export class AgoraDebateElement extends HTMLElement {
   /** A live debate, as `runDebate` takes it; setting it (re)starts the widget. */
   config: DebateRequest | undefined;

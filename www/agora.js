@@ -28,14 +28,14 @@ export async function runDebate(config, options) {
 /**
  * <agora-debate>: a recorded debate (`src`: an export's URL, `#share=1.…`, or inline JSON
  * in a child <script type="application/json">) or a live one (the `config` property, as
- * runDebate takes it). Its view lives in a shadow root with styles of its own. Events
+ * runDebate takes it; the `format` and `topic` attributes override its own). Its view lives in a shadow root with styles of its own. Events
  * (bubbling, composed): agora-turn, agora-finding, agora-finished, agora-error.
  * Attributes: `autostart` (no Start button), `keep` (keep live debates in this page's
  * IndexedDB; off, they are in memory only), `visitor-key` (the visitor types the key, in
  * a frame served from Agora's origin that this page's scripts cannot read).
  */
 export class AgoraDebateElement extends HTMLElement {
-  static observedAttributes = ['src', 'share'];
+  static observedAttributes = ['src', 'share', 'format', 'topic'];
   #config;
   #widget;
   #generation = 0;
@@ -70,7 +70,16 @@ export class AgoraDebateElement extends HTMLElement {
     }
     const inline = this.querySelector('script[type="application/json"]');
     if (inline) return { recorded: inline.textContent };
-    if (this.#config) return { request: this.#config };
+    // A live debate: the config property, with the `format` and `topic` attributes (when
+    // given) taking the place of its own.
+    const format = this.getAttribute('format');
+    const topic = this.getAttribute('topic');
+    if (this.#config || format || topic) {
+      const request = { ...this.#config };
+      if (format) request.format = format;
+      if (topic) request.topic = topic;
+      return { request };
+    }
     return {};
   }
 
@@ -86,7 +95,7 @@ export class AgoraDebateElement extends HTMLElement {
       if (generation !== this.#generation) return removeEventListener('message', onMessage);
       if (e.origin !== AGORA_ORIGIN || e.source !== frame.contentWindow) return;
       const { agora, detail, height } = e.data ?? {};
-      if (agora === 'ready') frame.contentWindow.postMessage({ agora: 'config', config: this.#config }, AGORA_ORIGIN);
+      if (agora === 'ready') this.#source().then(({ request }) => frame.contentWindow.postMessage({ agora: 'config', config: request }, AGORA_ORIGIN));
       else if (agora === 'height') frame.style.height = `${Math.ceil(height)}px`;
       else if (EVENTS.includes(agora)) this.#emit(agora, detail);
     };
@@ -99,7 +108,7 @@ export class AgoraDebateElement extends HTMLElement {
     this.#stop();
     const generation = this.#generation;
     const root = this.shadowRoot ?? this.attachShadow({ mode: 'open' });
-    if (this.hasAttribute('visitor-key') && this.#config) return this.#frame(root);
+    if (this.hasAttribute('visitor-key') && (this.#config || this.hasAttribute('topic'))) return this.#frame(root);
     const style = document.createElement('link');
     style.rel = 'stylesheet';
     style.href = new URL(CSS, import.meta.url).href;

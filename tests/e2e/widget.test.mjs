@@ -72,14 +72,19 @@ test('the live widget runs a debate against the stand-in and the host page hears
     for (const name of ['agora-turn', 'agora-finding', 'agora-finished', 'agora-error']) {
       document.addEventListener(name, e => window.heard(name, e.detail));
     }
-    document.getElementById('live').config = {
-      format: 'classic', topic: 'Is a widget a good way to show a debate?', options: { rounds: 1 },
+    const live = document.getElementById('live');
+    live.setAttribute('format', 'classic'); // attributes take the place of the config's own
+    live.setAttribute('topic', 'Is a widget a good way to show a debate?');
+    live.config = {
+      format: 'crux', topic: 'A topic the attribute replaces', options: { rounds: 1 },
       connections: [{ kind: 'open_ai_compatible', label: 'Stand-in', base_url: `${base}/v1`, model: 'standin' }],
     };
   }, { base: w.standin.base });
   const live = page.locator('#live');
   await live.getByRole('button', { name: 'Start debate' }).click();
   await live.locator('.badge.done').waitFor({ timeout: 60_000 });
+  assert.equal(await live.locator('h1.topic').textContent(), 'Is a widget a good way to show a debate?');
+  assert.match(await live.locator('.debate-head .kicker').textContent(), /Classic debate/);
   const turns = await live.locator('.turn').count();
   assert.ok(turns >= 5, `${turns} turns`);
   await page.waitForFunction(() => document.getElementById('log').textContent.includes('live: agora-finished completed'));
