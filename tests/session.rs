@@ -304,6 +304,57 @@ fn the_key_never_reaches_storage_or_the_ui() {
     assert!(!shown.contains("SECRET"), "the key reached the UI");
 }
 
+/// A model that repeats the key back (a prompt injection, a confused proxy) streams it in
+/// pieces: the turn's text saved while it is in flight has the key replaced, as a finished
+/// turn's has, even where the key is split across chunks.
+#[test]
+fn a_key_echoed_in_a_streaming_turn_is_not_saved_with_its_text() {
+    let w = world();
+    let chunks = [
+        "Your key is sk-test-SEC",
+        "RET-0123",
+        "456789, and ",
+        "again ",
+        KEY,
+        " — ",
+    ];
+    let chunks: Vec<String> = chunks
+        .iter()
+        .cycle()
+        .take(60)
+        .map(|c| c.to_string())
+        .collect();
+    let script =
+        serde_json::json!({"default": {"chunks": chunks, "chunk_delay_ms": 300}}).to_string();
+    let (clock, heard) = (w.clock.clone(), w.heard.clone());
+    let mid_turn = run_virtual_with(&w.clock, |spawner| {
+        let s = session(&w, spawner, &script);
+        let store = w.store.clone();
+        async move {
+            let id = s.start(classic_config(1)).unwrap();
+            clock.sleep(4_000).await;
+            let mid = store.load(&id).await.unwrap().unwrap();
+            s.stop(&id);
+            until_ended(&clock, &heard).await;
+            mid
+        }
+    });
+    assert!(
+        w.store.in_flight_writes.get() >= 2,
+        "the turn was saved while streaming"
+    );
+    let saved = &mid_turn.in_flight[0].text;
+    assert!(
+        saved.contains("Your key is [key], and again [key]"),
+        "{saved}"
+    );
+    let stored = w.store.everything.borrow();
+    let at = stored
+        .find("SECRET")
+        .map(|i| &stored[i.saturating_sub(300)..(i + 100).min(stored.len())]);
+    assert!(at.is_none(), "the key reached storage: {at:?}");
+}
+
 #[test]
 fn a_connection_runs_no_more_calls_at_once_than_its_cap() {
     let clock = VirtualClock::new(0);

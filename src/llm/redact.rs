@@ -20,6 +20,21 @@ pub fn redact_key(text: &str, key: &str) -> String {
     }
 }
 
+/// Text still streaming, to be kept: the key replaced wherever it is whole, and a tail that
+/// could be the start of the key cut off (the rest of it may be in the next chunk).
+pub fn redact_streaming(text: &str, key: &str) -> String {
+    let mut out = redact_key(text, key);
+    let key = key.trim();
+    // Four characters or more: a key's first few are its provider's public prefix (`sk-`).
+    if let Some(l) = (4..key.len())
+        .rev()
+        .find(|&l| key.is_char_boundary(l) && out.ends_with(&key[..l]))
+    {
+        out.truncate(out.len() - l);
+    }
+    out
+}
+
 /// Prefixes of the providers' key formats (OpenAI `sk-`/`sk-proj-`, Anthropic `sk-ant-`,
 /// Stripe-like `sk_`, Gemini `AIza`, Groq `gsk_`, xAI `xai-`, OpenRouter `sk-or-`).
 const PREFIXES: [&str; 5] = ["sk-", "sk_", "AIza", "gsk_", "xai-"];
@@ -65,6 +80,27 @@ pub fn clip(text: &str, max: usize) -> String {
 
 #[cfg(test)]
 mod tests {
+
+    #[test]
+    fn streaming_text_loses_the_key_and_a_tail_that_may_start_it() {
+        let key = "sk-test-SECRET-0123456789";
+        assert_eq!(
+            redact_streaming("a sk-test-SECRET-0123456789 b sk-te", key),
+            "a [key] b "
+        );
+        assert_eq!(
+            redact_streaming("ask", key),
+            "ask",
+            "no key start at the end"
+        );
+        assert_eq!(
+            redact_streaming("risk-", key),
+            "risk-",
+            "`k-` does not start the key"
+        );
+        assert_eq!(redact_streaming("plain text", ""), "plain text");
+    }
+
     use super::*;
 
     #[test]

@@ -13,7 +13,7 @@ use crate::engine::model::{
     Admission, ChatModel, ChatRequest, ChatResponse, ErrorKind, ModelError,
 };
 use crate::engine::small_map::SmallMap;
-use crate::llm::redact::{redact_error, redact_key};
+use crate::llm::redact::{redact_error, redact_key, redact_streaming};
 
 /// Makes the model object for a connection (a provider transport; a scripted model in tests).
 pub type ProviderFactory = Rc<dyn Fn(&Connection) -> Rc<dyn ChatModel>>;
@@ -148,7 +148,8 @@ impl ChatModel for Router {
                 }
                 Err(mut e) => {
                     e.message = redact_error(&e.message, &conn.api_key);
-                    e.partial = redact_key(&e.partial, &conn.api_key);
+                    // Cut off mid-stream: a key may end it half-written.
+                    e.partial = redact_streaming(&e.partial, &conn.api_key);
                     Err(e)
                 }
             }

@@ -286,6 +286,7 @@ impl Session {
         self.kept.borrow_mut().insert(id.to_string(), kept.clone());
         let recorder = Rc::new(Recorder {
             debate: id.to_string(),
+            connections: self.connections.clone(),
             tx,
             clock: self.env.clock.clone(),
             listener: self.listener.clone(),

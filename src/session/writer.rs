@@ -79,6 +79,9 @@ impl Kept {
 /// UI listener and queues writes for the store.
 pub struct Recorder {
     pub debate: String,
+    /// The session's connections, for the key to keep out of a turn's text saved while
+    /// it streams (a finished turn's is redacted by the router).
+    pub connections: Rc<RefCell<Vec<crate::session::Connection>>>,
     pub tx: mpsc::UnboundedSender<Write>,
     pub clock: Rc<dyn Clock>,
     pub listener: Rc<RefCell<Option<Listener>>>,
@@ -86,6 +89,19 @@ pub struct Recorder {
 }
 
 impl Recorder {
+    /// The key of the connection `seat` runs on in this debate, if it has one.
+    fn key_of(&self, seat: &str) -> Option<String> {
+        use crate::engine::config::Participant;
+        let events = self.kept.events.borrow();
+        let config = crate::engine::event::config_of(&events)?;
+        let Participant::Model { connection, .. } = &config.seat(seat)?.participant else {
+            return None;
+        };
+        let conns = self.connections.borrow();
+        let key = &conns.iter().find(|c| &c.id == connection)?.api_key;
+        (!key.trim().is_empty()).then(|| key.clone())
+    }
+
     fn notify(&self, u: &super::runner::Update) {
         let l = self.listener.borrow().clone();
         if let Some(l) = l {
@@ -131,7 +147,10 @@ impl Observer for Recorder {
                 None
             }
         };
-        if let Some(rec) = save {
+        if let Some(mut rec) = save {
+            if let Some(key) = self.key_of(seat) {
+                rec.text = crate::llm::redact::redact_streaming(&rec.text, &key);
+            }
             let _ = self.tx.unbounded_send(Write::InFlight(rec));
         }
         self.notify(&super::runner::Update::Delta {
