@@ -243,27 +243,33 @@ fn a_finished_debate_is_in_history_and_reloads_identically() {
     assert!(store.everything.borrow().contains("Closing summary"));
 }
 
-#[test]
-fn a_streaming_turn_is_saved_about_once_a_second_not_per_token() {
-    let w = world();
-    // One 10-second turn: 200 chunks 50 ms apart.
-    let words: Vec<String> = (0..200).map(|i| format!("w{i} ")).collect();
+/// Streams every call's answer as `chunks`, `delay_ms` apart, and returns what the store
+/// holds `after_ms` into the first turn (what a tab closed then would leave), then stops.
+fn stored_mid_turn(w: &World, chunks: Vec<String>, delay_ms: u64, after_ms: u64) -> StoredDebate {
     let script =
-        serde_json::json!({"default": {"chunks": words, "chunk_delay_ms": 50}}).to_string();
+        serde_json::json!({"default": {"chunks": chunks, "chunk_delay_ms": delay_ms}}).to_string();
     let (clock, heard) = (w.clock.clone(), w.heard.clone());
-    let mid_turn = run_virtual_with(&w.clock, |spawner| {
-        let s = session(&w, spawner, &script);
+    run_virtual_with(&w.clock, |spawner| {
+        let s = session(w, spawner, &script);
         let store = w.store.clone();
         async move {
             let id = s.start(classic_config(1)).unwrap();
-            clock.sleep(5_500).await;
-            // Closing the tab now loses at most the last second of the turn in flight.
+            clock.sleep(after_ms).await;
             let snapshot = store.load(&id).await.unwrap().unwrap();
             s.stop(&id);
             until_ended(&clock, &heard).await;
             snapshot
         }
-    });
+    })
+}
+
+#[test]
+fn a_streaming_turn_is_saved_about_once_a_second_not_per_token() {
+    let w = world();
+    // One 10-second turn: 200 chunks 50 ms apart.
+    let words: Vec<String> = (0..200).map(|i| format!("w{i} ")).collect();
+    // Closing the tab now loses at most the last second of the turn in flight.
+    let mid_turn = stored_mid_turn(&w, words, 50, 5_500);
     let writes = w.store.in_flight_writes.get();
     assert!(
         (4..=6).contains(&writes),
@@ -324,21 +330,7 @@ fn a_key_echoed_in_a_streaming_turn_is_not_saved_with_its_text() {
         .take(60)
         .map(|c| c.to_string())
         .collect();
-    let script =
-        serde_json::json!({"default": {"chunks": chunks, "chunk_delay_ms": 300}}).to_string();
-    let (clock, heard) = (w.clock.clone(), w.heard.clone());
-    let mid_turn = run_virtual_with(&w.clock, |spawner| {
-        let s = session(&w, spawner, &script);
-        let store = w.store.clone();
-        async move {
-            let id = s.start(classic_config(1)).unwrap();
-            clock.sleep(4_000).await;
-            let mid = store.load(&id).await.unwrap().unwrap();
-            s.stop(&id);
-            until_ended(&clock, &heard).await;
-            mid
-        }
-    });
+    let mid_turn = stored_mid_turn(&w, chunks, 300, 4_000);
     assert!(
         w.store.in_flight_writes.get() >= 2,
         "the turn was saved while streaming"
