@@ -50,7 +50,23 @@ export class AgoraDebateElement extends HTMLElement {
   #stop() {
     this.#generation += 1;
     this.#widget?.unmount();
+    this.#widget?.free?.(); // the wasm side's handle
     this.#widget = undefined;
+  }
+
+  /** Says in place why nothing shows, and tells the host page. */
+  #fail(root, why) {
+    const csp = /Content Security Policy|unsafe-eval/i.test(why)
+      ? ' This page\'s Content Security Policy does not let Agora run: its script-src needs \'wasm-unsafe-eval\' and Agora\'s address.'
+      : /Failed to fetch|NetworkError|Load failed|import/i.test(why)
+        ? ' Agora\'s files could not be fetched: the network, or this page\'s Content Security Policy (script-src and connect-src need Agora\'s address).'
+        : '';
+    const p = document.createElement('p');
+    p.className = 'error';
+    p.setAttribute('role', 'alert');
+    p.textContent = `This debate cannot be shown.${csp} (${why})`;
+    root.replaceChildren(p);
+    this.#emit('agora-error', { message: p.textContent });
   }
 
   #emit(name, detail) {
@@ -101,7 +117,17 @@ export class AgoraDebateElement extends HTMLElement {
     };
     addEventListener('message', onMessage);
     root.replaceChildren(frame);
-    this.#widget = { unmount: () => { removeEventListener('message', onMessage); frame.remove(); } };
+    // A host whose policy forbids Agora's frames (frame-src) gets an empty frame and no
+    // error event: silence from it is the sign.
+    let ready = false;
+    const waited = setTimeout(() => {
+      if (!ready && generation === this.#generation) {
+        this.#fail(root, `the frame from ${AGORA_ORIGIN} did not start within 20 seconds; this page's Content Security Policy may forbid it (frame-src needs Agora's address)`);
+      }
+    }, 20_000);
+    const onReady = (e) => { if (e.origin === AGORA_ORIGIN && e.source === frame.contentWindow && e.data?.agora === 'ready') ready = true; };
+    addEventListener('message', onReady);
+    this.#widget = { unmount: () => { clearTimeout(waited); removeEventListener('message', onMessage); removeEventListener('message', onReady); frame.remove(); } };
   }
 
   async #render() {
@@ -117,6 +143,8 @@ export class AgoraDebateElement extends HTMLElement {
     root.replaceChildren(style, mount);
     try {
       const source = await this.#source();
+      // Nothing to show yet (the page sets `config` later): wait for it quietly.
+      if (!source.recorded && !source.share && !source.request) return;
       const glue = await load();
       if (generation !== this.#generation) return; // replaced meanwhile
       this.#widget = glue.mountWidget(mount, {
@@ -130,16 +158,7 @@ export class AgoraDebateElement extends HTMLElement {
     } catch (e) {
       if (generation !== this.#generation) return;
       // A host whose Content Security Policy forbids wasm or Agora's origin ends here.
-      const p = document.createElement('p');
-      p.className = 'error';
-      p.setAttribute('role', 'alert');
-      const why = String(e.message ?? e);
-      const csp = /Content Security Policy|unsafe-eval/i.test(why)
-        ? ' This page\'s Content Security Policy does not let Agora run: its script-src needs \'wasm-unsafe-eval\' and Agora\'s address.'
-        : '';
-      p.textContent = `This debate cannot be shown.${csp} (${why})`;
-      mount.replaceChildren(p);
-      this.#emit('agora-error', { message: p.textContent });
+      this.#fail(mount, String(e.message ?? e));
     }
   }
 }

@@ -60,6 +60,8 @@ pub fn ForkPanel() -> impl IntoView {
     let ForkAt(at) = expect_context::<ForkAt>();
     let (conn, model) = (RwSignal::new(String::new()), RwSignal::new(String::new()));
     let error = RwSignal::new(None::<String>);
+    // The copy a shared debate's fork keeps, reused if the fork is tried again.
+    let kept_copy = StoredValue::new(None::<String>);
     let go = move |ev: leptos::ev::SubmitEvent| {
         ev.prevent_default();
         let (Some(s), Some((call, _))) = (state.session(), at.get_untracked()) else {
@@ -68,14 +70,27 @@ pub fn ForkPanel() -> impl IntoView {
         let (conn_id, model) = (conn.get_untracked(), model.get_untracked());
         let target = connections(state).into_iter().find(|c| c.id == conn_id);
         let (events, stored_id) = (state.debate.log(), state.debate.id.get_untracked());
+        // A shared debate's seats are on the sharer's connections, which this browser
+        // does not have: it goes on only on one of the visitor's own.
+        if stored_id.is_none() && target.is_none() {
+            error.set(Some(
+                "Pick one of your connections to go on with (add one under New debate first)."
+                    .into(),
+            ));
+            return;
+        }
         spawn_local(async move {
             let forked = async {
                 let events = events.await?;
                 // A shared debate is kept first, so the fork links back to a debate that
                 // exists in this browser.
-                let id = match stored_id {
+                let id = match stored_id.or_else(|| kept_copy.get_value()) {
                     Some(id) => id,
-                    None => s.adopt(events.clone()).await?,
+                    None => {
+                        let id = s.adopt(events.clone()).await?;
+                        kept_copy.set_value(Some(id.clone()));
+                        id
+                    }
                 };
                 let mut log = export::fork(&events, &call, &id)?;
                 if let Some(c) = &target {

@@ -1,5 +1,6 @@
 //! Share links: the whole debate in the URL's fragment (`#share=1.…`), as its JSON export
-//! deflated by the browser's own `CompressionStream` and written in base64url. A fragment
+//! deflated by the browser's own `CompressionStream` (the zlib format, whose Adler-32
+//! checksum catches a link changed on the way) and written in base64url. A fragment
 //! is never sent to any server, so the link carries the debate from one browser to another
 //! with nobody in between. Opening one treats it as the untrusted file it is: it is
 //! inflated up to the import limit only, then read by the same `export::import` that
@@ -36,7 +37,7 @@ fn js_error(e: JsValue) -> String {
         .unwrap_or_else(|| "the browser refused".into())
 }
 
-/// Pipes `bytes` through a `CompressionStream` or `DecompressionStream` (deflate-raw),
+/// Pipes `bytes` through a `CompressionStream` or `DecompressionStream` (zlib's deflate),
 /// reading at most `limit` bytes of output: a small link must not inflate into gigabytes.
 async fn through(stream_class: &str, bytes: &[u8], limit: usize) -> Result<Vec<u8>, String> {
     let global = js_sys::global();
@@ -44,8 +45,7 @@ async fn through(stream_class: &str, bytes: &[u8], limit: usize) -> Result<Vec<u
         .ok()
         .and_then(|c| c.dyn_into().ok())
         .ok_or("This browser cannot compress data (no CompressionStream); update it to open or make share links.")?;
-    let transform =
-        Reflect::construct(&class, &Array::of1(&"deflate-raw".into())).map_err(js_error)?;
+    let transform = Reflect::construct(&class, &Array::of1(&"deflate".into())).map_err(js_error)?;
     let parts = Array::of1(&Uint8Array::from(bytes));
     let blob = web_sys::Blob::new_with_u8_array_sequence(&parts).map_err(js_error)?;
     let source = blob.stream();
@@ -125,7 +125,7 @@ pub async fn open(fragment: &str) -> Result<Vec<Event>, String> {
         "This share link is not one this version of Agora reads (its fragment does not start with share=1.).",
     )?;
     // A link longer than any Agora makes is refused before anything is decoded.
-    if data.len() > 2 * MAX_LINK_CHARS {
+    if data.len() > MAX_LINK_CHARS {
         return Err(format!(
             "This share link is {} characters long, more than any Agora makes ({} at most); it was not opened.",
             group(data.len()),
@@ -216,10 +216,15 @@ pub fn ShareFinding(key: String, what: &'static str) -> impl IntoView {
     let made = RwSignal::new(None::<Result<String, String>>);
     let whole = RwSignal::new(false);
     let key = StoredValue::new(key);
+    // Each click makes a link; only the latest one is shown (a whole debate's link takes
+    // longer to make than a card's, and must not replace a newer one).
+    let latest = StoredValue::new(0u32);
     let make = move || {
         let log = d.log();
         let app = state.embedded_from.map(|a| a.get_value());
         let (key, whole) = (key.get_value(), whole.get_untracked());
+        latest.update_value(|n| *n += 1);
+        let this = latest.get_value();
         spawn_local(async move {
             let link = async {
                 let events = log.await?;
@@ -231,7 +236,10 @@ pub fn ShareFinding(key: String, what: &'static str) -> impl IntoView {
                 };
                 link(&events, app.as_deref(), Some(&key)).await
             };
-            made.set(Some(link.await));
+            let link = link.await;
+            if latest.get_value() == this {
+                made.set(Some(link));
+            }
         });
     };
     view! {

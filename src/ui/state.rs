@@ -198,6 +198,8 @@ impl DebateView {
         self.findings.set(Vec::new());
         self.transcript_hidden.set(false);
         self.focus.set(None);
+        // A new debate (or none) is not the shared one.
+        self.shared.set(None);
         self.turns.update_value(|t| t.clear());
         self.epoch.update_value(|e| *e += 1);
     }
@@ -257,7 +259,10 @@ impl DebateView {
     }
 
     pub fn show_prefix(&self, events: &[Event]) {
+        // Replay redraws the same debate: a shared one stays shared.
+        let shared = self.shared.get_untracked();
         self.reset(self.id.get_untracked());
+        self.shared.set(shared);
         for e in events {
             self.apply(e);
         }

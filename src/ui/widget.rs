@@ -5,6 +5,7 @@
 //! widget's own. Events reach the host page as DOM events on the element, through
 //! `dispatch(name, detail)`.
 
+use std::cell::Cell;
 use std::rc::Rc;
 
 use leptos::prelude::*;
@@ -19,6 +20,7 @@ use crate::api::request;
 use crate::engine::event::{Event, EventKind};
 use crate::engine::export;
 use crate::engine::DebateConfig;
+use crate::session::connections::key_origin;
 use crate::session::prices::PriceTable;
 use crate::session::{browser, Connection, Session, Update as SessionUpdate};
 use crate::store::idb::IdbStore;
@@ -56,16 +58,22 @@ struct WidgetOptions {
 #[wasm_bindgen]
 pub struct Widget {
     mounted: Option<Box<dyn std::any::Any>>,
-    session: SessionHandle,
-    debate: DebateView,
+    /// The view's debate (its signals live in the mount's owner, freed with it).
+    debate: Rc<Cell<Option<DebateView>>>,
+    /// Cleared on unmount: a Start still opening its store then runs nothing.
+    alive: Rc<Cell<bool>>,
 }
 
 #[wasm_bindgen]
 impl Widget {
     pub fn unmount(&mut self) {
-        if let (Some(s), Some(id)) = (self.session.get(), self.debate.id.get_untracked()) {
-            s.stop(&id);
+        self.alive.set(false);
+        if let Some(d) = self.debate.take() {
+            if let (Some(s), Some(id)) = (d.session.get(), d.id.get_untracked()) {
+                s.stop(&id);
+            }
         }
+        // Dropping the mount removes the view and frees everything created in it.
         self.mounted.take();
     }
 }
@@ -135,27 +143,28 @@ pub fn mount_widget(
     })?;
     let options: WidgetOptions = serde_json::from_value(value)
         .map_err(|e| js_sys::TypeError::new(&format!("The widget's options are not valid: {e}")))?;
-    let session = SessionHandle::new();
-    let debate = DebateView::new(session);
     let dispatch = Dispatch(dispatch);
-    let app_url = options.app_url.clone();
-    let state = AppState {
-        route: RwSignal::new(Route::Shared),
-        debate,
-        embedded_from: Some(StoredValue::new(app_url)),
-        history: RwSignal::new(Vec::new()),
-        connections_version: RwSignal::new(0),
-        ready: RwSignal::new(true),
-        notice: RwSignal::new(None),
-    };
+    let (debate, alive) = (Rc::new(Cell::new(None)), Rc::new(Cell::new(true)));
+    let (view_debate, view_alive) = (debate.clone(), alive.clone());
     let handle = leptos::mount::mount_to(root, move || {
-        provide_context(state);
-        view! { <WidgetView options dispatch/> }
+        // Created inside the mount, so unmounting frees them.
+        let d = DebateView::new(SessionHandle::new());
+        view_debate.set(Some(d));
+        provide_context(AppState {
+            route: RwSignal::new(Route::Shared),
+            debate: d,
+            embedded_from: Some(StoredValue::new(options.app_url.clone())),
+            history: RwSignal::new(Vec::new()),
+            connections_version: RwSignal::new(0),
+            ready: RwSignal::new(true),
+            notice: RwSignal::new(None),
+        });
+        view! { <WidgetView options dispatch alive=view_alive/> }
     });
     Ok(Widget {
         mounted: Some(Box::new(handle)),
-        session,
         debate,
+        alive,
     })
 }
 
@@ -195,32 +204,54 @@ fn live_of(request: &serde_json::Value, keys: Option<&[String]>) -> Result<Live,
         })
 }
 
-/// The connections a visitor gives a key for (their place in `connections`, and a name):
-/// every one that calls a provider.
-fn keyed(request: &serde_json::Value) -> Vec<(usize, String)> {
-    request
-        .get("connections")
-        .and_then(|c| c.as_array())
-        .map(|conns| {
-            conns
-                .iter()
-                .enumerate()
-                .filter(|(_, c)| c.get("kind").and_then(|k| k.as_str()) != Some("scripted"))
-                .map(|(i, c)| {
-                    let name = c
-                        .get("label")
-                        .or_else(|| c.get("id"))
-                        .and_then(|l| l.as_str())
-                        .map_or_else(|| format!("connection {}", i + 1), str::to_string);
-                    (i, name)
-                })
-                .collect()
+/// A connection the visitor gives a key for: every one that calls a provider.
+#[derive(Clone)]
+struct Keyed {
+    /// Its place in `connections`.
+    index: usize,
+    name: String,
+    /// Where the key would be sent (the page around the frame chose it).
+    origin: String,
+    /// A provider Agora knows (its presets), or this machine: no confirmation asked.
+    known: bool,
+}
+
+/// The origins of the providers Agora offers in its connection form.
+fn known_origin(origin: &str) -> bool {
+    crate::session::connections::PRESETS
+        .iter()
+        .filter_map(|p| key_origin(p.base_url).ok())
+        .any(|o| o == origin)
+        || origin.starts_with("http://localhost")
+        || origin.starts_with("http://127.0.0.1")
+}
+
+fn keyed(request: &serde_json::Value) -> Vec<Keyed> {
+    let conns = request.get("connections").and_then(|c| c.as_array());
+    conns
+        .into_iter()
+        .flatten()
+        .enumerate()
+        .filter(|(_, c)| c.get("kind").and_then(|k| k.as_str()) != Some("scripted"))
+        .map(|(index, c)| {
+            let text = |k: &str| c.get(k).and_then(|v| v.as_str());
+            let name = text("label")
+                .or_else(|| text("id"))
+                .map_or_else(|| format!("connection {}", index + 1), str::to_string);
+            let origin = key_origin(text("base_url").unwrap_or_default())
+                .unwrap_or_else(|e| format!("nowhere ({e})"));
+            Keyed {
+                index,
+                name,
+                known: known_origin(&origin),
+                origin,
+            }
         })
-        .unwrap_or_default()
+        .collect()
 }
 
 #[component]
-fn WidgetView(options: WidgetOptions, dispatch: Dispatch) -> impl IntoView {
+fn WidgetView(options: WidgetOptions, dispatch: Dispatch, alive: Rc<Cell<bool>>) -> impl IntoView {
     let state = expect_context::<AppState>();
     let d = state.debate;
     let problem = RwSignal::new(None::<String>);
@@ -272,6 +303,7 @@ fn WidgetView(options: WidgetOptions, dispatch: Dispatch) -> impl IntoView {
 
     let keep = options.keep;
     let ask_keys = options.ask_keys;
+    let alive = StoredValue::new_local(alive);
     let request = StoredValue::new(options.request.clone().unwrap_or_default());
     let key_labels = if ask_keys {
         keyed(&request.get_value())
@@ -284,10 +316,28 @@ fn WidgetView(options: WidgetOptions, dispatch: Dispatch) -> impl IntoView {
             .map_or(0, Vec::len)
     });
     let keys = RwSignal::new(vec![String::new(); connection_count]);
+    // The visitor's word that an address Agora does not know may have the key.
+    let trusted = RwSignal::new(vec![false; connection_count]);
+    let untrusted = {
+        let key_labels = key_labels.clone();
+        move || {
+            let (keys, trusted) = (keys.get_untracked(), trusted.get_untracked());
+            key_labels
+                .iter()
+                .find(|k| !k.known && !keys[k.index].trim().is_empty() && !trusted[k.index])
+                .map(|k| k.origin.clone())
+        }
+    };
     let start = {
         let dispatch = dispatch.clone();
         let fail = fail.clone();
         move || {
+            if let Some(origin) = untrusted() {
+                problem.set(Some(format!(
+                    "Your key would go to {origin}, which is not a provider Agora knows: the page around this debate chose that address. Tick that you trust it, or leave that key empty."
+                )));
+                return;
+            }
             // The visitor's keys go into the connections only now, and stay in this frame.
             let chosen = if ask_keys {
                 match live_of(&request.get_value(), Some(&keys.get_untracked())) {
@@ -323,6 +373,9 @@ fn WidgetView(options: WidgetOptions, dispatch: Dispatch) -> impl IntoView {
                     },
                     false => Rc::new(MemoryStore::new()),
                 };
+                if !alive.try_with_value(|a| a.get()).unwrap_or(false) {
+                    return; // the element left the page while the store opened
+                }
                 let s = Session::new(browser::env(store), connections);
                 let id = s.new_id();
                 {
@@ -384,11 +437,21 @@ fn WidgetView(options: WidgetOptions, dispatch: Dispatch) -> impl IntoView {
                         <p class="kicker">{kind}</p>
                         <h2 class="topic">{topic}</h2>
                         <p class="hint">{seats}</p>
-                        {key_labels.iter().map(|(i, label)| (*i, label.clone())).map(|(i, label)| view! {
-                            <label class="field"><span class="label">{format!("Your API key for {label}")}</span>
-                                <input type="password" autocomplete="off" class="widget-key"
-                                    placeholder="Kept in this frame only"
-                                    on:input=move |ev| keys.update(|k| k[i] = event_target_value(&ev))/></label>
+                        {key_labels.iter().cloned().map(|k| {
+                            let i = k.index;
+                            view! {
+                                <label class="field"><span class="label">{format!("Your API key for {}", k.name)}</span>
+                                    <input type="password" autocomplete="off" class="widget-key"
+                                        placeholder="Kept in this frame only"
+                                        on:input=move |ev| keys.update(|all| all[i] = event_target_value(&ev))/>
+                                    <span class="hint widget-key-origin">{format!("Sent only to {}", k.origin)}</span></label>
+                                {(!k.known).then(|| view! {
+                                    <label class="check widget-key-trust">
+                                        <input type="checkbox" on:change=move |ev| trusted.update(|t| t[i] = event_target_checked(&ev))/>
+                                        {format!(" I trust {} with this key. It is not a provider Agora knows: the page around this debate chose it.", k.origin)}
+                                    </label>
+                                })}
+                            }
                         }).collect_view()}
                         {(!key_labels.is_empty()).then(|| view! {
                             <p class="hint">"This debate runs in a frame served by Agora, apart from the page around it: that page cannot read the key you type here. The key is kept in this frame's memory only and sent only to its provider."</p>

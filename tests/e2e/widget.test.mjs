@@ -8,7 +8,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
-import { deflateRawSync } from 'node:zlib';
+import { deflateSync } from 'node:zlib';
 import { join } from 'node:path';
 import { createServer } from 'node:http';
 import { world, serveDist, ROOT } from './harness.mjs';
@@ -48,8 +48,41 @@ test('the recorded widget shows every turn and finding, and nothing is called', 
   await context.close();
 });
 
+test('recorded crux and forecast debates show their cards and charts in the widget', async () => {
+  const context = await w.browser.newContext();
+  const page = await context.newPage();
+  await page.route(`${w.site.url}formats-host.html`, r => r.fulfill({ contentType: 'text/html',
+    body: '<!doctype html><title>Host</title><script type="module" src="./agora.js"></script><div id="here"></div>' }));
+  await page.goto(`${w.site.url}formats-host.html`);
+  const expected = await page.evaluate(async () => {
+    const { runDebate } = await import('./agora.js');
+    const scripted = [{ kind: 'scripted', script: {} }];
+    const out = {};
+    for (const [format, options] of [['crux', { aspects: 1, max_exchanges: 4 }], ['forecast', { rounds: 2 }]]) {
+      const debate = await runDebate({ format, topic: `A recorded ${format} debate`, options, connections: scripted });
+      const el = document.createElement('agora-debate');
+      el.id = format;
+      const json = document.createElement('script');
+      json.type = 'application/json';
+      json.textContent = JSON.stringify(debate);
+      el.append(json);
+      document.getElementById('here').append(el);
+      const findings = debate.events.filter(e => e.kind.FindingRecorded).map(e => e.kind.FindingRecorded.body);
+      out[format] = { cards: findings.filter(b => b.CruxCard).length, outcomes: debate.events[0].kind.DebateStarted.config.options.forecast?.outcomes.length };
+    }
+    return out;
+  });
+  assert.ok(expected.crux.cards >= 1);
+  await page.locator('#crux .crux-deck .crux-card').first().waitFor({ timeout: 30_000 });
+  assert.equal(await page.locator('#crux .crux-deck .crux-card').count(), expected.crux.cards, 'every crux card in the deck');
+  await page.locator('#forecast .fc-chart').first().waitFor();
+  assert.equal(await page.locator('#forecast .fc-chart').count(), expected.forecast.outcomes, 'a chart per outcome');
+  assert.match(await page.locator('#forecast .fc-headline').textContent(), /Most likely/);
+  await context.close();
+});
+
 test('a share link opens in the widget too, through src or the share attribute', async () => {
-  const fragment = `share=1.${deflateRawSync(JSON.stringify(recorded)).toString('base64url')}`;
+  const fragment = `share=1.${deflateSync(JSON.stringify(recorded)).toString('base64url')}`;
   const context = await w.browser.newContext();
   const page = await context.newPage();
   const html = `<!doctype html><title>Host</title><script type="module" src="./agora.js"></script>
@@ -73,7 +106,7 @@ test('the live widget runs a debate against the stand-in and the host page hears
       document.addEventListener(name, e => window.heard(name, e.detail));
     }
     const live = document.getElementById('live');
-    live.setAttribute('format', 'classic'); // attributes take the place of the config's own
+    live.setAttribute('format', 'duelogic'); // attributes take the place of the config's own
     live.setAttribute('topic', 'Is a widget a good way to show a debate?');
     live.config = {
       format: 'crux', topic: 'A topic the attribute replaces', options: { rounds: 1 },
@@ -84,15 +117,19 @@ test('the live widget runs a debate against the stand-in and the host page hears
   await live.getByRole('button', { name: 'Start debate' }).click();
   await live.locator('.badge.done').waitFor({ timeout: 60_000 });
   assert.equal(await live.locator('h1.topic').textContent(), 'Is a widget a good way to show a debate?');
-  assert.match(await live.locator('.debate-head .kicker').textContent(), /Classic debate/);
+  assert.match(await live.locator('.debate-head .kicker').textContent(), /Duelogic debate/);
   const turns = await live.locator('.turn').count();
-  assert.ok(turns >= 5, `${turns} turns`);
+  assert.ok(turns >= 4, `${turns} turns`);
   await page.waitForFunction(() => document.getElementById('log').textContent.includes('live: agora-finished completed'));
-  const names = heard.map(h => h.name);
-  assert.equal(names.filter(n => n === 'agora-turn').length, turns, 'one agora-turn per turn');
+  const evaluations = heard.filter(h => h.name === 'agora-finding' && h.detail.kind.FindingRecorded.body.Evaluation);
+  assert.ok(evaluations.length >= 2, `the host heard each chair's evaluation (${evaluations.length})`);
+  assert.ok(!(await page.locator('#log').textContent()).includes('agora-error'), 'no error before the config was set, nor after');
   const finished = heard.find(h => h.name === 'agora-finished').detail;
   assert.equal(finished.outcome, 'completed');
-  assert.equal(finished.debate.events.filter(e => e.kind.TurnFinished).length, turns, 'the finished debate comes with the event');
+  assert.deepEqual(heard.filter(h => h.name === 'agora-finding').map(h => h.detail.seq),
+    finished.debate.events.filter(e => e.kind.FindingRecorded).map(e => e.seq), 'one agora-finding per finding of the debate');
+  assert.deepEqual(heard.filter(h => h.name === 'agora-turn').map(h => h.detail.seq),
+    finished.debate.events.filter(e => e.kind.TurnFinished).map(e => e.seq), 'one agora-turn per finished turn (the Arbiter\'s evaluations too)');
   assert.ok((await w.standin.log()).length >= turns, 'the stand-in answered');
 
   // Styles: the host's rules do not reach in, and the widget's do not leak out.
@@ -132,8 +169,10 @@ test('a host page whose Content Security Policy forbids WebAssembly shows why th
     <agora-debate id="d" src="examples/duelogic.json"></agora-debate>`;
   await page.route(`${w.site.url}strict.html`, r => r.fulfill({ contentType: 'text/html', body: html }));
   await page.goto(`${w.site.url}strict.html`);
+  const heard = page.evaluate(() => new Promise(ok => document.addEventListener('agora-error', e => ok(e.detail.message))));
   const error = page.locator('#d p.error[role=alert]');
   await error.waitFor({ timeout: 30_000 });
+  assert.equal(await heard, await error.textContent(), 'the host page hears the same message');
   assert.match(await error.textContent(), /This debate cannot be shown\. This page's Content Security Policy does not let Agora run: its script-src needs 'wasm-unsafe-eval'/);
   await context.close();
 });
@@ -151,7 +190,11 @@ test('a visitor\'s key typed into a visitor-key widget on another site stays out
         document.addEventListener(name, e => window.heard.push({ name, detail: e.detail }));
       document.getElementById('w').config = {
         format: 'classic', topic: 'Whose key is it?', options: { rounds: 1 },
-        connections: [{ kind: 'open_ai_compatible', label: 'Stand-in', base_url: '${w.standin.base}/v1', model: 'standin' }],
+        connections: [
+          { kind: 'open_ai_compatible', label: 'Stand-in', base_url: '${w.standin.base}/v1', model: 'standin' },
+          // The host could point a key anywhere: the visitor is shown where, and asked.
+          { kind: 'open_ai_compatible', label: 'OpenAI', base_url: 'https://keys.example.net/v1', model: 'gpt' },
+        ],
       };
     </script></html>`;
   const host = createServer((req, res) => res.writeHead(200, { 'Content-Type': 'text/html' }).end(hostHtml));
@@ -165,7 +208,15 @@ test('a visitor\'s key typed into a visitor-key widget on another site stays out
   try {
     await page.goto(hostUrl);
     const frame = page.frameLocator('#w iframe');
-    await frame.locator('input.widget-key').fill(SECRET);
+    const keys = frame.locator('input.widget-key');
+    await keys.first().waitFor({ timeout: 30_000 });
+    assert.deepEqual(await frame.locator('.widget-key-origin').allTextContents(),
+      [`Sent only to ${w.standin.base}`, 'Sent only to https://keys.example.net']);
+    await keys.nth(1).fill('sk-would-leak');
+    await frame.getByRole('button', { name: 'Start debate' }).click();
+    await frame.getByText(/Your key would go to https:\/\/keys\.example\.net, which is not a provider Agora knows/).waitFor();
+    await keys.nth(1).fill('');
+    await keys.first().fill(SECRET);
     await frame.getByRole('button', { name: 'Start debate' }).click();
     await page.waitForFunction(() => window.heard.some(h => h.name === 'agora-finished'), null, { timeout: 60_000 });
     const seen = await page.evaluate(async () => {
@@ -185,7 +236,12 @@ test('a visitor\'s key typed into a visitor-key widget on another site stays out
     assert.equal(seen.finished, 'completed');
     assert.ok(seen.turns >= 5, `${seen.turns} turns heard`);
     assert.ok(!seen.everything.includes(SECRET), 'the key is nowhere the host page can read');
-    assert.ok((await w.standin.log()).every(c => c.authorized), 'every call carried the key');
+    const calls = (await (await fetch(`${w.standin.base}/__requests`)).json()).filter(r => r.target.includes('chat/completions') && r.body.includes('Whose key is it?'));
+    assert.ok(calls.length >= seen.turns, `${calls.length} calls reached the provider`);
+    for (const c of calls) {
+      const auth = Object.entries(c.headers).find(([k]) => k.toLowerCase() === 'authorization')?.[1];
+      assert.equal(auth, `Bearer ${SECRET}`, 'each call carried the visitor\'s key');
+    }
   } catch (e) {
     await page.screenshot({ path: 'artifacts/visitor-key-failure.png' });
     console.log(logs.join('\n'));
