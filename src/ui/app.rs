@@ -181,13 +181,14 @@ pub fn App() -> impl IntoView {
     let state = AppState {
         route: RwSignal::new(route_from_location()),
         debate: DebateView::new(session),
-        embedded_from: None,
         history: RwSignal::new(Vec::new()),
         connections_version: RwSignal::new(0),
         ready: RwSignal::new(false),
         notice: RwSignal::new(None),
     };
     provide_context(state);
+    // The debate view reads its own state, whoever mounts it.
+    provide_context(state.debate);
 
     spawn_local(async move {
         let store: Rc<dyn Store> = match IdbStore::open("agora").await {

@@ -9,7 +9,9 @@ use super::download;
 use super::fork::{fork_button, ForkAt, ForkPanel, ForkedFrom};
 use super::formats::{ui_for, TurnCtx};
 use super::markdown::Markdown;
-use super::state::{turn_anchor, AppState, Block, BlockKind, Route, TurnStatus, TurnView};
+use super::state::{
+    turn_anchor, AppState, Block, BlockKind, DebateView, Route, TurnStatus, TurnView,
+};
 use crate::engine::cost::{self, dollars};
 use crate::engine::event::{FinishReason, Input, Outcome};
 use crate::engine::export::ExportKind;
@@ -39,7 +41,7 @@ fn status_line(s: TurnStatus) -> Option<(&'static str, &'static str)> {
 
 #[component]
 fn HumanTurn(call: crate::engine::CallKey, view: TurnView) -> impl IntoView {
-    let state = expect_context::<AppState>();
+    let d = expect_context::<DebateView>();
     let draft = RwSignal::new(String::new());
     let refused = RwSignal::new(None::<String>);
     let send = move |_| {
@@ -47,7 +49,7 @@ fn HumanTurn(call: crate::engine::CallKey, view: TurnView) -> impl IntoView {
         if text.trim().is_empty() {
             return;
         }
-        if let (Some(s), Some(id)) = (state.session(), state.debate.id.get_untracked()) {
+        if let (Some(s), Some(id)) = (d.session.get(), d.id.get_untracked()) {
             // A refused turn (too long) says why and keeps the draft to shorten.
             match s.input(
                 &id,
@@ -92,7 +94,7 @@ fn Countdown(until_ms: u64) -> impl IntoView {
         }
     });
     // Once the debate has stopped, a countdown would promise a retry that will not come.
-    let running = expect_context::<AppState>().debate.running;
+    let running = expect_context::<DebateView>().running;
     move || match (running.get(), until_ms.saturating_sub(now.get())) {
         (false, _) => String::new(),
         (true, 0) => "now…".to_string(),
@@ -101,16 +103,14 @@ fn Countdown(until_ms: u64) -> impl IntoView {
 }
 
 /// The screens of the debate on screen's format.
-fn this_format(state: AppState) -> Option<&'static super::formats::FormatUi> {
-    state
-        .debate
-        .config
+fn this_format(d: DebateView) -> Option<&'static super::formats::FormatUi> {
+    d.config
         .with_untracked(|c| c.as_ref().map(|c| ui_for(c.format())))
 }
 
 /// A finding where it happened: in its format's own view, else as one plain line.
-fn finding_view(state: AppState, f: Finding) -> AnyView {
-    if let Some(v) = this_format(state).and_then(|u| (u.finding)(&f)) {
+fn finding_view(d: DebateView, f: Finding) -> AnyView {
+    if let Some(v) = this_format(d).and_then(|u| (u.finding)(&f)) {
         return v;
     }
     view! {
@@ -141,7 +141,7 @@ fn block_view(block: Block) -> AnyView {
         }
         .into_any(),
         BlockKind::Phase { title } => view! { <h2 class="phase">{title}</h2> }.into_any(),
-        BlockKind::Finding(f) => finding_view(expect_context::<AppState>(), f),
+        BlockKind::Finding(f) => finding_view(expect_context::<DebateView>(), f),
         BlockKind::Note { text, error } => {
             view! { <p class="note" class:error=error>{text}</p> }.into_any()
         }
@@ -172,8 +172,10 @@ fn block_view(block: Block) -> AnyView {
             view,
             ..
         } => {
-            let state = expect_context::<AppState>();
-            let format = this_format(state);
+            let d = expect_context::<DebateView>();
+            // Forking needs the app around the view (a widget has none).
+            let in_app = use_context::<AppState>().is_some();
+            let format = this_format(d);
             let extra = format.map_or("", |u| (u.turn_class)(&call));
             let seat_class = format!("turn seat-{seat} {extra}");
             let anchor = turn_anchor(&call);
@@ -212,9 +214,7 @@ fn block_view(block: Block) -> AnyView {
             };
             let speaking_key = key.clone();
             let speaking = move || {
-                state
-                    .debate
-                    .speaking
+                d.speaking
                     .with(|k| k.as_deref() == Some(speaking_key.as_str()))
             };
             view! {
@@ -243,7 +243,7 @@ fn block_view(block: Block) -> AnyView {
                     <footer class="turn-meta">
                         <span class="usage">{meta}</span>
                         {request}
-                        {move || (view.status.get() == TurnStatus::Done && !state.debate.running.get() && state.embedded_from.is_none()).then(|| fork_button(call.clone(), format!("{speaker_name} — {fork_label}")))}
+                        {move || (view.status.get() == TurnStatus::Done && !d.running.get() && in_app).then(|| fork_button(call.clone(), format!("{speaker_name} — {fork_label}")))}
                     </footer>
                 </article>
             }
@@ -254,8 +254,9 @@ fn block_view(block: Block) -> AnyView {
 
 #[component]
 pub fn DebateScreen() -> impl IntoView {
-    let state = expect_context::<AppState>();
-    let d = state.debate;
+    let d = expect_context::<DebateView>();
+    // The app around the view, for its links; none in a widget.
+    let app = use_context::<AppState>();
     provide_context(ForkAt(RwSignal::new(None)));
     let question = RwSignal::new(String::new());
     let as_evidence = RwSignal::new(false);
@@ -264,19 +265,19 @@ pub fn DebateScreen() -> impl IntoView {
     let drawn = super::progressive::progressively(d.blocks);
 
     let stop = move |_| {
-        if let (Some(s), Some(id)) = (state.session(), d.id.get_untracked()) {
+        if let (Some(s), Some(id)) = (d.session.get(), d.id.get_untracked()) {
             s.stop(&id);
         }
     };
     let toggle_pause = move |_| {
-        if let (Some(s), Some(id)) = (state.session(), d.id.get_untracked()) {
+        if let (Some(s), Some(id)) = (d.session.get(), d.id.get_untracked()) {
             let now = !d.paused.get_untracked();
             s.set_paused(&id, now);
             d.paused.set(now);
         }
     };
     let resume = move |_| {
-        let (Some(s), Some(id)) = (state.session(), d.id.get_untracked()) else {
+        let (Some(s), Some(id)) = (d.session.get(), d.id.get_untracked()) else {
             return;
         };
         action_error.set(None);
@@ -301,7 +302,7 @@ pub fn DebateScreen() -> impl IntoView {
         } else {
             Input::Question { text }
         };
-        if let (Some(s), Some(id)) = (state.session(), d.id.get_untracked()) {
+        if let (Some(s), Some(id)) = (d.session.get(), d.id.get_untracked()) {
             match s.input(&id, input) {
                 Ok(()) => question.set(String::new()),
                 Err(e) => action_error.set(Some(e)),
@@ -378,7 +379,7 @@ pub fn DebateScreen() -> impl IntoView {
                 }
             },
         };
-        if let (Some(s), Some(id)) = (state.session(), d.id.get_untracked()) {
+        if let (Some(s), Some(id)) = (d.session.get(), d.id.get_untracked()) {
             match s.input(&id, Input::SpendingCap { usd }) {
                 Ok(()) => {
                     action_error.set(None);
@@ -412,8 +413,8 @@ pub fn DebateScreen() -> impl IntoView {
         spawn_local(async move {
             let made = match log.await {
                 Ok(events) => {
-                    let app = state.embedded_from.map(|a| a.get_value());
-                    super::share::link(&events, app.as_deref(), None).await
+                    let base = d.share_base.get_value();
+                    super::share::link(&events, base.as_deref(), None).await
                 }
                 Err(e) => Err(e),
             };
@@ -422,12 +423,13 @@ pub fn DebateScreen() -> impl IntoView {
     };
     let shared = move || d.shared.with(Option::is_some);
     let keep_copy = move |_| {
-        let (Some(s), Some(events)) = (state.session(), d.shared.get_untracked()) else {
+        let (Some(s), Some(events), Some(app)) = (d.session.get(), d.shared.get_untracked(), app)
+        else {
             return;
         };
         spawn_local(async move {
             match s.adopt(events.as_ref().clone()).await {
-                Ok(id) => navigate(state, Route::Debate(id)),
+                Ok(id) => navigate(app, Route::Debate(id)),
                 Err(e) => action_error.set(Some(format!("The copy could not be kept: {e}"))),
             }
         });
@@ -470,7 +472,7 @@ pub fn DebateScreen() -> impl IntoView {
         let label = f.body.label().to_lowercase();
         Some(view! {
             <section class="debate focused">
-                {state.embedded_from.is_none().then(|| view! {
+                {app.is_some().then(|| view! {
                     <div class="shared-banner" role="note">
                         <p><strong>"Shared with you."</strong>{format!(" One {label} from a debate, read-only; nothing of it is stored in this browser.")}</p>
                     </div>
@@ -493,14 +495,14 @@ pub fn DebateScreen() -> impl IntoView {
         <Show when=move || d.load_error.get().is_none() fallback=move || view! {
             <div class="card empty">
                 <p class="error">{move || d.load_error.get()}</p>
-                {state.embedded_from.is_none().then(|| view! {
-                    <a href="#" on:click=move |ev| { ev.prevent_default(); navigate(state, Route::History) }>"Back to history"</a>
+                {app.map(|app| view! {
+                    <a href="#" on:click=move |ev| { ev.prevent_default(); navigate(app, Route::History) }>"Back to history"</a>
                 })}
             </div>
         }>
             {alone}
             <section class="debate" class:hidden=move || focused.with(Option::is_some)>
-                {move || (shared() && state.embedded_from.is_none()).then(|| view! {
+                {move || (shared() && app.is_some()).then(|| view! {
                     <div class="shared-banner" role="note">
                         <p><strong>"Shared with you."</strong>" This debate came in the link you opened: it is read-only and nothing of it is stored in this browser unless you keep a copy. Replay and exports work as they do for your own debates."</p>
                         <div class="row">

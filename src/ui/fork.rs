@@ -54,9 +54,15 @@ pub fn fork_button(call: CallKey, label: String) -> impl IntoView {
     }
 }
 
+/// The panel that asks how to continue: in the app only (a fork is a new debate in its
+/// History; a widget offers no fork).
 #[component]
 pub fn ForkPanel() -> impl IntoView {
-    let state = expect_context::<AppState>();
+    use_context::<AppState>().map(|state| view! { <ForkForm state/> })
+}
+
+#[component]
+fn ForkForm(state: AppState) -> impl IntoView {
     let ForkAt(at) = expect_context::<ForkAt>();
     let (conn, model) = (RwSignal::new(String::new()), RwSignal::new(String::new()));
     let error = RwSignal::new(None::<String>);
@@ -142,15 +148,21 @@ pub fn ForkPanel() -> impl IntoView {
 /// The line under a forked debate's title: where it branched, linking back.
 #[component]
 pub fn ForkedFrom() -> impl IntoView {
-    let state = expect_context::<AppState>();
+    let d = expect_context::<crate::ui::state::DebateView>();
+    // The original is a link in the app; a widget names it only.
+    let app = use_context::<AppState>();
     move || {
-        state.debate.config.with(|c| c.as_ref().and_then(|c| c.forked_from.clone())).map(|f| {
+        d.config.with(|c| c.as_ref().and_then(|c| c.forked_from.clone())).map(|f| {
             let route = Route::Debate(f.debate.clone());
+            let original = match app {
+                Some(app) => view! {
+                    <a href=super::app::href(&route) on:click=move |ev| { ev.prevent_default(); navigate(app, route.clone()) }>"another debate"</a>
+                }
+                .into_any(),
+                None => "another debate".into_any(),
+            };
             view! {
-                <p class="forked-from">"Forked from "
-                    <a href=super::app::href(&route) on:click=move |ev| { ev.prevent_default(); navigate(state, route.clone()) }>"another debate"</a>
-                    " after "{f.label}"; everything after that turn is new."
-                </p>
+                <p class="forked-from">"Forked from "{original}" after "{f.label}"; everything after that turn is new."</p>
             }
         })
     }

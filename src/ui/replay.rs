@@ -5,7 +5,7 @@
 use leptos::prelude::*;
 use leptos::task::spawn_local;
 
-use super::state::AppState;
+use super::state::DebateView;
 use crate::engine::clock::Clock;
 use crate::engine::event::{Event, EventKind};
 use crate::session::browser::BrowserClock;
@@ -21,7 +21,7 @@ fn turn_ends(log: &[Event]) -> Vec<usize> {
 
 #[component]
 pub fn Replay() -> impl IntoView {
-    let d = expect_context::<AppState>().debate;
+    let d = expect_context::<DebateView>();
     let log = StoredValue::new(Vec::<Event>::new());
     let ends = StoredValue::new(Vec::<usize>::new());
     let (active, playing) = (RwSignal::new(false), RwSignal::new(false));

@@ -15,7 +15,7 @@ use wasm_bindgen_futures::JsFuture;
 use leptos::prelude::*;
 use leptos::task::spawn_local;
 
-use super::state::AppState;
+use super::state::DebateView;
 use crate::engine::event::Event;
 use crate::engine::export;
 
@@ -211,8 +211,7 @@ pub fn SharePanel(
 /// only it and its debate's configuration, or the whole debate when the sharer asks.
 #[component]
 pub fn ShareFinding(key: String, what: &'static str) -> impl IntoView {
-    let state = expect_context::<AppState>();
-    let d = state.debate;
+    let d = expect_context::<DebateView>();
     let made = RwSignal::new(None::<Result<String, String>>);
     let whole = RwSignal::new(false);
     let key = StoredValue::new(key);
@@ -221,7 +220,7 @@ pub fn ShareFinding(key: String, what: &'static str) -> impl IntoView {
     let latest = StoredValue::new(0u32);
     let make = move || {
         let log = d.log();
-        let app = state.embedded_from.map(|a| a.get_value());
+        let app = d.share_base.get_value();
         let (key, whole) = (key.get_value(), whole.get_untracked());
         latest.update_value(|n| *n += 1);
         let this = latest.get_value();

@@ -153,6 +153,8 @@ pub struct DebateView {
     pub focus: RwSignal<Option<String>>,
     /// The session this view's debate runs on.
     pub session: super::app::SessionHandle,
+    /// Where share links made in this view open: a widget's Agora (`None`: this page).
+    pub share_base: StoredValue<Option<String>>,
     turns: StoredValue<crate::engine::small_map::SmallMap<String, TurnView>>,
     epoch: StoredValue<u32>,
 }
@@ -161,6 +163,7 @@ impl DebateView {
     pub fn new(session: super::app::SessionHandle) -> Self {
         DebateView {
             session,
+            share_base: StoredValue::new(None),
             id: RwSignal::new(None),
             config: RwSignal::new(None),
             blocks: RwSignal::new(Vec::new()),
@@ -543,16 +546,13 @@ pub enum Route {
     Shared,
 }
 
-/// The state of one mounted Agora (the app, or a widget on another page), provided as
-/// context. All fields are signals or handles, so it is `Copy`.
+/// The app shell's state, provided as context by the app only: its route, History, the
+/// notice line, and the debate view it shows (`DebateView`, provided on its own too, which
+/// is all a widget provides). All fields are signals or handles, so it is `Copy`.
 #[derive(Clone, Copy)]
 pub struct AppState {
     pub route: RwSignal<Route>,
     pub debate: DebateView,
-    /// Mounted by a widget inside another page: the address of the Agora it comes from
-    /// (share links open there). No app is around the debate view then (no History, no
-    /// navigation), and nothing that would need one is offered.
-    pub embedded_from: Option<StoredValue<String>>,
     pub history: RwSignal<Vec<DebateSummary>>,
     /// Bumped when connections change so views re-read them from the session.
     pub connections_version: RwSignal<u32>,

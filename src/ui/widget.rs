@@ -15,7 +15,7 @@ use wasm_bindgen::prelude::*;
 
 use super::app::SessionHandle;
 use super::debate::DebateScreen;
-use super::state::{AppState, DebateView, Route};
+use super::state::DebateView;
 use crate::api::request;
 use crate::engine::event::{Event, EventKind};
 use crate::engine::export;
@@ -148,17 +148,11 @@ pub fn mount_widget(
     let (view_debate, view_alive) = (debate.clone(), alive.clone());
     let handle = leptos::mount::mount_to(root, move || {
         // Created inside the mount, so unmounting frees them.
+        // No app shell around it: only the debate view's own state.
         let d = DebateView::new(SessionHandle::new());
+        d.share_base.set_value(Some(options.app_url.clone()));
         view_debate.set(Some(d));
-        provide_context(AppState {
-            route: RwSignal::new(Route::Shared),
-            debate: d,
-            embedded_from: Some(StoredValue::new(options.app_url.clone())),
-            history: RwSignal::new(Vec::new()),
-            connections_version: RwSignal::new(0),
-            ready: RwSignal::new(true),
-            notice: RwSignal::new(None),
-        });
+        provide_context(d);
         view! { <WidgetView options dispatch alive=view_alive/> }
     });
     Ok(Widget {
@@ -252,8 +246,7 @@ fn keyed(request: &serde_json::Value) -> Vec<Keyed> {
 
 #[component]
 fn WidgetView(options: WidgetOptions, dispatch: Dispatch, alive: Rc<Cell<bool>>) -> impl IntoView {
-    let state = expect_context::<AppState>();
-    let d = state.debate;
+    let d = expect_context::<DebateView>();
     let problem = RwSignal::new(None::<String>);
     let live = StoredValue::new_local(None::<Live>);
     let started = RwSignal::new(false);

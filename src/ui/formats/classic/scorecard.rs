@@ -5,7 +5,7 @@ use leptos::prelude::*;
 
 use crate::engine::cost::decimal;
 use crate::engine::finding::{ClaimCheck, Finding, FindingBody, Verdict};
-use crate::ui::state::AppState;
+use crate::ui::state::DebateView;
 
 fn verdict_class(v: Verdict) -> &'static str {
     match v {
@@ -39,8 +39,8 @@ pub fn fact_checks(claims: Vec<ClaimCheck>) -> AnyView {
 /// A position's weighted 0–10 score, each criterion with its weight and reason.
 #[component]
 pub fn ScoreCard(finding: Finding) -> impl IntoView {
-    let state = expect_context::<AppState>();
-    let name = state.debate.config.with_untracked(|c| {
+    let state = expect_context::<DebateView>();
+    let name = state.config.with_untracked(|c| {
         c.as_ref()
             .and_then(|c| c.seat(&finding.seat))
             .map_or(finding.seat.clone(), |s| s.name.clone())

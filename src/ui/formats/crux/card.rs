@@ -9,7 +9,7 @@ use super::share;
 use crate::engine::finding::{CruxCard, Finding, FindingBody};
 use crate::engine::{CallKey, DebateConfig};
 use crate::ui::markdown::Markdown;
-use crate::ui::state::{turn_anchor as anchor, AppState, BlockKind, TurnStatus};
+use crate::ui::state::{turn_anchor as anchor, BlockKind, DebateView, TurnStatus};
 
 fn go_to(id: &str) {
     if let Some(el) = web_sys::window()
@@ -103,8 +103,8 @@ pub fn CruxCardView(
     #[prop(optional)]
     share_key: Option<String>,
 ) -> impl IntoView {
-    let state = expect_context::<AppState>();
-    let config = state.debate.config.get_untracked();
+    let state = expect_context::<DebateView>();
+    let config = state.config.get_untracked();
     let topic = config.as_ref().map(|c| c.topic.clone()).unwrap_or_default();
     let name = names(&config);
     let copied = RwSignal::new(None::<&'static str>);
@@ -234,7 +234,7 @@ pub fn alone(f: &Finding) -> Option<AnyView> {
 /// latest messages as they stream.
 #[component]
 fn RoomPanel() -> impl IntoView {
-    let d = expect_context::<AppState>().debate;
+    let d = expect_context::<DebateView>();
     move || {
         // The last room opened, unless its card (or its not-extracted note) is in.
         let (room, question, seats) = d.findings.with(|all| {
@@ -310,7 +310,7 @@ fn RoomPanel() -> impl IntoView {
 /// image built by `share::map_svg`), and the same lines in words beneath it.
 #[component]
 fn DisagreementMap() -> impl IntoView {
-    let d = expect_context::<AppState>().debate;
+    let d = expect_context::<DebateView>();
     move || {
         let config = d.config.get()?;
         let crate::engine::config::FormatOptions::Crux(o) = &config.options else {
@@ -374,7 +374,7 @@ fn DisagreementMap() -> impl IntoView {
 /// Each persona's shift between its opening and its closing, once detected.
 #[component]
 fn Shifts() -> impl IntoView {
-    let d = expect_context::<AppState>().debate;
+    let d = expect_context::<DebateView>();
     move || {
         let name = names(&d.config.get());
         let rows: Vec<_> = d.findings.with(|all| {
@@ -416,7 +416,7 @@ fn Shifts() -> impl IntoView {
 /// "Read the deck on its own" hides the transcript.
 #[component]
 pub fn CruxPanels() -> impl IntoView {
-    let d = expect_context::<AppState>().debate;
+    let d = expect_context::<DebateView>();
     let deck_only = d.transcript_hidden;
     let deck = move || {
         d.findings

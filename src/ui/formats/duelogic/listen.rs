@@ -7,7 +7,7 @@ use wasm_bindgen::closure::Closure;
 use wasm_bindgen::JsCast;
 use web_sys::{SpeechSynthesis, SpeechSynthesisUtterance, SpeechSynthesisVoice};
 
-use crate::ui::state::{AppState, BlockKind, TurnStatus};
+use crate::ui::state::{BlockKind, DebateView, TurnStatus};
 
 fn synth() -> Option<SpeechSynthesis> {
     web_sys::window()?.speech_synthesis().ok()
@@ -21,8 +21,8 @@ fn speakable(text: &str) -> String {
 }
 
 /// The finished turns, in order: (block key, seat, text).
-fn turns(state: AppState) -> Vec<(String, String, String)> {
-    state.debate.blocks.with_untracked(|blocks| {
+fn turns(state: DebateView) -> Vec<(String, String, String)> {
+    state.blocks.with_untracked(|blocks| {
         blocks
             .iter()
             .filter_map(|b| match &b.kind {
@@ -46,7 +46,7 @@ fn turns(state: AppState) -> Vec<(String, String, String)> {
 
 #[derive(Clone, Copy)]
 struct Player {
-    state: AppState,
+    state: DebateView,
     playing: RwSignal<bool>,
     paused: RwSignal<bool>,
     /// Index of the turn being read.
@@ -75,7 +75,7 @@ impl Player {
             return;
         };
         // A voice and a pitch per speaker, by the seat's place in the debate.
-        let place = self.state.debate.config.with_untracked(|c| {
+        let place = self.state.config.with_untracked(|c| {
             c.as_ref()
                 .and_then(|c| c.seats.iter().position(|x| x.id == seat))
                 .unwrap_or(0)
@@ -114,7 +114,7 @@ impl Player {
         self.at.set(i);
         self.playing.set(true);
         self.paused.set(false);
-        self.state.debate.speaking.set(Some(key.clone()));
+        self.state.speaking.set(Some(key.clone()));
         if let Some(el) = web_sys::window().and_then(|w| w.document()).and_then(|d| {
             d.query_selector(&format!("[data-block=\"{key}\"]"))
                 .ok()
@@ -132,7 +132,7 @@ impl Player {
         }
         self.playing.set(false);
         self.paused.set(false);
-        self.state.debate.speaking.set(None);
+        self.state.speaking.set(None);
     }
 
     fn toggle(self) {
@@ -153,7 +153,7 @@ impl Player {
 
 #[component]
 pub fn Listen() -> impl IntoView {
-    let state = expect_context::<AppState>();
+    let state = expect_context::<DebateView>();
     let p = Player {
         state,
         playing: RwSignal::new(false),
@@ -164,7 +164,7 @@ pub fn Listen() -> impl IntoView {
     on_cleanup(move || p.stop());
     let available = synth().is_some();
     let count = move || {
-        state.debate.blocks.track();
+        state.blocks.track();
         turns(state).len()
     };
     view! {

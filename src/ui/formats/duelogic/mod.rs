@@ -21,7 +21,7 @@ mod ui {
     use crate::engine::config::{Accountability, FormatId, FormatOptions};
     use crate::engine::finding::{Finding, FindingBody};
     use crate::ui::formats::{self as f, FormatUi, TurnCtx};
-    use crate::ui::state::{AppState, TurnStatus};
+    use crate::ui::state::{DebateView, TurnStatus};
 
     fn panels() -> AnyView {
         view! { <Listen/> <ChairPanel/> }.into_any()
@@ -34,22 +34,19 @@ mod ui {
 
     /// Whether a chair's finished response still waits for the Arbiter's evaluation: while
     /// its debate runs under an accountability level that evaluates.
-    fn awaits_evaluation(state: AppState, seat: &str) -> bool {
-        state.debate.running.get()
-            && state
-                .debate
-                .config
-                .with(|c| match c.as_ref().map(|c| &c.options) {
-                    Some(FormatOptions::Duelogic(o)) => {
-                        o.accountability != Accountability::Relaxed
-                            && o.chairs.iter().any(|c| c.seat == seat)
-                    }
-                    _ => false,
-                })
+    fn awaits_evaluation(state: DebateView, seat: &str) -> bool {
+        state.running.get()
+            && state.config.with(|c| match c.as_ref().map(|c| &c.options) {
+                Some(FormatOptions::Duelogic(o)) => {
+                    o.accountability != Accountability::Relaxed
+                        && o.chairs.iter().any(|c| c.seat == seat)
+                }
+                _ => false,
+            })
     }
 
     fn under_turn(t: TurnCtx) -> AnyView {
-        let state = expect_context::<AppState>();
+        let state = expect_context::<DebateView>();
         let view = t.view;
         // Only a chair's own response is evaluated (not its answer to an interjection).
         let argument = crate::engine::formats::duelogic::is_evaluated(&t.call);

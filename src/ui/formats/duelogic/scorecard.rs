@@ -6,7 +6,7 @@ use leptos::prelude::*;
 
 use crate::engine::finding::{Evaluation, Finding, FindingBody, Level, Quality};
 use crate::engine::formats::duelogic::stats::Stats;
-use crate::ui::state::AppState;
+use crate::ui::state::DebateView;
 
 fn quality_class(q: Quality) -> &'static str {
     match q {
@@ -115,7 +115,7 @@ pub fn Scorecard(judged: RwSignal<Option<Finding>>, pending: Signal<bool>) -> im
 /// Marks a turn that another chair cut short.
 #[component]
 pub fn CutMarker(cut_by: RwSignal<Option<Finding>>) -> impl IntoView {
-    let state = expect_context::<AppState>();
+    let state = expect_context::<DebateView>();
     move || {
         let f = cut_by.get()?;
         let FindingBody::Interruption {
@@ -128,7 +128,7 @@ pub fn CutMarker(cut_by: RwSignal<Option<Finding>>) -> impl IntoView {
         else {
             return None;
         };
-        let name = state.debate.config.with(|c| {
+        let name = state.config.with(|c| {
             c.as_ref()
                 .and_then(|c| c.seat(&by))
                 .map_or(by.clone(), |s| s.name.clone())
@@ -147,11 +147,11 @@ pub fn CutMarker(cut_by: RwSignal<Option<Finding>>) -> impl IntoView {
 /// The Arbiter stepping in, where it happened.
 #[component]
 pub fn Interjection(finding: Finding) -> impl IntoView {
-    let state = expect_context::<AppState>();
+    let state = expect_context::<DebateView>();
     let FindingBody::Interjection { violation, .. } = &finding.body else {
         return ().into_any();
     };
-    let name = state.debate.config.with_untracked(|c| {
+    let name = state.config.with_untracked(|c| {
         c.as_ref()
             .and_then(|c| c.seat(&finding.seat))
             .map_or(finding.seat.clone(), |s| s.name.clone())
@@ -169,8 +169,8 @@ pub fn Interjection(finding: Finding) -> impl IntoView {
 /// self-critique counts, interjections and interruptions.
 #[component]
 pub fn ChairPanel() -> impl IntoView {
-    let state = expect_context::<AppState>();
-    let d = state.debate;
+    let state = expect_context::<DebateView>();
+    let d = state;
     move || {
         let config = d.config.get()?;
         let stats = d.findings.with(|f| Stats::from_findings(&config, f.iter()));

@@ -10,7 +10,7 @@ use crate::engine::formats::forecast::consensus;
 use crate::engine::formats::forecast::parse::partial_argument;
 use crate::engine::formats::forecast::types::*;
 use crate::engine::formats::forecast::{phase, phase_title, JUDGE};
-use crate::ui::state::{AppState, DebateView, TurnStatus};
+use crate::ui::state::{DebateView, TurnStatus};
 
 /// Saves the forecast's result (`report::debate_result`: the final distribution, each
 /// role's probabilities, consensus, insights, precedents and metadata) as a JSON file.
@@ -250,7 +250,7 @@ fn level(l: Level) -> &'static str {
 /// the judge and the final blend.
 #[component]
 pub fn ForecastOutcome(with_roles: bool) -> impl IntoView {
-    let d = expect_context::<AppState>().debate;
+    let d = expect_context::<DebateView>();
     let result = move || {
         d.findings.with(|all| {
             all.iter().rev().find_map(|f| match forecast(f) {
@@ -383,7 +383,7 @@ pub fn alone(f: &Finding) -> Option<AnyView> {
 
 #[component]
 pub fn ForecastPanel() -> impl IntoView {
-    let d = expect_context::<AppState>().debate;
+    let d = expect_context::<DebateView>();
     let picked = RwSignal::new(None::<u32>);
     let find = move |key: &'static str| {
         d.findings.with(|all| {
