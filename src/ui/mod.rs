@@ -9,6 +9,8 @@ pub mod md_blocks;
 #[cfg(target_arch = "wasm32")]
 mod app;
 #[cfg(target_arch = "wasm32")]
+mod clipboard;
+#[cfg(target_arch = "wasm32")]
 mod connection_form;
 #[cfg(target_arch = "wasm32")]
 mod debate;

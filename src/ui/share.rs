@@ -176,9 +176,7 @@ pub fn SharePanel(
             let copy = move |_| {
                 let url = copy_url.clone();
                 spawn_local(async move {
-                    let clipboard = window().navigator().clipboard();
-                    let done =
-                        wasm_bindgen_futures::JsFuture::from(clipboard.write_text(&url)).await;
+                    let done = super::clipboard::copy_text(&url).await;
                     copied.set(Some(if done.is_ok() {
                         "Copied."
                     } else {

@@ -21,25 +21,17 @@ fn go_to(id: &str) {
     }
 }
 
-/// Copies text to the clipboard through `navigator.clipboard.writeText` (looked up by
-/// name, so no extra browser bindings are needed).
+/// Copies text to the clipboard and says how it went.
 fn copy(text: &str, done: RwSignal<Option<&'static str>>) {
-    let result = (|| -> Option<js_sys::Promise> {
-        let nav = js_sys::Reflect::get(&web_sys::window()?.into(), &"navigator".into()).ok()?;
-        let clip = js_sys::Reflect::get(&nav, &"clipboard".into()).ok()?;
-        let write: js_sys::Function = js_sys::Reflect::get(&clip, &"writeText".into())
-            .ok()?
-            .dyn_into()
-            .ok()?;
-        write.call1(&clip, &text.into()).ok()?.dyn_into().ok()
-    })();
-    match result {
-        Some(p) => leptos::task::spawn_local(async move {
-            let ok = wasm_bindgen_futures::JsFuture::from(p).await.is_ok();
-            done.set(Some(if ok { "Copied" } else { "Copy failed" }));
-        }),
-        None => done.set(Some("Copy is not available here")),
-    }
+    use crate::ui::clipboard::{copy_text, CopyError};
+    let text = text.to_string();
+    leptos::task::spawn_local(async move {
+        done.set(Some(match copy_text(&text).await {
+            Ok(()) => "Copied",
+            Err(CopyError::Refused) => "Copy failed",
+            Err(CopyError::Unavailable) => "Copy is not available here",
+        }));
+    });
 }
 
 /// The card as a PNG: its SVG drawn on a canvas at twice its size, so it stays sharp on
