@@ -27,6 +27,8 @@ pub struct Scripted {
     pub events: Vec<Event>,
     /// Every request the model was sent, in order.
     pub requests: Vec<ChatRequest>,
+    /// What the run noted as odd (a replay that did not match its log, say).
+    pub warnings: Vec<String>,
 }
 
 impl Scripted {
@@ -37,29 +39,49 @@ impl Scripted {
 }
 
 pub fn run_scripted(config: DebateConfig, script: Script, inputs: Rc<Inputs>) -> Scripted {
+    drive_scripted(script, inputs, EventLog::default(), |wiring| {
+        Ok(DebateCtx::start(config, 1, 0, wiring))
+    })
+}
+
+/// Resumes a debate from its log (a closed tab's) on a scripted model: a replay that
+/// matches makes no call for what the log already holds.
+pub fn resume_scripted(events: Vec<Event>, script: Script) -> Scripted {
+    let log = EventLog::with(events.clone());
+    drive_scripted(script, Inputs::new(), log, |wiring| {
+        DebateCtx::resume(events, wiring)
+    })
+}
+
+/// One scripted run under the virtual clock, from a context `start` builds on its wiring;
+/// `log` holds the events (those resumed from first).
+fn drive_scripted(
+    script: Script,
+    inputs: Rc<Inputs>,
+    log: EventLog,
+    start: impl FnOnce(Wiring) -> Result<DebateCtx, String>,
+) -> Scripted {
     let clock = VirtualClock::new(0);
     let model = Rc::new(ScriptedModel::new(script, clock.clone()));
-    let log = Rc::new(EventLog::default());
-    let ctx = DebateCtx::start(
-        config,
-        1,
-        0,
-        Wiring {
-            retry: Default::default(),
-            limits: Default::default(),
-            model: model.clone(),
-            clock: Rc::new(clock.clone()),
-            observer: log.clone(),
-            inputs,
-            stop: CancelToken::new(),
-        },
-    );
-    let outcome = run_virtual(&clock, async move { super::drive(&ctx).await });
+    let log = Rc::new(log);
+    let ctx = start(Wiring {
+        retry: Default::default(),
+        limits: Default::default(),
+        model: model.clone(),
+        clock: Rc::new(clock.clone()),
+        observer: log.clone(),
+        inputs,
+        stop: CancelToken::new(),
+    })
+    .expect("the scripted debate starts");
+    let c2 = ctx.clone();
+    let outcome = run_virtual(&clock, async move { super::drive(&c2).await });
     let requests = model.requests.borrow().clone();
     let events = log.events.borrow().clone();
     Scripted {
         outcome,
         events,
         requests,
+        warnings: ctx.warnings(),
     }
 }

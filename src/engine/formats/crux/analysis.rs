@@ -254,11 +254,12 @@ pub fn parse_final_summary(v: &Value) -> Result<String, String> {
 }
 
 #[cfg(test)]
-mod tests {
+pub(super) mod tests {
     use super::*;
     use serde_json::json;
 
-    fn people() -> Vec<(String, String)> {
+    /// The two personas the crux tests seat, by seat and name.
+    pub(in crate::engine::formats::crux) fn people() -> Vec<(String, String)> {
         vec![
             ("persona-1".into(), "The Actuary".into()),
             ("persona-2".into(), "The Founder".into()),

@@ -159,13 +159,7 @@ pub fn final_summary(people: &[(String, String)]) -> Value {
 mod tests {
     use super::*;
     use crate::engine::formats::crux::analysis;
-
-    fn people() -> Vec<(String, String)> {
-        vec![
-            ("persona-1".into(), "The Actuary".into()),
-            ("persona-2".into(), "The Founder".into()),
-        ]
-    }
+    use crate::engine::formats::crux::analysis::tests::people;
 
     /// Every answer the schemas describe is one `analysis` reads: each schema's required
     /// fields, filled with values of their types, parse.

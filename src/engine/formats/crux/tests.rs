@@ -2,19 +2,15 @@
 //! 004 fixes (the three gates, the exit-check cadence, the 14-turn cap, the bounded exchange
 //! prompt, card extraction and the not-extracted case, shift detection, the clean-up).
 
-use std::rc::Rc;
-
 use serde_json::{json, Value};
 
 use super::*;
-use crate::engine::cancel::CancelToken;
-use crate::engine::clock::{run_virtual, VirtualClock};
-use crate::engine::context::{EventLog, Inputs, Wiring};
+use crate::engine::context::Inputs;
 use crate::engine::event::{EventKind, Outcome};
 use crate::engine::finding::DisagreementKind;
-use crate::engine::script::{Script, ScriptedModel};
+use crate::engine::script::Script;
 
-use super::super::scripted::model;
+use super::super::scripted::{model, resume_scripted};
 
 fn contract(id: &str) -> PersonaContract {
     persona::catalogue()
@@ -573,27 +569,10 @@ fn a_configuration_is_checked_with_messages_for_the_user() {
 #[test]
 fn a_resumed_debate_replays_to_the_same_end_without_new_calls() {
     let run = run_debate(config(1, 14), script(vec![]));
-    let clock = VirtualClock::new(0);
-    let model = Rc::new(ScriptedModel::new(script(vec![]), clock.clone()));
     let mut events = run.events.clone();
     events.retain(|e| !matches!(e.kind, EventKind::Finished { .. }));
-    let log = Rc::new(EventLog::with(events.clone()));
-    let ctx = DebateCtx::resume(
-        events,
-        Wiring {
-            retry: Default::default(),
-            limits: Default::default(),
-            model: model.clone(),
-            clock: Rc::new(clock.clone()),
-            observer: log.clone(),
-            inputs: Inputs::new(),
-            stop: CancelToken::new(),
-        },
-    )
-    .unwrap();
-    let c2 = ctx.clone();
-    let outcome = run_virtual(&clock, async move { super::super::drive(&c2).await });
-    assert_eq!(outcome, Outcome::Completed);
-    assert!(model.requests.borrow().is_empty());
-    assert!(ctx.warnings().is_empty(), "{:?}", ctx.warnings());
+    let resumed = resume_scripted(events, script(vec![]));
+    assert_eq!(resumed.outcome, Outcome::Completed);
+    assert!(resumed.requests.is_empty());
+    assert!(resumed.warnings.is_empty(), "{:?}", resumed.warnings);
 }
