@@ -12,17 +12,19 @@ const require = createRequire(join(www, '../tests/e2e/package.json'));
 const { minify } = require('terser');
 
 const html = await readFile(join(dist, 'index.html'), 'utf8');
-const attr = name => {
-  const m = name === 'css-file'
-    ? html.match(/href=["']?\.?\/?(style-[^"' >]+\.css)/)
-    : html.match(new RegExp(`data-${name}=["']?\\.?/?([^"' >]+)`));
-  if (!m) throw new Error(`index.html names no ${name} file (Trunk.toml's pattern_script)`);
+/** The file index.html names with `pattern` (its first group), as a relative URL. */
+const named = (pattern, what) => {
+  const m = html.match(pattern);
+  if (!m) throw new Error(`index.html names no ${what}`);
   return `./${m[1]}`;
 };
+// The module's files from the starter's data attributes (Trunk.toml's pattern_script).
+const attr = name => named(new RegExp(`data-${name}=["']?\\.?/?([^"' >]+)`), `${name} file (Trunk.toml's pattern_script)`);
+const stylesheet = named(/href=["']?\.?\/?(style-[^"' >]+\.css)/, 'stylesheet');
 const source = (await readFile(join(www, 'agora.js'), 'utf8'))
   .replace('__AGORA_GLUE__', attr('js'))
   .replace('__AGORA_WASM__', attr('wasm'))
-  .replace('__AGORA_CSS__', attr('css-file'));
+  .replace('__AGORA_CSS__', stylesheet);
 const out = await minify(source, { module: true, compress: { passes: 2 }, mangle: true });
 await writeFile(join(dist, 'agora.js'), out.code);
 await copyFile(join(www, 'agora.d.ts'), join(dist, 'agora.d.ts'));

@@ -183,6 +183,14 @@ fn with_keys(request: &serde_json::Value, keys: &[String]) -> serde_json::Value 
     r
 }
 
+/// How many connections the request names.
+fn connection_count(request: &serde_json::Value) -> usize {
+    request
+        .get("connections")
+        .and_then(|c| c.as_array())
+        .map_or(0, Vec::len)
+}
+
 /// Reads and checks a live widget's request. Asking the visitor for keys, it is first read
 /// with a stand-in key wherever one is missing, so the debate can be shown before Start.
 fn live_of(request: &serde_json::Value, keys: Option<&[String]>) -> Result<Live, String> {
@@ -282,7 +290,7 @@ fn WidgetView(options: WidgetOptions, dispatch: Dispatch, alive: Rc<Cell<bool>>)
         // Shown before Start; with keys to ask for, read with a placeholder key in each.
         let placeholders = options
             .ask_keys
-            .then(|| vec!["typed-by-the-visitor".to_string(); 32]);
+            .then(|| vec!["typed-by-the-visitor".to_string(); connection_count(request)]);
         match live_of(request, placeholders.as_deref()) {
             Ok(l) => live.set_value(Some(l)),
             Err(e) => fail(e),
@@ -303,11 +311,7 @@ fn WidgetView(options: WidgetOptions, dispatch: Dispatch, alive: Rc<Cell<bool>>)
     } else {
         Vec::new()
     };
-    let connection_count = request.with_value(|r| {
-        r.get("connections")
-            .and_then(|c| c.as_array())
-            .map_or(0, Vec::len)
-    });
+    let connection_count = request.with_value(connection_count);
     let keys = RwSignal::new(vec![String::new(); connection_count]);
     // The visitor's word that an address Agora does not know may have the key.
     let trusted = RwSignal::new(vec![false; connection_count]);
