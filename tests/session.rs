@@ -153,6 +153,15 @@ fn session(w: &World, spawner: futures::executor::LocalSpawner, script: &str) ->
     let providers: agora::session::router::ProviderFactory = Rc::new(move |_c: &Connection| {
         Rc::new(ScriptedModel::new(script.clone(), clock.clone())) as Rc<dyn ChatModel>
     });
+    session_with(w, spawner, providers)
+}
+
+/// A session on `providers`, with one connection (`cloud`, two calls at once).
+fn session_with(
+    w: &World,
+    spawner: futures::executor::LocalSpawner,
+    providers: agora::session::router::ProviderFactory,
+) -> Rc<Session> {
     let counter = Rc::new(Cell::new(0u64));
     let env = SessionEnv {
         lock: w.locks.clone(),
@@ -627,4 +636,115 @@ fn an_answer_that_never_ends_is_cut_at_the_calls_bound_and_marked() {
         }
     }
     assert_eq!(turns, 11, "the debate went on to its end");
+}
+
+/// A server that takes a schema only in llama.cpp's form and refuses OpenAI's the way
+/// llama-cpp-python does (a 500 naming `response_format`).
+struct LlamaLike {
+    inner: ScriptedModel<VirtualClock>,
+    form: agora::llm::openai::SchemaForm,
+    refused: Rc<Cell<u32>>,
+}
+
+impl ChatModel for LlamaLike {
+    fn complete<'a>(
+        &'a self,
+        req: &'a ChatRequest,
+        on_delta: &'a dyn Fn(&str),
+        cancel: &'a CancelToken,
+    ) -> LocalBoxFuture<
+        'a,
+        Result<agora::engine::model::ChatResponse, agora::engine::model::ModelError>,
+    > {
+        if req.schema.is_some() && self.form != agora::llm::openai::SchemaForm::JsonObjectSchema {
+            self.refused.set(self.refused.get() + 1);
+            let body = r#"{"error":{"message":"1 validation error: ('body', 'response_format', 'type') Input should be 'text' or 'json_object'"}}"#;
+            return Box::pin(futures::future::ready(Err(agora::llm::openai::http_error(
+                500,
+                body,
+                None,
+                "Local (m)",
+                "",
+            ))));
+        }
+        self.inner.complete(req, on_delta, cancel)
+    }
+}
+
+#[test]
+fn a_server_that_refuses_openais_schema_form_is_asked_in_the_next_and_the_form_is_kept() {
+    use agora::llm::openai::SchemaForm;
+    let w = world();
+    let (clock, heard) = (w.clock.clone(), w.heard.clone());
+    let refused = Rc::new(Cell::new(0));
+    let learned = Rc::new(Cell::new(0));
+    let (events, conn) = run_virtual_with(&w.clock, |spawner| {
+        let (c2, r2) = (w.clock.clone(), refused.clone());
+        let providers: agora::session::router::ProviderFactory = Rc::new(move |c: &Connection| {
+            let script: Script =
+                serde_json::from_str(r#"{"default": {"chunk_delay_ms": 5}}"#).unwrap();
+            Rc::new(LlamaLike {
+                inner: ScriptedModel::new(script, c2.clone()),
+                form: c.schema_form,
+                refused: r2.clone(),
+            }) as Rc<dyn ChatModel>
+        });
+        let s = session_with(&w, spawner, providers);
+        let l2 = learned.clone();
+        s.on_connections_learned(move || l2.set(l2.get() + 1));
+        async move {
+            let mut cfg = classic_config(1);
+            if let agora::engine::config::FormatOptions::Classic(o) = &mut cfg.options {
+                o.scoring = true;
+            }
+            let id = s.start(cfg).unwrap();
+            until_ended(&clock, &heard).await;
+            let events = s.load(&id).await.unwrap().unwrap().events;
+            (
+                events,
+                s.connections()
+                    .into_iter()
+                    .find(|c| c.id == "cloud")
+                    .unwrap(),
+            )
+        }
+    });
+    assert_eq!(
+        refused.get(),
+        1,
+        "one refusal, then every structured call uses the kept form"
+    );
+    assert_eq!(
+        (conn.schema_form, conn.schema_form_known),
+        (SchemaForm::JsonObjectSchema, true)
+    );
+    assert_eq!(
+        learned.get(),
+        2,
+        "told when the form moved and when it was settled"
+    );
+    let failed: Vec<&str> = events
+        .iter()
+        .filter_map(|e| match &e.kind {
+            EventKind::TurnFailed { error, .. } => Some(error.as_str()),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(failed.len(), 1);
+    assert!(failed[0].contains("llama.cpp's form"), "{}", failed[0]);
+    assert!(
+        !events
+            .iter()
+            .any(|e| matches!(&e.kind, EventKind::Paused { .. })),
+        "the refusal does not hold the debate"
+    );
+    let scored = events
+        .iter()
+        .filter(|e| matches!(&e.kind, EventKind::FindingRecorded(f) if matches!(f.body, agora::engine::finding::FindingBody::Score { .. })))
+        .count();
+    assert_eq!(scored, 2, "both positions scored");
+    assert!(matches!(
+        events.last().map(|e| &e.kind),
+        Some(EventKind::Finished { .. })
+    ));
 }

@@ -49,7 +49,12 @@ export interface ConnectionSpec {
   concurrency?: number;
   /** A stream silent this long counts as cut (5,000 to 3,600,000 ms). */
   stall_ms?: number;
+  /** How an OpenAI-compatible server takes a JSON Schema. When absent, OpenAI's form is
+   * tried first and, whenever the server refuses one, the next in this order. */
+  schema_form?: SchemaForm;
 }
+
+export type SchemaForm = 'json_schema' | 'json_object_schema' | 'ollama_format' | 'json_object' | 'prompt_only';
 
 export interface SeatSpec {
   /** A connection's `id` (default: the first connection). */
@@ -160,6 +165,8 @@ export type EventKind =
   | { CallSkipped: { call: CallKey; seat: string; reason: string; failed?: boolean } }
   | { DecisionRecorded: { key: string; value: unknown } }
   | { FindingRecorded: Finding }
+  /** How a structured answer was read: from the first answer, after one repair, or not. */
+  | { StructuredRead: { call: CallKey; seat: string; outcome: 'parsed' | 'repaired' | 'unread'; problem?: string } }
   | { InputReceived: { before: CallKey; input: Record<string, unknown> } }
   | { Paused: { reason: string; needs_resume?: boolean } }
   | 'Resumed'

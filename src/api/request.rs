@@ -70,6 +70,9 @@ pub struct ConnectionSpec {
     pub concurrency: Option<u32>,
     #[serde(default)]
     pub stall_ms: Option<u64>,
+    /// How an OpenAI-compatible server takes a JSON Schema; found on first use when absent.
+    #[serde(default)]
+    pub schema_form: Option<crate::llm::openai::SchemaForm>,
 }
 
 #[derive(Debug, Default, Deserialize)]
@@ -162,6 +165,9 @@ impl ConnectionSpec {
         }
         if let Some(ms) = self.stall_ms {
             c.stall_ms = ms;
+        }
+        if let Some(f) = self.schema_form {
+            (c.schema_form, c.schema_form_known) = (f, true);
         }
         // The key never enters the message (`validate` words it without the key).
         c.validate()

@@ -260,10 +260,11 @@ mod server {
                 "model": body.get("model"), "messages": body.get("messages"),
                 "max_tokens": body.get("max_tokens"), "authorized": req.header("authorization").is_some(),
             }));
-            // OpenAI's form, or llama.cpp's (`json_object` with a `schema`).
+            // OpenAI's form, llama.cpp's (`json_object` with a `schema`) or Ollama's `format`.
             let schema = body
                 .pointer("/response_format/json_schema/schema")
-                .or_else(|| body.pointer("/response_format/schema"));
+                .or_else(|| body.pointer("/response_format/schema"))
+                .or_else(|| body.get("format").filter(|f| f.is_object()));
             s.player.plan(seat, purpose, path, json_mode, schema)
         };
         let model = body

@@ -198,6 +198,16 @@ pub enum EventKind {
         value: serde_json::Value,
     },
     FindingRecorded(super::finding::Finding),
+    /// How a structured answer (a score, an evaluation, a forecast, a card…) was read: on
+    /// the first answer, after one repair, or not at all. `call` is the first call asked.
+    StructuredRead {
+        call: CallKey,
+        seat: String,
+        outcome: ReadOutcome,
+        /// What was wrong with the first answer (empty when it was read).
+        #[serde(default, skip_serializing_if = "String::is_empty")]
+        problem: String,
+    },
     InputReceived {
         /// The call boundary where it was consumed.
         before: CallKey,
@@ -219,6 +229,50 @@ pub enum EventKind {
         #[serde(default)]
         message: Option<String>,
     },
+}
+
+/// How a structured answer was read.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum ReadOutcome {
+    /// The first answer was valid JSON of the asked shape.
+    Parsed,
+    /// The first was not; the answer to one repair request was.
+    Repaired,
+    /// Neither was (or the call failed): the format records it as not scored.
+    Unread,
+}
+
+/// Structured answers of a debate by how they were read.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct ReadTally {
+    pub parsed: u32,
+    pub repaired: u32,
+    pub unread: u32,
+}
+
+impl ReadTally {
+    pub fn of(events: &[Event]) -> ReadTally {
+        let mut t = ReadTally::default();
+        for e in events {
+            if let EventKind::StructuredRead { outcome, .. } = &e.kind {
+                t.add(*outcome);
+            }
+        }
+        t
+    }
+
+    pub fn add(&mut self, outcome: ReadOutcome) {
+        match outcome {
+            ReadOutcome::Parsed => self.parsed += 1,
+            ReadOutcome::Repaired => self.repaired += 1,
+            ReadOutcome::Unread => self.unread += 1,
+        }
+    }
+
+    pub fn total(&self) -> u32 {
+        self.parsed + self.repaired + self.unread
+    }
 }
 
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]

@@ -87,6 +87,9 @@ pub enum ErrorKind {
     Busy,
     /// Agora's own wall-clock limit for one call passed with no answer.
     TimedOut,
+    /// The server refused the way a JSON Schema was sent; the connection has moved on to
+    /// the next form, so the call is asked again at once.
+    FormRefused,
 }
 
 /// A provider failure, worded for the user. It never contains the API key.

@@ -7,13 +7,22 @@
 
 use super::config::DebateConfig;
 use super::cost::dollars;
-use super::event::{FinishReason, Input};
+use super::event::{FinishReason, Input, ReadTally};
 
 /// A seat's name, or its id when the configuration has no such seat.
 pub fn seat_name(config: &DebateConfig, seat: &str) -> String {
     config
         .seat(seat)
         .map_or_else(|| seat.to_string(), |s| s.name.clone())
+}
+
+/// How a debate's structured answers were read, in one line ("Structured answers: 11 read,
+/// 1 after a repair, 0 unreadable").
+pub fn reads(t: &ReadTally) -> String {
+    format!(
+        "Structured answers: {} read, {} after a repair, {} unreadable",
+        t.parsed, t.repaired, t.unread
+    )
 }
 
 /// What an input from outside the debate adds to the transcript; `None` for a person's

@@ -19,28 +19,101 @@ pub fn is_reasoning_model(model: &str) -> bool {
     })
 }
 
-/// How an OpenAI-compatible server takes a JSON Schema for a structured answer.
+/// How an OpenAI-compatible server takes a JSON Schema for a structured answer. Servers
+/// differ, so a connection starts with OpenAI's form and, when a server refuses a form,
+/// moves to the next one in `ALL` (see `session::structured`).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum SchemaForm {
-    /// OpenAI's `{"type": "json_schema", "json_schema": {"name", "schema"}}`.
+    /// OpenAI's `{"type": "json_schema", "json_schema": {"name", "schema"}}` (OpenAI, vLLM,
+    /// LM Studio, Ollama 0.5 and later, OpenRouter).
     #[default]
     JsonSchema,
-    /// llama.cpp's server: `{"type": "json_object", "schema": …}`, enforced by a grammar
-    /// (it refuses the `json_schema` type).
+    /// llama.cpp's servers: `{"type": "json_object", "schema": …}`, enforced by a grammar
+    /// (llama-cpp-python refuses the `json_schema` type).
     JsonObjectSchema,
+    /// Ollama's own field: the schema in a top-level `format`, beside JSON mode.
+    OllamaFormat,
+    /// JSON mode only, `{"type": "json_object"}`: the shape is asked for in the prompt.
+    JsonObject,
+    /// No `response_format` at all: the prompt alone asks for the shape.
+    PromptOnly,
 }
 
 impl SchemaForm {
-    /// The `response_format` a request carries in this form, for a call that asked for a
-    /// schema (OpenAI's form, as `request_body` builds it).
-    pub fn apply(self, body: &mut Value) {
-        if self != SchemaForm::JsonObjectSchema {
-            return;
+    /// In the order they are tried.
+    pub const ALL: [SchemaForm; 5] = [
+        SchemaForm::JsonSchema,
+        SchemaForm::JsonObjectSchema,
+        SchemaForm::OllamaFormat,
+        SchemaForm::JsonObject,
+        SchemaForm::PromptOnly,
+    ];
+
+    /// The form tried after a server refused this one.
+    pub fn next(self) -> Option<SchemaForm> {
+        let i = Self::ALL.iter().position(|f| *f == self)?;
+        Self::ALL.get(i + 1).copied()
+    }
+
+    /// The id used in saved connections (and the connection form's select).
+    pub fn id(self) -> &'static str {
+        match self {
+            SchemaForm::JsonSchema => "json_schema",
+            SchemaForm::JsonObjectSchema => "json_object_schema",
+            SchemaForm::OllamaFormat => "ollama_format",
+            SchemaForm::JsonObject => "json_object",
+            SchemaForm::PromptOnly => "prompt_only",
         }
-        let schema = body.pointer("/response_format/json_schema/schema").cloned();
-        if let Some(schema) = schema {
-            body["response_format"] = json!({"type": "json_object", "schema": schema});
+    }
+
+    pub fn from_id(id: &str) -> Option<SchemaForm> {
+        Self::ALL.into_iter().find(|f| f.id() == id)
+    }
+
+    /// Said on the connection: how its structured answers are asked for.
+    pub fn label(self) -> &'static str {
+        match self {
+            SchemaForm::JsonSchema => {
+                "a JSON Schema in OpenAI's form (response_format json_schema)"
+            }
+            SchemaForm::JsonObjectSchema => {
+                "a JSON Schema in llama.cpp's form (json_object with a schema)"
+            }
+            SchemaForm::OllamaFormat => "a JSON Schema in Ollama's format field",
+            SchemaForm::JsonObject => "JSON mode, with the shape asked for in the prompt",
+            SchemaForm::PromptOnly => "the prompt alone (the server takes no response_format)",
+        }
+    }
+
+    /// Rewrites a request body built in OpenAI's form (`request_body`) into this form.
+    pub fn apply(self, body: &mut Value) {
+        let Some(obj) = body.as_object_mut() else {
+            return;
+        };
+        let schema = obj
+            .get("response_format")
+            .and_then(|f| f.pointer("/json_schema/schema"))
+            .cloned();
+        match (self, schema) {
+            (SchemaForm::JsonSchema, _) => {}
+            (SchemaForm::PromptOnly, _) => {
+                obj.remove("response_format");
+            }
+            (_, None) => {} // plain JSON mode stays as it is
+            (SchemaForm::JsonObjectSchema, Some(schema)) => {
+                obj.insert(
+                    "response_format".into(),
+                    json!({"type": "json_object", "schema": schema}),
+                );
+            }
+            (SchemaForm::OllamaFormat, Some(schema)) => {
+                obj.insert("response_format".into(), json!({"type": "json_object"}));
+                obj.insert("format".into(), schema);
+            }
+            (SchemaForm::JsonObject, Some(_)) => {
+                obj.insert("response_format".into(), json!({"type": "json_object"}));
+            }
         }
     }
 }

@@ -187,27 +187,66 @@ mod tests {
     }
 
     #[test]
-    fn a_llama_cpp_server_gets_the_schema_in_the_form_it_takes() {
-        let schema =
-            serde_json::json!({"type": "object", "properties": {"score": {"type": "integer"}}});
+    fn each_schema_form_sends_the_schema_the_way_its_servers_take_it() {
+        use serde_json::json;
+        let schema = json!({"type": "object", "properties": {"score": {"type": "integer"}}});
         let mut r = req();
         r.json = true;
         r.schema = Some(schema.clone());
         let mut t = target(Dialect::OpenAi, "k");
-        let openai: serde_json::Value = serde_json::from_str(&t.wire(&r).body).unwrap();
-        assert_eq!(openai["response_format"]["type"], "json_schema");
-        t.schema_form = SchemaForm::JsonObjectSchema;
-        let llama: serde_json::Value = serde_json::from_str(&t.wire(&r).body).unwrap();
-        assert_eq!(
-            llama["response_format"],
-            serde_json::json!({"type": "json_object", "schema": schema})
-        );
-        // A JSON call without a schema stays plain JSON mode in either form.
+        let sent = |t: &HttpTarget, r: &ChatRequest| -> serde_json::Value {
+            serde_json::from_str(&t.wire(r).body).unwrap()
+        };
+        let expected = [
+            (
+                SchemaForm::JsonSchema,
+                json!({"type": "json_schema", "json_schema": {"name": "result", "schema": schema}}),
+                None,
+            ),
+            (
+                SchemaForm::JsonObjectSchema,
+                json!({"type": "json_object", "schema": schema}),
+                None,
+            ),
+            (
+                SchemaForm::OllamaFormat,
+                json!({"type": "json_object"}),
+                Some(schema.clone()),
+            ),
+            (SchemaForm::JsonObject, json!({"type": "json_object"}), None),
+            (SchemaForm::PromptOnly, serde_json::Value::Null, None),
+        ];
+        for (form, response_format, format) in expected {
+            t.schema_form = form;
+            let body = sent(&t, &r);
+            assert_eq!(body["response_format"], response_format, "{form:?}");
+            assert_eq!(body.get("format").cloned(), format, "{form:?}");
+            assert_eq!(
+                body["messages"],
+                sent(&target(Dialect::OpenAi, "k"), &r)["messages"]
+            );
+        }
+        // A JSON call without a schema stays plain JSON mode, but where the server takes none.
         r.schema = None;
-        let plain: serde_json::Value = serde_json::from_str(&t.wire(&r).body).unwrap();
-        assert_eq!(
-            plain["response_format"],
-            serde_json::json!({"type": "json_object"})
-        );
+        for form in SchemaForm::ALL {
+            t.schema_form = form;
+            let plain = if form == SchemaForm::PromptOnly {
+                serde_json::Value::Null
+            } else {
+                json!({"type": "json_object"})
+            };
+            assert_eq!(sent(&t, &r)["response_format"], plain, "{form:?}");
+        }
+        // The order servers are tried in ends with the prompt alone.
+        let mut f = SchemaForm::JsonSchema;
+        let mut tried = vec![f];
+        while let Some(n) = f.next() {
+            tried.push(n);
+            f = n;
+        }
+        assert_eq!(tried, SchemaForm::ALL);
+        assert!(SchemaForm::ALL
+            .iter()
+            .all(|f| SchemaForm::from_id(f.id()) == Some(*f)));
     }
 }

@@ -23,6 +23,16 @@ pub enum ProviderKind {
     Scripted,
 }
 
+impl ProviderKind {
+    /// Speaks OpenAI's chat completions, where servers differ in how they take a schema.
+    pub fn takes_schema_forms(self) -> bool {
+        matches!(
+            self,
+            ProviderKind::OpenAiCompatible | ProviderKind::OpenRouter
+        )
+    }
+}
+
 /// A provider as the connection form offers it: kind, base URL, a default model and its
 /// context window.
 pub struct Preset {
@@ -181,9 +191,14 @@ pub struct Connection {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub effort: Option<Effort>,
     /// How the server takes a JSON Schema (OpenAI-compatible servers differ: llama.cpp's
-    /// refuses OpenAI's form and takes its own).
+    /// refuses OpenAI's form and takes its own). Found on the first structured calls
+    /// (`session::structured`) unless `schema_form_known`.
     #[serde(default)]
     pub schema_form: SchemaForm,
+    /// The server answered a structured call in `schema_form` (or the user chose it): no
+    /// more forms are tried.
+    #[serde(default)]
+    pub schema_form_known: bool,
     /// What a `Scripted` connection plays.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub script: Option<crate::engine::script::Script>,
@@ -335,6 +350,7 @@ impl Connection {
             remember_key: false,
             effort: None,
             schema_form: SchemaForm::JsonObjectSchema,
+            schema_form_known: true,
             script: None,
             api_key: String::new(),
         }
@@ -380,6 +396,7 @@ impl Connection {
             remember_key: false,
             effort: None,
             schema_form: SchemaForm::default(),
+            schema_form_known: false,
             script: None,
             api_key: key.trim().into(),
         }
@@ -401,6 +418,7 @@ impl Connection {
             remember_key: false,
             effort: None,
             schema_form: SchemaForm::default(),
+            schema_form_known: false,
             script: Some(script),
             api_key: String::new(),
         }

@@ -10,6 +10,7 @@ pub mod router;
 pub mod runner;
 #[cfg(target_arch = "wasm32")]
 pub mod saved;
+pub mod structured;
 mod writer;
 
 /// The in-page model's loading, progress and cache, for the setup and History screens.

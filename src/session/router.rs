@@ -7,6 +7,7 @@ use std::rc::Rc;
 use futures::future::LocalBoxFuture;
 
 use super::connections::Connection;
+use super::structured::{self, Lesson};
 use crate::engine::cancel::CancelToken;
 use crate::engine::limiter::Limiter;
 use crate::engine::model::{
@@ -24,6 +25,8 @@ pub struct Router {
     providers: ProviderFactory,
     /// Each connection's model object, rebuilt only when the connection or its key changes.
     cache: RefCell<SmallMap<String, (Connection, Rc<dyn ChatModel>)>>,
+    /// Told when a call settled or moved a connection's schema form, so it is saved.
+    on_learned: RefCell<Option<Rc<dyn Fn()>>>,
 }
 
 impl Router {
@@ -33,6 +36,50 @@ impl Router {
             limiters: RefCell::new(SmallMap::new()),
             providers,
             cache: RefCell::new(SmallMap::new()),
+            on_learned: RefCell::new(None),
+        }
+    }
+
+    pub fn on_learned(&self, f: Rc<dyn Fn()>) {
+        *self.on_learned.borrow_mut() = Some(f);
+    }
+
+    /// Keeps what a structured call taught about its connection's schema form. The form
+    /// only moves from the one the call was sent in: calls refused together move it once.
+    fn learn(
+        &self,
+        conn: &Connection,
+        req: &ChatRequest,
+        result: Result<ChatResponse, ModelError>,
+    ) -> Result<ChatResponse, ModelError> {
+        let Some(lesson) = structured::lesson(conn, req, &result) else {
+            return result;
+        };
+        let (form, known) = match lesson {
+            Lesson::Works => (conn.schema_form, true),
+            Lesson::Refused { next } => (next, false),
+        };
+        let (changed, now) = {
+            let mut list = self.connections.borrow_mut();
+            match list.iter_mut().find(|c| c.id == conn.id) {
+                Some(c) if c.schema_form == conn.schema_form && !c.schema_form_known => {
+                    c.schema_form = form;
+                    c.schema_form_known = known;
+                    (true, form)
+                }
+                Some(c) => (false, c.schema_form),
+                None => (false, form),
+            }
+        };
+        if changed {
+            let hook = self.on_learned.borrow().clone();
+            if let Some(f) = hook {
+                f();
+            }
+        }
+        match (lesson, result) {
+            (Lesson::Refused { .. }, Err(e)) => Err(structured::refused(e, conn.schema_form, now)),
+            (_, result) => result,
         }
     }
 
@@ -137,6 +184,7 @@ impl ChatModel for Router {
             let conn = checked(conn)?;
             let model = self.model(&conn);
             let result = model.complete(req, on_delta, cancel).await;
+            let result = self.learn(&conn, req, result);
             // Whatever a provider echoes back, the key does not travel further. Its error
             // text may hold part of a key, so key-shaped words go too; what the model said
             // is shown as said, only the real key replaced.

@@ -108,6 +108,12 @@ impl Session {
 
     // ---- connections ----
 
+    /// Called when a call found how a connection's server takes a schema (the connection
+    /// changed in this session's list; the app saves it).
+    pub fn on_connections_learned(&self, f: impl Fn() + 'static) {
+        self.router.on_learned(Rc::new(f));
+    }
+
     pub fn connections(&self) -> Vec<Connection> {
         self.connections.borrow().clone()
     }

@@ -204,6 +204,17 @@ pub fn App() -> impl IntoView {
         connections.extend(crate::session::saved::load_connections());
         let s = Session::new(browser::env(store), connections);
         connect_listener(&s, state);
+        // A connection whose server refused a schema form (or answered one) keeps what was
+        // found, so the next visit does not ask again.
+        let weak = Rc::downgrade(&s);
+        s.on_connections_learned(move || {
+            if let Some(s) = weak.upgrade() {
+                crate::session::saved::save_connections(&s.connections());
+                state
+                    .connections_version
+                    .set(state.connections_version.get_untracked() + 1);
+            }
+        });
         session.set(s);
         state.ready.set(true);
         open_route(state, state.route.get_untracked());

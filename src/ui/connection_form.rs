@@ -7,6 +7,7 @@ use leptos::prelude::*;
 use super::state::AppState;
 use crate::engine::script::Script;
 use crate::llm::dialect::Effort;
+use crate::llm::openai::SchemaForm;
 use crate::session::connections::{
     default_stall_ms, key_origin, ProviderKind, DEMO_SCRIPT, PRESETS,
 };
@@ -37,6 +38,13 @@ pub fn ConnectionForm(
     let concurrency = RwSignal::new(base.concurrency);
     let effort = RwSignal::new(base.effort);
     let silence_s = RwSignal::new((base.stall_ms / 1000) as u32);
+    // How structured answers are asked for: a form's id, or "auto" (found on first use).
+    // Pointing the connection at another server or model finds it again.
+    let form_choice = RwSignal::new(if base.schema_form_known {
+        base.schema_form.id().to_string()
+    } else {
+        "auto".to_string()
+    });
     // The silence limit follows the model and effort until the user sets one (a saved
     // connection whose limit differs from its default has had one set).
     let silence_set =
@@ -117,6 +125,14 @@ pub fn ConnectionForm(
         c.concurrency = concurrency.get_untracked();
         c.effort = effort.get_untracked();
         c.stall_ms = u64::from(silence_s.get_untracked()) * 1000;
+        match SchemaForm::from_id(&form_choice.get_untracked()) {
+            Some(f) => (c.schema_form, c.schema_form_known) = (f, true),
+            // Found again from the start, unless a search is under way.
+            None if c.schema_form_known => {
+                (c.schema_form, c.schema_form_known) = (SchemaForm::default(), false)
+            }
+            None => {}
+        }
         c.script = (c.kind == ProviderKind::Scripted)
             .then(|| Script::from_json(&script.get_untracked()).ok())
             .flatten();
@@ -190,9 +206,9 @@ pub fn ConnectionForm(
                 <label class="field"><span class="label">"Name"</span>
                     <input id="conn-name" prop:value=move || label.get() on:input=move |ev| label.set(event_target_value(&ev))/></label>
                 <label class="field" class:hidden=scripted><span class="label">"Base URL"</span>
-                    <input id="conn-url" prop:value=move || base_url.get() on:input=move |ev| base_url.set(event_target_value(&ev))/></label>
+                    <input id="conn-url" prop:value=move || base_url.get() on:input=move |ev| { base_url.set(event_target_value(&ev)); form_choice.set("auto".into()) }/></label>
                 <label class="field"><span class="label">"Model"</span>
-                    <input id="conn-model" list="conn-models" prop:value=move || model.get() on:input=move |ev| { model.set(event_target_value(&ev)); follow_default() }/>
+                    <input id="conn-model" list="conn-models" prop:value=move || model.get() on:input=move |ev| { model.set(event_target_value(&ev)); follow_default(); form_choice.set("auto".into()) }/>
                     <datalist id="conn-models">
                         {move || models.get().into_iter().map(|m| view! { <option value=m></option> }).collect_view()}
                     </datalist></label>
@@ -215,6 +231,12 @@ pub fn ConnectionForm(
                     <input id="conn-silence" type="number" min="5" max="3600" prop:value=move || silence_s.get().to_string()
                         on:input=move |ev| { if let Ok(n) = event_target_value(&ev).parse() { silence_s.set(n); silence_set.set(true) } }/>
                     <span class="hint">"A stream that sends nothing for this long is treated as cut. Reasoning models get 300 by default: they can think for minutes before their first word."</span></label>
+                <label class="field" class:hidden=move || !kind.get().takes_schema_forms()><span class="label">"Structured answers"</span>
+                    <select id="conn-schema-form" prop:value=move || form_choice.get() on:change=move |ev| form_choice.set(event_target_value(&ev))>
+                        <option value="auto">"Find out on first use"</option>
+                        {SchemaForm::ALL.into_iter().map(|f| view! { <option value=f.id()>{f.label()}</option> }).collect_view()}
+                    </select>
+                    <span class="hint">"How scores, evaluations, forecasts and crux cards are asked for. Servers differ: on first use Agora tries OpenAI's form, then the next whenever the server refuses one, and keeps the one that works."</span></label>
             </div>
             {move || scripted().then(|| view! {
                 <label class="field"><span class="label">"Script (JSON)"</span>

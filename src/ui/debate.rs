@@ -539,6 +539,15 @@ pub fn DebateScreen() -> impl IntoView {
                 </div>
                 <div class="costs-line">
                     <span id="costs">{costs}</span>
+                    {move || {
+                        let t = d.reads.get();
+                        (t.total() > 0).then(|| view! {
+                            <span id="structured-reads" data-parsed=t.parsed data-repaired=t.repaired data-unread=t.unread
+                                title="Scores, evaluations, forecasts and cards: read from the first answer, after one repair request, or not at all">
+                                {reading::reads(&t)}
+                            </span>
+                        })
+                    }}
                     {move || d.running.get().then(|| view! {
                         <form class="cap" on:submit=set_cap>
                             <input id="cap-input" type="number" min="0" step="0.01" aria-label="Spending cap in dollars" placeholder="Cap $"

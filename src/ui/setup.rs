@@ -32,6 +32,21 @@ fn form_of(forms: &[(FormatId, Box<dyn SetupForm>)], id: FormatId) -> &dyn Setup
     form.as_ref()
 }
 
+/// How a connection asks for structured answers, as the setup screen says it.
+fn structured_mode(c: &Connection) -> String {
+    if c.schema_form_known {
+        format!(
+            "Structured answers (scores, evaluations, forecasts, crux cards) are asked for with {}.",
+            c.schema_form.label()
+        )
+    } else {
+        format!(
+            "Structured answers: not tried on this server yet. The first asks with {}; if the server refuses it, Agora tries the next form and keeps the one that works.",
+            c.schema_form.label()
+        )
+    }
+}
+
 #[component]
 pub fn SetupScreen() -> impl IntoView {
     let state = expect_context::<AppState>();
@@ -191,6 +206,10 @@ pub fn SetupScreen() -> impl IntoView {
             </button>
         </div>
         {move || (connection.get() == Connection::IN_BROWSER).then(|| in_page_panel(model))}
+        {move || {
+            let c = connections(state).into_iter().find(|c| c.id == connection.get())?;
+            c.kind.takes_schema_forms().then(|| view! { <p class="hint" id="structured-mode">{structured_mode(&c)}</p> })
+        }}
         {move || test_result.get().map(|r| {
             let (class, text) = match r { Ok(m) => ("ok", m), Err(m) => ("error", m) };
             view! { <p class=class role="status">{text}</p> }

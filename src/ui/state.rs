@@ -5,7 +5,9 @@
 use leptos::prelude::*;
 
 use crate::engine::cost::Ledger;
-use crate::engine::event::{Event, EventKind, FinishReason, Input, Outcome, Purpose, Usage};
+use crate::engine::event::{
+    Event, EventKind, FinishReason, Input, Outcome, Purpose, ReadTally, Usage,
+};
 use crate::engine::finding::{Finding, FindingBody};
 use crate::engine::reading;
 use crate::engine::{CallKey, DebateConfig};
@@ -138,6 +140,8 @@ pub struct DebateView {
     pub load_error: RwSignal<Option<String>>,
     /// Spent so far, per seat and in all.
     pub ledger: RwSignal<Ledger>,
+    /// Structured answers by how they were read (a model's JSON, at a glance).
+    pub reads: RwSignal<ReadTally>,
     /// The spending cap in force.
     pub cap: RwSignal<Option<f64>>,
     /// Every finding so far, in order (the per-chair panel adds them up).
@@ -175,6 +179,7 @@ impl DebateView {
             loading: RwSignal::new(false),
             load_error: RwSignal::new(None),
             ledger: RwSignal::new(Ledger::default()),
+            reads: RwSignal::new(ReadTally::default()),
             cap: RwSignal::new(None),
             findings: RwSignal::new(Vec::new()),
             speaking: RwSignal::new(None),
@@ -197,6 +202,7 @@ impl DebateView {
         self.outcome.set(None);
         self.load_error.set(None);
         self.ledger.set(Ledger::default());
+        self.reads.set(ReadTally::default());
         self.cap.set(None);
         self.findings.set(Vec::new());
         self.transcript_hidden.set(false);
@@ -361,6 +367,7 @@ impl DebateView {
                 );
             }
             EventKind::DecisionRecorded { .. } => {}
+            EventKind::StructuredRead { outcome, .. } => self.reads.update(|t| t.add(*outcome)),
             EventKind::TurnFinished {
                 call,
                 seat,

@@ -5,6 +5,17 @@ import assert from 'node:assert/strict';
 import { serveDist, launch, openApp, transcript } from './harness.mjs';
 
 const enabled = process.env.AGORA_LOCAL_MODEL === '1';
+
+/** The debate's structured answers by how they were read, printed per format: the measure
+ * of whether a small model's JSON has the right shape. */
+async function reads(page, format) {
+  const el = page.locator('#structured-reads');
+  const n = async k => Number(await el.getAttribute(`data-${k}`));
+  const [parsed, repaired, unread] = [await n('parsed'), await n('repaired'), await n('unread')];
+  const total = parsed + repaired + unread;
+  console.log(`${format} on the local model: ${total} structured answers: ${parsed} parsed (${Math.round(100 * parsed / total)}%), ${repaired} repaired, ${unread} unscored`);
+  return { parsed, repaired, unread, total };
+}
 let site, browser;
 before(async () => { if (enabled) { site = await serveDist(); browser = await launch(); } });
 after(async () => { await browser?.close(); site?.close(); });
@@ -24,7 +35,8 @@ test('a classic debate on the local model finishes with every turn non-empty; ea
   const scored = await page.locator('.classic-score[data-total]').count();
   const unscored = await page.locator('.classic-score.unscored').count();
   assert.equal(scored + unscored, 2, 'one score or "not scored" per position');
-  console.log(`classic on the local model: ${scored} of 2 scores parsed, ${unscored} unscored`);
+  console.log(`classic on the local model: ${scored} of 2 scores read, ${unscored} unscored`);
+  await reads(page, 'classic');
 });
 
 test('a duelogic episode on the local model finishes; every evaluation is read or marked unscored', { skip: !enabled && 'AGORA_LOCAL_MODEL is not 1', timeout: 900_000 }, async () => {
@@ -43,7 +55,8 @@ test('a duelogic episode on the local model finishes; every evaluation is read o
   const scored = await page.locator('.scorecard[data-adherence]').count();
   const unscored = await page.locator('.scorecard.unscored').count();
   assert.equal(scored + unscored, 2, 'one judgement per chair');
-  console.log(`duelogic on the local model: ${scored} of ${scored + unscored} evaluations parsed (${Math.round(100 * scored / (scored + unscored))}%)`);
+  console.log(`duelogic on the local model: ${scored} of ${scored + unscored} evaluations read`);
+  await reads(page, 'duelogic');
 });
 
 test('a crux debate with two personas on the local model finishes; cards are extracted or marked not extracted', { skip: !enabled && 'AGORA_LOCAL_MODEL is not 1', timeout: 1_500_000 }, async () => {
@@ -66,6 +79,7 @@ test('a crux debate with two personas on the local model finishes; cards are ext
   // What the analyst could not give in readable JSON (aspects, summaries, checks, shifts).
   const unscored = await page.locator('.finding[data-kind="Unscored"]').count();
   console.log(`crux on the local model: ${rooms} crux room(s), ${cards} card(s) extracted, ${missing} not extracted; ${unscored} analysis answer(s) unreadable, recorded as unscored`);
+  await reads(page, 'crux');
 });
 
 test('a forecast on the local model (two roles and the judge, two rounds) finishes; its probabilities are read or rejected', { skip: !enabled && 'AGORA_LOCAL_MODEL is not 1', timeout: 900_000 }, async () => {
@@ -89,4 +103,5 @@ test('a forecast on the local model (two roles and the judge, two rounds) finish
   // Every chart bar shows a number only where one was read or computed from read ones.
   const finals = await page.$$eval('.fc-chart g[data-series="final"]', gs => gs.map(g => g.dataset.value ?? null));
   console.log(`forecast on the local model: probabilities read ${read}, rejected ${rejected}; final ${JSON.stringify(finals)}; ${verdict.replace(/\s+/g, ' ').slice(0, 400)}`);
+  await reads(page, 'forecast');
 });

@@ -34,14 +34,14 @@ use super::clock::Clock;
 use super::config::{DebateConfig, Participant};
 use super::cost::dollars;
 use super::event::{
-    CallKey, Event, EventKind, FinishReason, Input, Outcome, Usage, SCHEMA_VERSION,
+    CallKey, Event, EventKind, FinishReason, Input, Outcome, ReadOutcome, Usage, SCHEMA_VERSION,
 };
 use super::finding::Finding;
 use super::json_extract;
 use super::model::{Admission, ChatMessage, ChatModel, ChatRequest, ModelError};
 use super::rng::{self, fnv1a};
 use super::small_map::SmallMap;
-use replay::{finding_key, phase_key, Replay};
+use replay::{finding_key, phase_key, read_key, Replay};
 use spending::{worst_case, Budget, Room};
 
 /// Receives everything the debate produces: finished events (to persist and render) and
@@ -689,12 +689,24 @@ impl DebateCtx {
         );
         let mut messages = spec.messages.clone();
         let schema = spec.schema.clone();
-        let Ok(first) = self.try_call(spec.json()).await? else {
-            return Ok(None);
+        let first = match self.try_call(spec.json()).await? {
+            Ok(first) => first,
+            Err(failed) => {
+                self.record_read(
+                    &failed.key,
+                    &failed.seat,
+                    ReadOutcome::Unread,
+                    &failed.message,
+                );
+                return Ok(None);
+            }
         };
         let problem = match json_extract::extract(&first.text) {
             Ok(v) => match validate(&v) {
-                Ok(t) => return Ok(Some(t)),
+                Ok(t) => {
+                    self.record_read(&first.key, &seat, ReadOutcome::Parsed, "");
+                    return Ok(Some(t));
+                }
                 Err(e) => e,
             },
             Err(e) => e,
@@ -709,7 +721,7 @@ impl DebateCtx {
         )));
         let mut repair = CallSpec::new(
             format!("{path}/repair"),
-            seat,
+            seat.clone(),
             purpose,
             format!("{label} (repair)"),
         )
@@ -721,12 +733,33 @@ impl DebateCtx {
             Some(s) => repair.json_schema(s),
             None => repair.json(),
         };
-        let Ok(second) = self.try_call(repair).await? else {
-            return Ok(None);
+        let read = match self.try_call(repair).await? {
+            Ok(second) => json_extract::extract(&second.text)
+                .ok()
+                .and_then(|v| validate(&v).ok()),
+            Err(_) => None,
         };
-        Ok(json_extract::extract(&second.text)
-            .ok()
-            .and_then(|v| validate(&v).ok()))
+        let outcome = if read.is_some() {
+            ReadOutcome::Repaired
+        } else {
+            ReadOutcome::Unread
+        };
+        self.record_read(&first.key, &seat, outcome, &problem);
+        Ok(read)
+    }
+
+    /// How a structured answer was read, once per call (a resumed debate replays the calls
+    /// and comes back here without recording it again).
+    fn record_read(&self, call: &CallKey, seat: &str, outcome: ReadOutcome, problem: &str) {
+        let fresh = self.state.borrow_mut().replay.first_time(read_key(call));
+        if fresh {
+            self.push(EventKind::StructuredRead {
+                call: call.clone(),
+                seat: seat.to_string(),
+                outcome,
+                problem: problem.to_string(),
+            });
+        }
     }
 }
 

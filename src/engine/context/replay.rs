@@ -66,6 +66,7 @@ impl Replay {
                 }
                 EventKind::PhaseStarted { key, .. } => r.recorded_keys.push(phase_key(key)),
                 EventKind::FindingRecorded(f) => r.recorded_keys.push(finding_key(&f.key)),
+                EventKind::StructuredRead { call, .. } => r.recorded_keys.push(read_key(call)),
                 EventKind::DecisionRecorded { key, value } => {
                     r.decisions.insert(key.clone(), value.clone());
                 }
@@ -102,6 +103,10 @@ impl Replay {
 
 pub(super) fn phase_key(key: &str) -> String {
     format!("phase:{key}")
+}
+
+pub(super) fn read_key(call: &CallKey) -> String {
+    format!("read:{call}")
 }
 
 pub(super) fn finding_key(key: &str) -> String {

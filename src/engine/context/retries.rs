@@ -12,6 +12,9 @@ use super::super::rng;
 use super::spec::{CallFailure, CallOutput, CallSpec};
 use super::{DebateCtx, DebateError};
 
+/// At most this many refused forms per call (`SchemaForm::ALL` has five).
+const FORMS: u32 = 5;
+
 impl DebateCtx {
     /// Jitter for a retry: from the debate's seed, the call and the attempt, never from a
     /// shared generator (a retry must not change the debate's other random choices).
@@ -29,6 +32,9 @@ impl DebateCtx {
         queued: &mut bool,
     ) -> Result<Result<CallOutput, CallFailure>, DebateError> {
         let mut attempt = 1;
+        // A server refusing how a schema was sent moves its connection to the next form; the
+        // forms are few, so this is bounded even if parallel calls are refused together.
+        let mut refusals = 0;
         loop {
             let tried = match self.admit(key, spec, request, wait, queued).await? {
                 Ok(admission) => {
@@ -41,6 +47,10 @@ impl DebateCtx {
             let mut e = match tried {
                 Ok(out) => return Ok(Ok(out)),
                 Err(e) if e.kind == ErrorKind::Cancelled => return Err(DebateError::Stopped),
+                Err(e) if e.kind == ErrorKind::FormRefused && refusals < FORMS => {
+                    refusals += 1;
+                    continue;
+                }
                 Err(e) => e,
             };
             let max = self.retry.max_attempts;

@@ -179,3 +179,84 @@ fn retries_do_not_change_the_debates_random_choices() {
     assert_eq!(retried.result.unwrap().unwrap().text, "ok");
     assert_eq!(plain.random, retried.random);
 }
+
+/// Three structured calls: read at once, read after a repair, and never read. Then the same
+/// debate resumed from its log: it replays the calls and records no reading twice.
+#[test]
+fn structured_answers_are_recorded_as_parsed_repaired_or_unread_once_each() {
+    use crate::engine::event::{ReadOutcome, ReadTally};
+    let clock = VirtualClock::new(0);
+    let script: Script = serde_json::from_value(serde_json::json!({"answers": [
+        {"path": "fixed/repair", "text": "{\"n\": 2}"},
+        {"path": "bad/repair", "text": "{\"m\": 3}"},
+        {"path": "ok", "text": "{\"n\": 1}"},
+        {"path": "fixed", "text": "not json"},
+        {"path": "bad", "text": "no"},
+    ]}))
+    .unwrap();
+    let model = Rc::new(ScriptedModel::new(script, clock.clone()));
+    let wiring = |log: Rc<EventLog>| Wiring {
+        retry: Default::default(),
+        limits: CallLimits::default(),
+        model: model.clone(),
+        clock: Rc::new(clock.clone()),
+        observer: log,
+        inputs: Inputs::new(),
+        stop: CancelToken::new(),
+    };
+    let n = |v: &serde_json::Value| v["n"].as_u64().ok_or_else(|| "no field `n`".to_string());
+    let three = |ctx: DebateCtx| async move {
+        let mut got = Vec::new();
+        for path in ["ok", "fixed", "bad"] {
+            let spec = CallSpec::new(path, "a", Purpose::Evaluation, "Score")
+                .max_tokens(50)
+                .json_schema(serde_json::json!({"type": "object"}))
+                .tolerate_failure();
+            got.push(ctx.call_json(spec, n).await.unwrap());
+        }
+        (got, ctx.events())
+    };
+    let first = DebateCtx::start(config(), 1, 5, wiring(Rc::new(EventLog::default())));
+    let (got, events) = run_virtual_with(&clock, |_| three(first));
+    assert_eq!(got, vec![Some(1), Some(2), None]);
+    let reads: Vec<(String, ReadOutcome, String)> = events
+        .iter()
+        .filter_map(|e| match &e.kind {
+            EventKind::StructuredRead {
+                call,
+                outcome,
+                problem,
+                ..
+            } => Some((call.path.clone(), *outcome, problem.clone())),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(
+        reads,
+        vec![
+            ("ok".into(), ReadOutcome::Parsed, String::new()),
+            (
+                "fixed".into(),
+                ReadOutcome::Repaired,
+                "the answer contained no valid JSON object".into()
+            ),
+            (
+                "bad".into(),
+                ReadOutcome::Unread,
+                "the answer contained no valid JSON object".into()
+            ),
+        ]
+    );
+    let tally = ReadTally::of(&events);
+    assert_eq!(
+        (tally.parsed, tally.repaired, tally.unread, tally.total()),
+        (1, 1, 1, 3)
+    );
+
+    let asked = model.requests.borrow().len();
+    let again = DebateCtx::resume(events.clone(), wiring(Rc::new(EventLog::default()))).unwrap();
+    let (got, resumed) = run_virtual_with(&clock, |_| three(again));
+    assert_eq!(got, vec![Some(1), Some(2), None]);
+    assert_eq!(model.requests.borrow().len(), asked, "no call made again");
+    assert_eq!(ReadTally::of(&resumed), tally, "no reading recorded twice");
+}

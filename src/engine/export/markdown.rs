@@ -67,6 +67,10 @@ pub fn to_markdown(events: &[Event]) -> String {
         }
     }
     md.push_str(&cost_table(config, &ledger));
+    let reads = crate::engine::event::ReadTally::of(events);
+    if reads.total() > 0 {
+        md.push_str(&format!("\n{}.\n", crate::engine::reading::reads(&reads)));
+    }
     inert(&md)
 }
 
