@@ -627,7 +627,7 @@ fn an_answer_that_never_ends_is_cut_at_the_calls_bound_and_marked() {
     for e in &stored.events {
         if let EventKind::TurnFinished { text, finish, .. } = &e.kind {
             turns += 1;
-            assert_eq!(*finish, agora::engine::event::FinishReason::Limit);
+            assert_eq!(*finish, agora::engine::event::FinishReason::SizeLimit);
             assert!(
                 text.len() <= 16_000 && text.starts_with("word word"),
                 "{}",

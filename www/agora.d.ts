@@ -144,7 +144,9 @@ export function runDebate(request: DebateRequest, options?: RunOptions): Promise
 
 export interface CallKey { path: string; occurrence: number }
 export interface Usage { input_tokens: number; output_tokens: number; estimated: boolean }
-export type FinishReason = 'stop' | 'length' | 'cut' | 'limit';
+/** `size_limit` and `time_limit`: cut at Agora's own bound on one answer's size or one
+ * call's time (`limit` in debates recorded before the two were told apart). */
+export type FinishReason = 'stop' | 'length' | 'cut' | 'limit' | 'size_limit' | 'time_limit';
 export type Outcome = 'completed' | 'stopped' | 'failed';
 
 export interface AgoraEvent {

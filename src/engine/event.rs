@@ -82,8 +82,12 @@ pub enum FinishReason {
     Length,
     /// Cut on purpose by the format (an interruption), keeping the partial text.
     Cut,
-    /// Cut by Agora's own bound on the call (its output size or its wall-clock time).
+    /// Cut by Agora's own bound on the call, in logs from before the two were told apart.
     Limit,
+    /// Cut at Agora's bound on one answer's size (a model that ignores its token limit).
+    SizeLimit,
+    /// Cut at Agora's wall-clock limit for one call.
+    TimeLimit,
 }
 
 /// Something the user (or a test) feeds in between calls. Consumed at a call boundary and

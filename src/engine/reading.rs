@@ -54,6 +54,10 @@ pub fn finish(finish: FinishReason) -> Option<&'static str> {
         FinishReason::Length => Some("Cut off by the token limit."),
         FinishReason::Cut => Some("Interrupted."),
         FinishReason::Limit => Some("Cut at Agora's size or time limit for one answer."),
+        FinishReason::SizeLimit => Some(
+            "Cut at Agora's size limit for one answer: the model went on far past its token limit.",
+        ),
+        FinishReason::TimeLimit => Some("Cut at Agora's time limit for one call."),
         FinishReason::Stop => None,
     }
 }

@@ -11,10 +11,18 @@ pub struct SseEvent {
     pub data: String,
 }
 
+/// The most bytes one event (its line being read, and its data) may hold. Far above any
+/// real event (a whole non-streamed answer fits), it only stops a server that sends one
+/// endless line from filling the tab's memory until the call's time runs out.
+pub const MAX_EVENT_BYTES: usize = 16 * 1024 * 1024;
+
 #[derive(Default)]
 pub struct SseParser {
     /// Bytes of the current, incomplete line.
     line: Vec<u8>,
+    /// An event passed `max_event`: what came after it was dropped.
+    overflowed: bool,
+    max_event: usize,
     /// The previous chunk ended in CR: a LF starting the next one belongs to it.
     after_cr: bool,
     /// Still at the very start of the stream, where a byte-order mark may stand.
@@ -29,14 +37,31 @@ impl SseParser {
     pub fn new() -> Self {
         SseParser {
             at_start: true,
+            max_event: MAX_EVENT_BYTES,
             ..Default::default()
         }
+    }
+
+    /// A parser whose events may hold at most `bytes` (tests use a small bound).
+    pub fn bounded(bytes: usize) -> Self {
+        SseParser {
+            max_event: bytes,
+            ..SseParser::new()
+        }
+    }
+
+    /// An event grew past the bound: the stream must end here.
+    pub fn overflowed(&self) -> bool {
+        self.overflowed
     }
 
     /// Feeds the next bytes; returns the events they complete.
     pub fn push(&mut self, bytes: &[u8]) -> Vec<SseEvent> {
         let mut out = Vec::new();
         for &b in bytes {
+            if self.overflowed {
+                break;
+            }
             if self.at_start {
                 // The BOM is EF BB BF; hold its bytes until we know.
                 self.line.push(b);
@@ -72,6 +97,10 @@ impl SseParser {
             }
             _ => {
                 self.after_cr = false;
+                if self.line.len() + self.data.len() >= self.max_event {
+                    self.overflowed = true;
+                    return;
+                }
                 self.line.push(b);
             }
         }

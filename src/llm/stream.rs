@@ -6,7 +6,16 @@ use super::dialect::Dialect;
 use super::openai::StreamState;
 use super::sse::{SseEvent, SseParser};
 use crate::engine::cancel::CancelToken;
-use crate::engine::event::Usage;
+use crate::engine::event::{FinishReason, Usage};
+
+/// The largest index at most `n` that starts a character of `s`.
+fn floor_char_boundary(s: &str, n: usize) -> usize {
+    let mut n = n.min(s.len());
+    while !s.is_char_boundary(n) {
+        n -= 1;
+    }
+    n
+}
 use crate::engine::model::{ChatRequest, ChatResponse, ErrorKind, ModelError};
 use crate::engine::tokens;
 
@@ -18,6 +27,19 @@ pub struct AnswerStream {
     state: StreamState,
     stall_ms: u64,
     last_progress_ms: u64,
+    /// Most bytes of reasoning kept: a provider thinking without end is cut there.
+    max_reasoning: usize,
+    /// The stream was ended at one of Agora's size bounds.
+    cut_at_bound: bool,
+}
+
+/// The reasoning a call may stream before it is cut: its token limit's worth four times over
+/// (what reasoning models are given, see `openai::request_body`), and at least 1 MiB, which
+/// a thinking budget of a few ten thousand tokens stays under.
+pub fn reasoning_bound(max_tokens: u32) -> usize {
+    crate::engine::context::output_bound(max_tokens)
+        .saturating_mul(4)
+        .max(1 << 20)
 }
 
 /// Whether an event shows the model is still working. Comments never become events; an
@@ -27,8 +49,8 @@ fn is_progress(ev: &SseEvent) -> bool {
 }
 
 impl AnswerStream {
-    /// `now_ms` starts the silence count.
-    pub fn new(dialect: Dialect, who: String, stall_ms: u64, now_ms: u64) -> Self {
+    /// `now_ms` starts the silence count; `max_tokens` is the call's, for the reasoning bound.
+    pub fn new(dialect: Dialect, who: String, stall_ms: u64, now_ms: u64, max_tokens: u32) -> Self {
         AnswerStream {
             dialect,
             who,
@@ -36,7 +58,25 @@ impl AnswerStream {
             state: StreamState::default(),
             stall_ms,
             last_progress_ms: now_ms,
+            max_reasoning: reasoning_bound(max_tokens),
+            cut_at_bound: false,
         }
+    }
+
+    /// The same stream with other bounds (tests use small ones).
+    pub fn with_bounds(mut self, event_bytes: usize, reasoning_bytes: usize) -> Self {
+        self.parser = SseParser::bounded(event_bytes);
+        self.max_reasoning = reasoning_bytes;
+        self
+    }
+
+    /// Ends the stream at a size bound: the answer so far is kept and marked as cut there,
+    /// as an answer past the engine's own bound is.
+    fn cut_at_bound(&mut self) -> Result<bool, ModelError> {
+        self.cut_at_bound = true;
+        let keep = floor_char_boundary(&self.state.reasoning, self.max_reasoning);
+        self.state.reasoning.truncate(keep);
+        Ok(true)
     }
 
     /// The answer text so far.
@@ -76,6 +116,12 @@ impl AnswerStream {
             if !delta.is_empty() {
                 on_delta(&delta);
             }
+            if self.state.reasoning.len() > self.max_reasoning {
+                return self.cut_at_bound();
+            }
+        }
+        if self.parser.overflowed() {
+            return self.cut_at_bound();
         }
         Ok(self.state.done || bytes.is_none())
     }
@@ -107,7 +153,10 @@ impl AnswerStream {
 
     /// The answer, once the stream is over; cut when it ended before its end.
     pub fn finish(mut self, req: &ChatRequest) -> Result<ChatResponse, ModelError> {
-        if !self.state.done && self.state.finish.is_none() {
+        if self.cut_at_bound {
+            self.state.finish = Some(FinishReason::SizeLimit);
+            self.state.usage = None; // what the provider would have counted is unknown
+        } else if !self.state.done && self.state.finish.is_none() {
             return Err(self.fail(
                 ErrorKind::Cut,
                 format!(
@@ -151,7 +200,7 @@ mod tests {
             seen.borrow_mut().push(d.to_string());
             cancel.cancel();
         };
-        let mut s = AnswerStream::new(Dialect::OpenAi, "X (m)".into(), 1_000, 0);
+        let mut s = AnswerStream::new(Dialect::OpenAi, "X (m)".into(), 1_000, 0, 100);
         let read = [
             delta("one "),
             delta("two "),
@@ -170,7 +219,7 @@ mod tests {
     #[test]
     fn only_events_count_as_progress_not_comments_or_pings() {
         let cancel = CancelToken::new();
-        let mut s = AnswerStream::new(Dialect::OpenAi, "X (m)".into(), 1_000, 0);
+        let mut s = AnswerStream::new(Dialect::OpenAi, "X (m)".into(), 1_000, 0, 100);
         s.feed(Some(delta("hi").as_bytes()), 400, &|_| {}, &cancel)
             .unwrap();
         // Fired at 1 s, 600 ms after the last delta: wait the 400 ms left.
@@ -193,6 +242,91 @@ mod tests {
             e.message.contains("X (m) sent nothing for 1 seconds"),
             "{}",
             e.message
+        );
+    }
+
+    fn request() -> ChatRequest {
+        ChatRequest {
+            connection: "c".into(),
+            model: "m".into(),
+            seat: "a".into(),
+            purpose: crate::engine::event::Purpose::Argument,
+            call: "opening/a".into(),
+            messages: vec![crate::engine::model::ChatMessage::user("Go.")],
+            temperature: None,
+            max_tokens: 100,
+            json: false,
+            schema: None,
+        }
+    }
+
+    #[test]
+    fn a_line_that_never_ends_is_cut_at_the_event_bound_keeping_the_answer_so_far() {
+        let cancel = CancelToken::new();
+        let mut s = AnswerStream::new(Dialect::OpenAi, "X (m)".into(), 1_000, 0, 100)
+            .with_bounds(1_000, 10_000);
+        assert!(!s
+            .feed(Some(delta("Said so far. ").as_bytes()), 1, &|_| {}, &cancel)
+            .unwrap());
+        // A line with no end, in reads of 300 bytes: cut once it passes 1,000 bytes.
+        let mut over = false;
+        for i in 0..10 {
+            let read = if i == 0 {
+                format!("data: {}", "x".repeat(294))
+            } else {
+                "x".repeat(300)
+            };
+            if s.feed(Some(read.as_bytes()), 2 + i, &|_| {}, &cancel)
+                .unwrap()
+            {
+                over = true;
+                assert!(
+                    i <= 4,
+                    "cut as soon as the line passed the bound, not at read {i}"
+                );
+                break;
+            }
+        }
+        assert!(over, "the endless line ended the stream");
+        let r = s.finish(&request()).unwrap();
+        assert_eq!(r.text, "Said so far. ");
+        assert_eq!(r.finish, FinishReason::SizeLimit);
+        assert!(r.usage.estimated);
+    }
+
+    #[test]
+    fn reasoning_that_never_ends_is_cut_at_its_bound_and_marked() {
+        let cancel = CancelToken::new();
+        let mut s = AnswerStream::new(Dialect::OpenAi, "X (m)".into(), 1_000, 0, 100)
+            .with_bounds(1_000_000, 500);
+        let thought =
+            "data: {\"choices\":[{\"delta\":{\"reasoning_content\":\"Hmm, let me think. \"}}]}\n\n";
+        let mut reads = 0;
+        while !s
+            .feed(Some(thought.as_bytes()), reads, &|_| {}, &cancel)
+            .unwrap()
+        {
+            reads += 1;
+            assert!(reads < 100, "never cut");
+        }
+        assert_eq!(
+            reads, 26,
+            "cut at the read that passed 500 bytes (19 bytes a read)"
+        );
+        let r = s.finish(&request()).unwrap();
+        assert_eq!(r.finish, FinishReason::SizeLimit);
+        assert_eq!(r.reasoning.len(), 500);
+        assert!(r.text.is_empty());
+    }
+
+    #[test]
+    fn the_real_bounds_leave_room_for_any_real_answer() {
+        assert_eq!(super::super::sse::MAX_EVENT_BYTES, 16 << 20);
+        assert_eq!(reasoning_bound(400), 1 << 20, "at least 1 MiB");
+        assert_eq!(
+            reasoning_bound(100_000),
+            3_200_000,
+            "four times the answer's bound"
         );
     }
 }

@@ -165,7 +165,13 @@ impl HttpTransport {
         })?;
         let reader: ReadableStreamDefaultReader = body.get_reader().unchecked_into();
 
-        let mut answer = AnswerStream::new(t.dialect, who.clone(), t.stall_ms, self.clock.now_ms());
+        let mut answer = AnswerStream::new(
+            t.dialect,
+            who.clone(),
+            t.stall_ms,
+            self.clock.now_ms(),
+            req.max_tokens,
+        );
         // One timer per stream: when it fires after progress, it waits out the rest.
         let mut stall = self.clock.sleep(t.stall_ms);
         let mut read = JsFuture::from(reader.read());

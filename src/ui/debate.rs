@@ -29,7 +29,7 @@ fn status_line(s: TurnStatus) -> Option<(&'static str, &'static str)> {
         TurnStatus::Done => None,
         // How a turn ended is worded once, for the screens and the exports alike.
         TurnStatus::Truncated => Some(("warn", reading::finish(FinishReason::Length)?)),
-        TurnStatus::Limit => Some(("warn", reading::finish(FinishReason::Limit)?)),
+        TurnStatus::Limit(why) => Some(("warn", reading::finish(why)?)),
         TurnStatus::Cut => Some(("warn", reading::finish(FinishReason::Cut)?)),
         TurnStatus::Failed => Some(("error", "This turn failed")),
         TurnStatus::Interrupted => Some((

@@ -30,8 +30,8 @@ pub enum TurnStatus {
     AwaitingHuman,
     Done,
     Truncated,
-    /// Cut at Agora's own bound on one answer's size or time.
-    Limit,
+    /// Cut at Agora's own bound on one answer's size or time (which one, as recorded).
+    Limit(FinishReason),
     Cut,
     Failed,
     /// Was streaming when the tab closed: the saved partial text.
@@ -47,7 +47,7 @@ impl TurnStatus {
             TurnStatus::AwaitingHuman => "awaiting-human",
             TurnStatus::Done => "done",
             TurnStatus::Truncated => "truncated",
-            TurnStatus::Limit => "limit",
+            TurnStatus::Limit(_) => "limit",
             TurnStatus::Cut => "cut",
             TurnStatus::Failed => "failed",
             TurnStatus::Interrupted => "interrupted",
@@ -395,7 +395,7 @@ impl DebateView {
                         FinishReason::Stop => TurnStatus::Done,
                         FinishReason::Length => TurnStatus::Truncated,
                         FinishReason::Cut => TurnStatus::Cut,
-                        FinishReason::Limit => TurnStatus::Limit,
+                        limit => TurnStatus::Limit(*limit),
                     });
                 }
                 self.progress.update(|p| {

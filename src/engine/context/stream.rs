@@ -45,8 +45,10 @@ enum Cut {
     No,
     /// At a sentence, for the format's watch.
     Sentence,
-    /// At Agora's bound on the output size or the time.
-    Limit,
+    /// At Agora's bound on the output size.
+    Size,
+    /// At Agora's wall-clock limit for the call.
+    Time,
 }
 
 /// The longest prefix of `s` of at most `n` bytes that ends on a character boundary.
@@ -113,7 +115,7 @@ impl DebateCtx {
                 };
                 let room = bound.saturating_sub(said.borrow().len());
                 let passed = if passed.len() > room {
-                    cut.set(Cut::Limit);
+                    cut.set(Cut::Size);
                     cancel.cancel();
                     prefix(&passed, room).to_string()
                 } else {
@@ -134,7 +136,7 @@ impl DebateCtx {
         let result = match select(complete, self.clock.sleep(self.limits.wall_ms)).await {
             Either::Left((r, _)) => r,
             Either::Right((_, complete)) => {
-                cut.set(Cut::Limit);
+                cut.set(Cut::Time);
                 cancel.cancel();
                 drop(complete);
                 if said.borrow().is_empty() {
@@ -223,7 +225,8 @@ fn duration_words(ms: u64) -> String {
 
 fn finish_of(c: Cut) -> FinishReason {
     match c {
-        Cut::Limit => FinishReason::Limit,
+        Cut::Size => FinishReason::SizeLimit,
+        Cut::Time => FinishReason::TimeLimit,
         _ => FinishReason::Cut,
     }
 }

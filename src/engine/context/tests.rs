@@ -99,7 +99,7 @@ fn an_answer_past_its_size_bound_is_cut_there_and_marked() {
         |s| s,
     );
     let o = out.result.unwrap().unwrap();
-    assert_eq!(o.finish, FinishReason::Limit);
+    assert_eq!(o.finish, FinishReason::SizeLimit);
     assert_eq!(o.text.len(), output_bound(100));
     assert!(o.text.starts_with("word word"));
 }
@@ -115,7 +115,7 @@ fn an_answer_still_streaming_at_the_wall_clock_limit_keeps_its_text_and_is_marke
     let o = out.result.unwrap().unwrap();
     assert_eq!(
         (o.text.as_str(), o.finish),
-        ("one two three ", FinishReason::Limit)
+        ("one two three ", FinishReason::TimeLimit)
     );
     let finished_at = out
         .events

@@ -33,7 +33,10 @@ fn turns(state: DebateView) -> Vec<(String, String, String)> {
                     ..
                 } if matches!(
                     view.status.get_untracked(),
-                    TurnStatus::Done | TurnStatus::Cut | TurnStatus::Truncated | TurnStatus::Limit
+                    TurnStatus::Done
+                        | TurnStatus::Cut
+                        | TurnStatus::Truncated
+                        | TurnStatus::Limit(_)
                 ) =>
                 {
                     Some((b.key.clone(), seat.clone(), view.text.get_untracked()))

@@ -54,7 +54,10 @@ mod ui {
             argument
                 && matches!(
                     view.status.get(),
-                    TurnStatus::Done | TurnStatus::Cut | TurnStatus::Truncated | TurnStatus::Limit
+                    TurnStatus::Done
+                        | TurnStatus::Cut
+                        | TurnStatus::Truncated
+                        | TurnStatus::Limit(_)
                 )
                 && awaits_evaluation(state, &t.seat)
         });
