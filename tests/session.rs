@@ -748,3 +748,42 @@ fn a_server_that_refuses_openais_schema_form_is_asked_in_the_next_and_the_form_i
         Some(EventKind::Finished { .. })
     ));
 }
+
+#[test]
+fn adopted_debates_are_stored_whole_and_their_starts_read_without_their_logs() {
+    let w = world();
+    let (clock, heard, store) = (w.clock.clone(), w.heard.clone(), w.store.clone());
+    let (ids, starts, copies, refused, after_refusal) = run_virtual_with(&w.clock, |spawner| {
+        let s = session(&w, spawner, r#"{"default": {"chunk_delay_ms": 1}}"#);
+        async move {
+            let id = s.start(classic_config(1)).unwrap();
+            until_ended(&clock, &heard).await;
+            let log = s.load(&id).await.unwrap().unwrap().events;
+            let mut ids = vec![id];
+            for _ in 0..2 {
+                ids.push(s.adopt(log.clone()).await.unwrap());
+            }
+            let starts = s.starts().await.unwrap();
+            let mut copies = Vec::new();
+            for id in &ids[1..] {
+                copies.push(s.load(id).await.unwrap().unwrap());
+            }
+            // A store that fails midway keeps nothing of the debate it was writing.
+            store.fail_from.set(store.appends.get() + 5);
+            let refused = s.adopt(log).await;
+            let after = s.list().await.unwrap().len();
+            (ids, starts, copies, refused, after)
+        }
+    });
+    assert_eq!(starts.len(), 3);
+    assert!(starts
+        .iter()
+        .all(|e| matches!(e.kind, EventKind::DebateStarted { .. })));
+    for c in &copies {
+        assert_eq!(c.summary.outcome, Some(Outcome::Completed));
+        assert_eq!(c.summary.turns, 11);
+    }
+    assert_eq!(ids.len(), 3);
+    assert!(refused.unwrap_err().contains("full"));
+    assert_eq!(after_refusal, 3, "the half-written debate was removed");
+}

@@ -460,19 +460,29 @@ impl Session {
         let (store, id) = (self.env.store.clone(), self.new_id());
         Box::pin(async move {
             let mut summary = DebateSummary::new(&id);
-            let mut written: Result<(), String> = Ok(());
             for e in &events {
                 summary.apply(e);
-                written = store.append(&id, e).await;
-                if written.is_err() {
-                    break;
-                }
             }
-            if let Err(e) = written.and(store.put_summary(&summary).await) {
+            if let Err(e) = store.put_debate(&summary, &events).await {
                 let _ = store.delete(&id).await;
                 return Err(e);
             }
             Ok(id)
+        })
+    }
+
+    /// How each stored debate started (its first event), by id: what a restore compares
+    /// to skip debates already here, without reading whole logs.
+    pub fn starts(&self) -> LocalBoxFuture<'static, Result<Vec<Event>, String>> {
+        let store = self.env.store.clone();
+        Box::pin(async move {
+            let mut out = Vec::new();
+            for d in store.list().await? {
+                if let Some(e) = store.first_event(&d.id).await? {
+                    out.push(e);
+                }
+            }
+            Ok(out)
         })
     }
 

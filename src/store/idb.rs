@@ -167,6 +167,25 @@ fn record(fields: &[(&str, JsValue)]) -> JsValue {
     o.into()
 }
 
+/// A debate's row in `debates`.
+fn summary_row(summary: &DebateSummary) -> Result<JsValue, String> {
+    let json = serde_json::to_string(summary).map_err(|e| e.to_string())?;
+    Ok(record(&[
+        ("id", summary.id.as_str().into()),
+        ("json", json.into()),
+    ]))
+}
+
+/// An event's row in `events`, keyed `[debate, seq]`.
+fn event_row(id: &str, event: &Event) -> Result<JsValue, String> {
+    let json = serde_json::to_string(event).map_err(|e| e.to_string())?;
+    Ok(record(&[
+        ("debate", id.into()),
+        ("seq", JsValue::from_f64(event.seq.into())),
+        ("json", json.into()),
+    ]))
+}
+
 fn json_of(v: &JsValue) -> Option<String> {
     Reflect::get(v, &"json".into())
         .ok()
@@ -359,29 +378,11 @@ impl Store for IdbStore {
         &'a self,
         summary: &'a DebateSummary,
     ) -> LocalBoxFuture<'a, StoreResult<()>> {
-        Box::pin(async move {
-            let json = serde_json::to_string(summary).map_err(|e| e.to_string())?;
-            self.put(
-                DEBATES,
-                record(&[("id", summary.id.as_str().into()), ("json", json.into())]),
-            )
-            .await
-        })
+        Box::pin(async move { self.put(DEBATES, summary_row(summary)?).await })
     }
 
     fn append<'a>(&'a self, id: &'a str, event: &'a Event) -> LocalBoxFuture<'a, StoreResult<()>> {
-        Box::pin(async move {
-            let json = serde_json::to_string(event).map_err(|e| e.to_string())?;
-            self.put(
-                EVENTS,
-                record(&[
-                    ("debate", id.into()),
-                    ("seq", JsValue::from_f64(event.seq.into())),
-                    ("json", json.into()),
-                ]),
-            )
-            .await
-        })
+        Box::pin(async move { self.put(EVENTS, event_row(id, event)?).await })
     }
 
     fn put_in_flight<'a>(
@@ -473,6 +474,52 @@ impl Store for IdbStore {
                 events,
                 in_flight,
             }))
+        })
+    }
+
+    fn put_debate<'a>(
+        &'a self,
+        summary: &'a DebateSummary,
+        events: &'a [Event],
+    ) -> LocalBoxFuture<'a, StoreResult<()>> {
+        Box::pin(async move {
+            let tx = self.transaction(&[DEBATES, EVENTS], IdbTransactionMode::Readwrite)?;
+            let committed = Committed::watch(&tx);
+            let store = |n: &str| tx.object_store(n).map_err(|e| js_err("IndexedDB", e));
+            let events_store = store(EVENTS)?;
+            for e in events {
+                events_store
+                    .put(&event_row(&summary.id, e)?)
+                    .map_err(|e| js_err("saving", e))?;
+            }
+            store(DEBATES)?
+                .put(&summary_row(summary)?)
+                .map_err(|e| js_err("saving", e))?;
+            committed.wait().await
+        })
+    }
+
+    fn first_event<'a>(&'a self, id: &'a str) -> LocalBoxFuture<'a, StoreResult<Option<Event>>> {
+        Box::pin(async move {
+            let tx = self.transaction(&[DEBATES, EVENTS], IdbTransactionMode::Readonly)?;
+            let store = |n: &str| tx.object_store(n).map_err(|e| js_err("IndexedDB", e));
+            let summary = store(DEBATES)?
+                .get(&JsValue::from_str(id))
+                .map_err(|e| js_err("reading", e))?;
+            let first = store(EVENTS)?
+                .get(&Array::of2(&JsValue::from_str(id), &JsValue::from_f64(0.0)))
+                .map_err(|e| js_err("reading", e))?;
+            let (summary, first) = (done(&summary).await?, done(&first).await?);
+            let Some(schema) = json_of(&summary)
+                .and_then(|j| serde_json::from_str::<DebateSummary>(&j).ok())
+                .map(|s| s.schema)
+            else {
+                return Ok(None);
+            };
+            match json_of(&first) {
+                Some(json) => migrate_one(schema, 0, json).map(Some),
+                None => Ok(None),
+            }
         })
     }
 

@@ -98,6 +98,33 @@ pub trait Store {
     fn list(&self) -> LocalBoxFuture<'_, StoreResult<Vec<DebateSummary>>>;
     fn load<'a>(&'a self, id: &'a str) -> LocalBoxFuture<'a, StoreResult<Option<StoredDebate>>>;
     fn delete<'a>(&'a self, id: &'a str) -> LocalBoxFuture<'a, StoreResult<()>>;
+
+    /// Stores a whole debate (an import, a restored backup, a fork): its events and its
+    /// summary. IndexedDB writes them in one transaction, all or nothing; this default
+    /// writes them one by one (the caller removes a debate half written).
+    fn put_debate<'a>(
+        &'a self,
+        summary: &'a DebateSummary,
+        events: &'a [Event],
+    ) -> LocalBoxFuture<'a, StoreResult<()>> {
+        Box::pin(async move {
+            for e in events {
+                self.append(&summary.id, e).await?;
+            }
+            self.put_summary(summary).await
+        })
+    }
+
+    /// A debate's first event (how it started), without reading the rest of its log: enough
+    /// to tell whether a restored debate is already here.
+    fn first_event<'a>(&'a self, id: &'a str) -> LocalBoxFuture<'a, StoreResult<Option<Event>>> {
+        Box::pin(async move {
+            Ok(self
+                .load(id)
+                .await?
+                .and_then(|d| d.events.into_iter().next()))
+        })
+    }
 }
 
 /// Sorts history newest first (by creation time, then by id for a stable order).

@@ -526,11 +526,15 @@ pub fn DebateScreen() -> impl IntoView {
                     <span class=move || format!("badge {}", status().0)>{move || status().1}</span>
                     <span class="progress-text">{progress}</span>
                     <span class="spacer"></span>
-                    {move || d.running.get().then(|| view! {
+                    // A debate held at a failed call offers Resume, not Pause: there is nothing
+                    // in flight to pause.
+                    {move || (d.running.get() && !d.held.get()).then(|| view! {
                         <button id="pause" class="secondary" on:click=toggle_pause
                             title="Pausing lets the turn in flight finish, then waits">
                             {move || if d.paused.get() { "Continue" } else { "Pause" }}
                         </button>
+                    })}
+                    {move || d.running.get().then(|| view! {
                         <button id="stop" class="danger" on:click=stop>"Stop"</button>
                     })}
                     {move || can_resume().then(|| view! {

@@ -13,8 +13,9 @@ use super::state::AppState;
 use crate::engine::event::Event;
 use crate::engine::export;
 
-/// The text of the file an `<input type=file>` change picked.
-async fn read_file(ev: &leptos::ev::Event) -> Result<String, String> {
+/// The text of the file an `<input type=file>` change picked, refused above `max_bytes`
+/// before it is read (a debate's export and a backup of every debate have their own limits).
+async fn read_file(ev: &leptos::ev::Event, max_bytes: usize) -> Result<String, String> {
     let input: web_sys::HtmlInputElement = ev
         .target()
         .and_then(|t| t.dyn_into().ok())
@@ -24,13 +25,12 @@ async fn read_file(ev: &leptos::ev::Event) -> Result<String, String> {
         .and_then(|f| f.get(0))
         .ok_or("No file was chosen.")?;
     input.set_value(""); // the same file can be picked again
-    let limit = export::MAX_IMPORT_BYTES as f64;
-    if file.size() > limit {
+    if file.size() > max_bytes as f64 {
         return Err(format!(
-            "{} is {} MB; an Agora file is at most {} MB.",
+            "{} is {} MB; this kind of Agora file is at most {} MB.",
             file.name(),
             crate::engine::cost::decimal(file.size() / 1_048_576.0, 1),
-            export::MAX_IMPORT_BYTES / 1_048_576
+            max_bytes / 1_048_576
         ));
     }
     let text = wasm_bindgen_futures::JsFuture::from(file.text())
@@ -88,7 +88,10 @@ pub fn ImportBar() -> impl IntoView {
     };
     let import = move |ev: leptos::ev::Event| {
         spawn_local(async move {
-            let log = match read_file(&ev).await.and_then(|t| export::import(&t)) {
+            let log = match read_file(&ev, export::MAX_IMPORT_BYTES)
+                .await
+                .and_then(|t| export::import(&t))
+            {
                 Ok(log) => log,
                 Err(e) => {
                     return said.set(Some((true, format!("This file was not imported: {e}"))))
@@ -141,23 +144,43 @@ pub fn ImportBar() -> impl IntoView {
     };
     let restore = move |ev: leptos::ev::Event| {
         spawn_local(async move {
-            let restored = match read_file(&ev).await.and_then(|t| export::restore(&t)) {
+            let restored = match read_file(&ev, export::MAX_BACKUP_BYTES)
+                .await
+                .and_then(|t| export::restore(&t))
+            {
                 Ok(r) => r,
                 Err(e) => {
                     return said.set(Some((true, format!("This backup was not restored: {e}"))))
                 }
             };
-            let (Some(s), Ok(here)) = (state.session(), all_logs(state).await) else {
-                return;
+            let Some(s) = state.session() else { return };
+            let mut here = match s.starts().await {
+                Ok(h) => h,
+                Err(e) => {
+                    return said.set(Some((
+                        true,
+                        format!(
+                        "This backup was not restored: the stored debates could not be read ({e})."
+                    ),
+                    )))
+                }
             };
             let (mut added, mut skipped) = (0, 0);
             let mut problems = restored.refused;
             for log in restored.debates {
-                if here.iter().any(|h| export::same_debate(h, &log)) {
+                if here
+                    .iter()
+                    .any(|h| export::same_debate(std::slice::from_ref(h), &log))
+                {
                     skipped += 1;
                 } else {
+                    let start = log.first().cloned();
                     match s.adopt(log).await {
-                        Ok(_) => added += 1,
+                        Ok(_) => {
+                            added += 1;
+                            // The same debate twice in one backup is stored once.
+                            here.extend(start);
+                        }
                         Err(e) => problems.push(e),
                     }
                 }

@@ -126,6 +126,37 @@ test('backup and restore round-trip, and a second restore adds nothing', async (
   assert.deepEqual(await transcript(page), turns);
 });
 
+test('a backup of 1,000 debates restores, and restoring it again skips all 1,000 (timed)', async () => {
+  const { page } = await finishedDebate();
+  await historyTopics(page);
+  const backup = JSON.parse((await download(page, '#backup')).text);
+  const [one] = backup.debates;
+  // 1,000 distinct debates: each starts at its own time with its own seed.
+  backup.debates = Array.from({ length: 1000 }, (_, i) => {
+    const events = structuredClone(one.events);
+    events[0].at_ms -= (i + 1) * 60_000;
+    events[0].kind.DebateStarted.seed += i + 1;
+    return { events };
+  });
+  const dir = await mkdtemp(join(tmpdir(), 'agora-restore-'));
+  const file = join(dir, 'backup-1000.json');
+  await writeFile(file, JSON.stringify(backup));
+  let t = Date.now();
+  await page.setInputFiles('#restore-file', file);
+  await page.getByText('Restored 1000 debates; 0 were already here.').waitFor({ timeout: 120_000 });
+  const first = Date.now() - t;
+  t = Date.now();
+  await page.setInputFiles('#restore-file', file);
+  await page.getByText('Restored 0 debates; 1000 were already here.').waitFor({ timeout: 120_000 });
+  const again = Date.now() - t;
+  const rows = await page.evaluate(async () => {
+    const db = await new Promise((ok, fail) => { const r = indexedDB.open('agora'); r.onsuccess = () => ok(r.result); r.onerror = fail; });
+    return new Promise(ok => { const r = db.transaction('debates').objectStore('debates').count(); r.onsuccess = () => ok(r.result); });
+  });
+  assert.equal(rows, 1001, 'the 1,000 restored once, beside the debate run here');
+  console.log(`restore of 1,000 debates (${(JSON.stringify(backup).length / 1e6).toFixed(1)} MB): ${first} ms; again (all skipped): ${again} ms`);
+});
+
 test('a truncated file, a wrong-version file and a hostile file are each refused and change nothing', async () => {
   const { page } = await finishedDebate();
   const json = await download(page, '#export-json');

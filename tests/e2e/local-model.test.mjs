@@ -14,6 +14,14 @@ async function reads(page, format) {
   const [parsed, repaired, unread] = [await n('parsed'), await n('repaired'), await n('unread')];
   const total = parsed + repaired + unread;
   console.log(`${format} on the local model: ${total} structured answers: ${parsed} parsed (${Math.round(100 * parsed / total)}%), ${repaired} repaired, ${unread} unscored`);
+  // Why a first answer was not read, from the debate's log.
+  const problems = await page.evaluate(async () => {
+    const db = await new Promise((ok, fail) => { const r = indexedDB.open('agora'); r.onsuccess = () => ok(r.result); r.onerror = fail; });
+    const rows = await new Promise(ok => { const r = db.transaction('events').objectStore('events').getAll(); r.onsuccess = () => ok(r.result); });
+    return rows.map(r => JSON.parse(r.json).kind.StructuredRead).filter(x => x && x.outcome !== 'parsed')
+      .map(x => `${x.call.path}: ${x.outcome}: ${x.problem}`);
+  });
+  for (const p of problems) console.log(`  ${format}: ${p.slice(0, 300)}`);
   return { parsed, repaired, unread, total };
 }
 let site, browser;

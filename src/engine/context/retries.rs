@@ -67,7 +67,11 @@ impl DebateCtx {
                     e.message =
                         format!("{} (the provider asks to wait {} s)", e.message, ms / 1000);
                 }
-                if spec.tolerate_failure || e.kind == ErrorKind::Busy {
+                // A format may go on without a call it tolerates losing, but not past a key
+                // or a model the provider refuses: every later call on that connection would
+                // fail the same way, so the user is asked to fix it instead.
+                let needs_user = matches!(e.kind, ErrorKind::Auth | ErrorKind::NotFound);
+                if (spec.tolerate_failure && !needs_user) || e.kind == ErrorKind::Busy {
                     self.push(EventKind::CallSkipped {
                         call: key.clone(),
                         seat: spec.seat.clone(),

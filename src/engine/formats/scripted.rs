@@ -4,12 +4,13 @@
 use std::rc::Rc;
 
 use super::super::cancel::CancelToken;
-use super::super::clock::{run_virtual, VirtualClock};
+use super::super::clock::{run_virtual_with, Clock, VirtualClock};
 use super::super::config::{DebateConfig, Participant};
 use super::super::context::{DebateCtx, EventLog, Inputs, Wiring};
 use super::super::event::{Event, Outcome};
 use super::super::model::ChatRequest;
 use super::super::script::{Script, ScriptedModel};
+use futures::task::LocalSpawnExt;
 
 /// A seat on a scripted connection named `connection`, with an 8,192-token window.
 pub fn model(connection: &str) -> Participant {
@@ -64,6 +65,7 @@ fn drive_scripted(
     let clock = VirtualClock::new(0);
     let model = Rc::new(ScriptedModel::new(script, clock.clone()));
     let log = Rc::new(log);
+    let stop = CancelToken::new();
     let ctx = start(Wiring {
         retry: Default::default(),
         limits: Default::default(),
@@ -71,11 +73,22 @@ fn drive_scripted(
         clock: Rc::new(clock.clone()),
         observer: log.clone(),
         inputs,
-        stop: CancelToken::new(),
+        stop: stop.clone(),
     })
     .expect("the scripted debate starts");
     let c2 = ctx.clone();
-    let outcome = run_virtual(&clock, async move { super::drive(&c2).await });
+    // A debate held for the user (a refused key) is stopped after ten virtual hours, as a
+    // user who never comes back would leave it.
+    let c3 = clock.clone();
+    let outcome = run_virtual_with(&clock, move |spawner| {
+        spawner
+            .spawn_local(async move {
+                c3.sleep(36_000_000).await;
+                stop.cancel();
+            })
+            .expect("spawn the stopper");
+        async move { super::drive(&c2).await }
+    });
     let requests = model.requests.borrow().clone();
     let events = log.events.borrow().clone();
     Scripted {

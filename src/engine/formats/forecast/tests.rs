@@ -362,7 +362,7 @@ fn a_failing_role_gives_a_partial_result_with_reduced_confidence() {
     let r = run(
         config(&FIVE, 2),
         script(vec![
-            json!({"seat": "historian", "fault": {"status": 401, "body": "bad key"}}),
+            json!({"seat": "historian", "fault": {"status": 400, "body": "this request was refused by the content filter"}}),
         ]),
     );
     assert_eq!(r.outcome, Outcome::Completed);
@@ -378,6 +378,26 @@ fn a_failing_role_gives_a_partial_result_with_reduced_confidence() {
         .iter()
         .any(|n| n.starts_with("Partial result: 4 of 5")));
     assert!(res.notes.iter().any(|n| n.contains("historian cited 0")));
+}
+
+#[test]
+fn a_refused_key_on_one_role_holds_the_forecast_rather_than_dropping_the_role() {
+    let r = run(
+        config(&FIVE, 2),
+        script(vec![
+            json!({"seat": "historian", "fault": {"status": 401, "body": "bad key"}}),
+        ]),
+    );
+    // Every call on that key would fail the same way: the user is asked to fix it.
+    assert_ne!(r.outcome, Outcome::Completed);
+    assert!(r.events.iter().any(|e| matches!(
+        &e.kind,
+        EventKind::Paused { reason, needs_resume: true } if reason.contains("401")
+    )));
+    assert!(!r
+        .events
+        .iter()
+        .any(|e| matches!(&e.kind, EventKind::CallSkipped { .. })));
 }
 
 #[test]

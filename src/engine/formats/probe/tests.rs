@@ -102,7 +102,7 @@ fn script() -> Script {
             {"path": "round/a", "text": "Alpha argues.", "chunk_delay_ms": 100, "usage": usage},
             {"path": "round/b", "occurrence": 0, "fault": {"status": 503, "body": "overloaded"}},
             {"path": "round/b", "text": "Bravo argues.", "chunk_delay_ms": 100, "usage": usage},
-            {"path": "round/c", "first_delay_ms": 50, "fault": {"status": 401, "body": "bad key"}},
+            {"path": "round/c", "first_delay_ms": 50, "fault": {"status": 400, "body": "refused by the content filter"}},
             {"path": "round/d", "text": "Delta argues.", "chunk_delay_ms": 150, "usage": usage},
             {"path": "round/e", "text": "Echo argues.", "chunk_delay_ms": 100, "usage": usage},
             {"path": "speech/s", "chunks": ["First sentence ", "is here. ", "Second sentence ",
@@ -301,7 +301,7 @@ fn a_tolerated_failure_is_recorded_and_the_debate_goes_on() {
         .collect();
     assert!(skipped
         .iter()
-        .any(|(p, failed, reason)| p == "round/c" && *failed && reason.contains("401")));
+        .any(|(p, failed, reason)| p == "round/c" && *failed && reason.contains("400")));
     assert!(
         !run.log.iter().any(|e| matches!(
             &e.kind,
