@@ -63,12 +63,14 @@ ensure_trunk() {
   with_heartbeat "Building trunk $TRUNK_VERSION" cargo install -q trunk --version "$TRUNK_VERSION" --locked --force
 }
 
-# playwright-core, binaryen (wasm-opt 132), terser, @argdown/core and wllama from the lockfile.
+# playwright-core, binaryen (wasm-opt 132), terser, @argdown/core, typescript, axe-core and
+# wllama from the lockfile.
 ensure_npm() {
   local dir="$ROOT/tests/e2e"
   if [ -x "$dir/node_modules/.bin/wasm-opt" ] && [ -d "$dir/node_modules/playwright-core" ] \
      && [ -d "$dir/node_modules/terser" ] && [ -d "$dir/node_modules/@argdown/core" ] \
      && [ -d "$dir/node_modules/@wllama/wllama" ] && [ -d "$dir/node_modules/typescript" ] \
+     && [ -d "$dir/node_modules/axe-core" ] \
      && [ "$dir/node_modules/.package-lock.json" -nt "$dir/package-lock.json" ]; then return; fi
   say "Installing npm packages from tests/e2e/package-lock.json"
   (cd "$dir" && npm ci --no-audit --no-fund --silent)

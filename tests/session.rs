@@ -787,3 +787,42 @@ fn adopted_debates_are_stored_whole_and_their_starts_read_without_their_logs() {
     assert!(refused.unwrap_err().contains("full"));
     assert_eq!(after_refusal, 3, "the half-written debate was removed");
 }
+
+#[test]
+fn a_question_sent_just_before_stop_is_taken_by_the_resumed_run() {
+    let w = world();
+    let (clock, heard) = (w.clock.clone(), w.heard.clone());
+    let events = run_virtual_with(&w.clock, |spawner| {
+        let s = session(&w, spawner, r#"{"default": {"chunk_delay_ms": 40}}"#);
+        async move {
+            let id = s.start(classic_config(1)).unwrap();
+            clock.sleep(3_000).await;
+            // Sent mid-turn, then stopped before any call boundary could take it.
+            s.input(
+                &id,
+                agora::engine::event::Input::Question {
+                    text: "What about deliveries?".into(),
+                },
+            )
+            .unwrap();
+            s.stop(&id);
+            until_ended(&clock, &heard).await;
+            heard.borrow_mut().clear();
+            s.resume(&id).await.unwrap();
+            until_ended(&clock, &heard).await;
+            s.load(&id).await.unwrap().unwrap().events
+        }
+    });
+    let asked: Vec<_> = events
+        .iter()
+        .filter(|e| matches!(&e.kind, EventKind::InputReceived { input: agora::engine::event::Input::Question { text }, .. } if text == "What about deliveries?"))
+        .collect();
+    assert_eq!(asked.len(), 1, "taken once, by the resumed run");
+    assert!(matches!(
+        events.last().map(|e| &e.kind),
+        Some(EventKind::Finished {
+            outcome: Outcome::Completed,
+            ..
+        })
+    ));
+}

@@ -4,6 +4,7 @@
 pub mod anthropic;
 pub mod dialect;
 pub mod gemini;
+pub mod grammar_schema;
 pub mod openai;
 pub mod rate_limit;
 pub mod redact;

@@ -101,13 +101,15 @@ impl SchemaForm {
                 obj.remove("response_format");
             }
             (_, None) => {} // plain JSON mode stays as it is
-            (SchemaForm::JsonObjectSchema, Some(schema)) => {
+            (SchemaForm::JsonObjectSchema, Some(mut schema)) => {
+                bound_for_grammar(&mut schema, obj);
                 obj.insert(
                     "response_format".into(),
                     json!({"type": "json_object", "schema": schema}),
                 );
             }
-            (SchemaForm::OllamaFormat, Some(schema)) => {
+            (SchemaForm::OllamaFormat, Some(mut schema)) => {
+                bound_for_grammar(&mut schema, obj);
                 obj.insert("response_format".into(), json!({"type": "json_object"}));
                 obj.insert("format".into(), schema);
             }
@@ -116,6 +118,17 @@ impl SchemaForm {
             }
         }
     }
+}
+
+/// Servers that hold a model to the schema with a grammar also hold it to the schema's
+/// lengths: bounded, the answer fits the call's token limit instead of being cut unreadable.
+fn bound_for_grammar(schema: &mut Value, body: &serde_json::Map<String, Value>) {
+    let max_tokens = body
+        .get("max_tokens")
+        .or_else(|| body.get("max_completion_tokens"))
+        .and_then(Value::as_u64)
+        .unwrap_or(1_000);
+    super::grammar_schema::fit(schema, max_tokens.min(u64::from(u32::MAX)) as u32);
 }
 
 /// The JSON body of a streaming chat completion request.

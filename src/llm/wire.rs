@@ -237,6 +237,26 @@ mod tests {
             };
             assert_eq!(sent(&t, &r)["response_format"], plain, "{form:?}");
         }
+        // Where a grammar holds the model to the schema, its free text is bounded to fit the
+        // call's token limit (300 here); OpenAI's form goes as the format wrote it.
+        r.schema = Some(json!({"type": "object", "properties": {"reason": {"type": "string"}}}));
+        t.schema_form = SchemaForm::JsonObjectSchema;
+        assert_eq!(
+            sent(&t, &r)["response_format"]["schema"]["properties"]["reason"]["maxLength"],
+            630
+        );
+        t.schema_form = SchemaForm::OllamaFormat;
+        assert_eq!(
+            sent(&t, &r)["format"]["properties"]["reason"]["maxLength"],
+            630
+        );
+        t.schema_form = SchemaForm::JsonSchema;
+        assert!(
+            sent(&t, &r)["response_format"]["json_schema"]["schema"]["properties"]["reason"]
+                .get("maxLength")
+                .is_none()
+        );
+        r.schema = None;
         // The order servers are tried in ends with the prompt alone.
         let mut f = SchemaForm::JsonSchema;
         let mut tried = vec![f];

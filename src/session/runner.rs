@@ -77,6 +77,8 @@ pub struct Session {
     offline: std::cell::Cell<bool>,
     /// The debates running in this tab, and those whose store failed: their logs in memory.
     kept: Rc<RefCell<crate::engine::small_map::SmallMap<String, Rc<Kept>>>>,
+    /// Questions and evidence a stopped debate had not yet taken, for its next run.
+    unconsumed: RefCell<crate::engine::small_map::SmallMap<String, Vec<Input>>>,
 }
 
 impl Session {
@@ -91,6 +93,7 @@ impl Session {
             listener: Rc::new(RefCell::new(None)),
             offline: Default::default(),
             kept: Default::default(),
+            unconsumed: Default::default(),
         })
     }
 
@@ -303,6 +306,9 @@ impl Session {
             inputs: Inputs::new(),
         };
         running.inputs.set_offline(self.offline.get());
+        for input in self.unconsumed.borrow_mut().remove(id).unwrap_or_default() {
+            running.inputs.push(input);
+        }
         let wiring = Wiring {
             retry: self.env.retry,
             limits: self.env.limits,
@@ -360,7 +366,13 @@ impl Session {
                 this.notify(&id, &Update::Notice(w));
             }
             drop(ctx); // closes the writer's queue once it has drained
-            this.running.borrow_mut().remove(&id);
+            let ended = this.running.borrow_mut().remove(&id);
+            let left = ended
+                .map(|r| r.inputs.take_unconsumed())
+                .unwrap_or_default();
+            if !left.is_empty() {
+                this.unconsumed.borrow_mut().insert(id.clone(), left);
+            }
             this.notify(&id, &Update::Ended);
         }));
     }

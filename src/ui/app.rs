@@ -157,6 +157,15 @@ fn load_debate(state: AppState, id: String) {
     });
 }
 
+/// A topic short enough for a tab's title.
+fn clip_title(topic: &str) -> String {
+    let topic = topic.trim();
+    match topic.char_indices().nth(70) {
+        Some((i, _)) => format!("{}…", &topic[..i]),
+        None => topic.to_string(),
+    }
+}
+
 fn connect_listener(s: &Session, state: AppState) {
     let view = state.debate;
     s.set_listener(move |id, update| {
@@ -167,7 +176,10 @@ fn connect_listener(s: &Session, state: AppState) {
             return;
         }
         match update {
-            Update::Event(e) => view.apply(e),
+            Update::Event(e) => {
+                view.apply(e);
+                view.announce_finished(e);
+            }
             Update::Delta { call, delta, .. } => view.delta(&call.to_string(), delta),
             Update::Notice(m) => state.notice.set(Some(m.clone())),
             Update::Ended => view.running.set(false),
@@ -232,6 +244,24 @@ pub fn App() -> impl IntoView {
     let _ = window_event_listener(leptos::ev::online, move |_| {
         if let Some(s) = state.session() {
             s.set_offline(false);
+        }
+    });
+
+    // The tab's title says which screen, and which debate, is open.
+    Effect::new(move |_| {
+        let topic = state
+            .debate
+            .config
+            .with(|c| c.as_ref().map(|c| c.topic.clone()));
+        let title = match (state.route.get(), topic) {
+            (Route::Setup, _) => "New debate · Agora".to_string(),
+            (Route::History, _) => "History · Agora".to_string(),
+            (Route::Debate(_), Some(t)) => format!("{} · Agora", clip_title(&t)),
+            (Route::Shared, Some(t)) => format!("Shared: {} · Agora", clip_title(&t)),
+            (Route::Debate(_) | Route::Shared, None) => "Debate · Agora".to_string(),
+        };
+        if let Some(doc) = web_sys::window().and_then(|w| w.document()) {
+            doc.set_title(&title);
         }
     });
 

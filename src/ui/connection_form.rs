@@ -19,6 +19,8 @@ pub fn ConnectionForm(
     #[prop(optional)]
     existing: Option<Connection>,
     on_saved: Callback<String>,
+    /// Escape: the form closes without saving.
+    on_close: Callback<()>,
 ) -> impl IntoView {
     let state = expect_context::<AppState>();
     let base = existing.clone().unwrap_or_else(|| {
@@ -194,7 +196,12 @@ pub fn ConnectionForm(
     };
 
     view! {
-        <div class="subcard connection-form">
+        <div class="subcard connection-form" on:keydown=move |ev| {
+            if ev.key() == "Escape" {
+                ev.prevent_default();
+                on_close.run(());
+            }
+        }>
             {existing_is_none.then(|| view! {
                 <label class="field"><span class="label">"Provider"</span>
                     <select id="conn-provider" on:change=move |ev| pick_preset(event_target_value(&ev))>

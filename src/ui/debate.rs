@@ -218,11 +218,16 @@ fn block_view(block: Block) -> AnyView {
                     .with(|k| k.as_deref() == Some(speaking_key.as_str()))
             };
             view! {
-                <article class=seat_class id=anchor data-status=move || view.status.get().id() data-block=key.clone()
+                // A named region per turn, its speaker and label as its heading, so a screen
+                // reader can move from turn to turn.
+                <article class=seat_class id=anchor.clone() data-status=move || view.status.get().id() data-block=key.clone()
+                    role="region" aria-labelledby=format!("{anchor}-title")
                     class:speaking=speaking class:was-cut=move || view.cut_by.with(|c| c.is_some())>
                     <header class="turn-head">
-                        <span class="speaker">{speaker}</span>
-                        <span class="label">{label}</span>
+                        <h3 class="turn-title" id=format!("{anchor}-title")>
+                            <span class="speaker">{speaker}</span>" "
+                            <span class="label">{label}</span>
+                        </h3>
                         <span class="model">{model}</span>
                     </header>
                     <Show when=move || view.reasoning.with(|r| !r.is_empty())>
@@ -235,7 +240,8 @@ fn block_view(block: Block) -> AnyView {
                     {under}
                     <HumanTurn call=call.clone() view=view/>
                     {move || status_line(view.status.get()).filter(|_| view.cut_by.with(|c| c.is_none())).map(|(class, text)| view! {
-                        <p class=format!("turn-status {class}")>
+                        // A failed turn's error is announced as it happens.
+                        <p class=format!("turn-status {class}") role=(class == "error").then_some("alert")>
                             {text}
                             {move || view.error.get().map(|e| format!(": {e}"))}
                         </p>
@@ -267,6 +273,8 @@ pub fn DebateScreen() -> impl IntoView {
     let stop = move |_| {
         if let (Some(s), Some(id)) = (d.session.get(), d.id.get_untracked()) {
             s.stop(&id);
+            // Stop goes away with the run; Resume is what comes next.
+            super::focus::focus_selector("#resume");
         }
     };
     let toggle_pause = move |_| {
@@ -419,6 +427,7 @@ pub fn DebateScreen() -> impl IntoView {
                 Err(e) => Err(e),
             };
             share_link.set(Some(made));
+            super::focus::focus_selector("#share-url, #share-error");
         });
     };
     let shared = move || d.shared.with(Option::is_some);
@@ -513,7 +522,8 @@ pub fn DebateScreen() -> impl IntoView {
                 })}
                 <header class="debate-head">
                     <p class="kicker">{move || d.config.with(|c| c.as_ref().map(|c| c.options.describe()))}</p>
-                    <h1 class="topic">{move || d.config.with(|c| c.as_ref().map(|c| c.topic.clone()))}</h1>
+                    // Focused after Start, so the next Tab goes on from the debate.
+                    <h1 class="topic" tabindex="-1">{move || d.config.with(|c| c.as_ref().map(|c| c.topic.clone()))}</h1>
                     <ForkedFrom/>
                     <ul class="seat-list">
                         {move || d.config.with(|c| c.as_ref().map(|c| c.seats.iter().map(|s| {
@@ -522,8 +532,10 @@ pub fn DebateScreen() -> impl IntoView {
                         }).collect_view()))}
                     </ul>
                 </header>
-                <div class="progress" role="status" aria-live="polite">
-                    <span class=move || format!("badge {}", status().0)>{move || status().1}</span>
+                // Only the state is a live region; the token counts change too often to be
+                // read out, and each finished turn is said once by the announcer below.
+                <div class="progress">
+                    <span class=move || format!("badge {}", status().0) role="status">{move || status().1}</span>
                     <span class="progress-text">{progress}</span>
                     <span class="spacer"></span>
                     // A debate held at a failed call offers Resume, not Pause: there is nothing
@@ -541,6 +553,7 @@ pub fn DebateScreen() -> impl IntoView {
                         <button id="resume" class="secondary" on:click=resume>"Resume"</button>
                     })}
                 </div>
+                <p class="sr-only" id="announcer" aria-live="polite">{move || d.announced.get()}</p>
                 <div class="costs-line">
                     <span id="costs">{costs}</span>
                     {move || {
@@ -569,7 +582,7 @@ pub fn DebateScreen() -> impl IntoView {
                         })}
                     </span>
                 </div>
-                {move || share_link.get().map(|made| view! { <super::share::SharePanel made=made close=move || share_link.set(None)/> })}
+                {move || share_link.get().map(|made| view! { <super::share::SharePanel made=made close=move || { share_link.set(None); super::focus::focus_selector("#share") }/> })}
                 <Show when=move || !d.running.get() && d.config.with(Option::is_some)>
                     <super::replay::Replay/>
                 </Show>

@@ -48,7 +48,10 @@ pub struct ForkAt(pub RwSignal<Option<(CallKey, String)>>);
 pub fn fork_button(call: CallKey, label: String) -> impl IntoView {
     let ForkAt(at) = expect_context::<ForkAt>();
     view! {
-        <button type="button" class="link fork" on:click=move |_| at.set(Some((call.clone(), label.clone())))>
+        <button type="button" class="link fork" on:click=move |_| {
+            at.set(Some((call.clone(), label.clone())));
+            super::focus::focus_selector(".fork-panel select");
+        }>
             "Continue from here"
         </button>
     }
@@ -126,7 +129,8 @@ fn ForkForm(state: AppState) -> impl IntoView {
         }
         at.get().map(|(_, label)| {
             view! {
-                <form class="fork-panel" role="dialog" aria-label="Continue from here" on:submit=go.clone()>
+                <form class="fork-panel" role="dialog" aria-label="Continue from here" on:submit=go.clone()
+                    on:keydown=move |ev| if ev.key() == "Escape" { ev.prevent_default(); at.set(None) }>
                     <p>"A new debate with this history up to "<strong>{label}</strong>", going on from there on"</p>
                     <select aria-label="Connection for the fork" on:change=move |ev| conn.set(event_target_value(&ev))>
                         {(!shared).then(|| view! { <option value="">"the same models"</option> })}

@@ -34,6 +34,17 @@ fn HistoryRow(item: DebateSummary) -> impl IntoView {
     let delete = move |_| {
         let Some(s) = state.session() else { return };
         let id = id.clone();
+        // The focus goes to the row that takes this one's place (the one before, if this
+        // was the last), or to the search field when none is left.
+        let rows = super::focus::query(".history-row a.history-topic");
+        let before = rows.len();
+        let at = rows
+            .iter()
+            .position(|a| {
+                a.get_attribute("href").as_deref()
+                    == Some(href(&Route::Debate(id.clone())).as_str())
+            })
+            .unwrap_or(0);
         spawn_local(async move {
             match s.delete(&id).await {
                 Ok(()) => {
@@ -41,6 +52,16 @@ fn HistoryRow(item: DebateSummary) -> impl IntoView {
                         state.debate.reset(None);
                     }
                     refresh_history(state);
+                    super::focus::focus_when(move || {
+                        let rows = super::focus::query(".history-row a.history-topic");
+                        if rows.len() >= before {
+                            return None; // not drawn again yet
+                        }
+                        match rows.get(at.min(rows.len().saturating_sub(1))) {
+                            Some(next) => Some(next.clone()),
+                            None => super::focus::query("#history-search").into_iter().next(),
+                        }
+                    });
                 }
                 Err(e) => state.notice.set(Some(format!("Could not delete: {e}"))),
             }

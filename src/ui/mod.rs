@@ -19,6 +19,8 @@ mod download;
 #[cfg(target_arch = "wasm32")]
 mod fields;
 #[cfg(target_arch = "wasm32")]
+mod focus;
+#[cfg(target_arch = "wasm32")]
 mod fork;
 #[cfg(target_arch = "wasm32")]
 mod history;

@@ -124,6 +124,7 @@ pub fn SetupScreen() -> impl IntoView {
             Ok(()) => {
                 error.set(None);
                 navigate(state, Route::Debate(id));
+                super::focus::focus_selector("section.debate h1.topic");
             }
             Err(e) => {
                 state.debate.reset(None);
@@ -201,7 +202,7 @@ pub fn SetupScreen() -> impl IntoView {
                     on:click=move |_| { adding.set(false); editing.update(|e| *e = !*e) }>
                     {move || if editing.get() { "Close" } else { "Edit connection" }}
                 </button>
-            <button type="button" class="link" on:click=move |_| { editing.set(false); adding.update(|a| *a = !*a) }>
+            <button type="button" class="link" id="add-connection" on:click=move |_| { editing.set(false); adding.update(|a| *a = !*a) }>
                 {move || if adding.get() { "Close" } else { "Add a connection (OpenAI, Ollama, any OpenAI-compatible API)" }}
             </button>
         </div>
@@ -220,6 +221,10 @@ pub fn SetupScreen() -> impl IntoView {
                 <ConnectionForm existing=existing.unwrap_or_else(Connection::local_model) on_saved=Callback::new(move |id: String| {
                     editing.set(false);
                     pick_connection(id);
+                    super::focus::focus_selector("#connection");
+                }) on_close=Callback::new(move |()| {
+                    editing.set(false);
+                    super::focus::focus_selector("#edit-connection");
                 })/>
             }
         })}
@@ -227,6 +232,10 @@ pub fn SetupScreen() -> impl IntoView {
             <ConnectionForm on_saved=Callback::new(move |id: String| {
                 adding.set(false);
                 pick_connection(id);
+                super::focus::focus_selector("#connection");
+            }) on_close=Callback::new(move |()| {
+                adding.set(false);
+                super::focus::focus_selector("#add-connection");
             })/>
         })}
     }

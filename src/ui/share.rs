@@ -197,8 +197,10 @@ pub fn SharePanel(
         }
         Err(e) => view! { <p class="error" role="alert" id="share-error">{e}</p> }.into_any(),
     };
+    let on_escape = close.clone();
     view! {
-        <div class="share-panel subcard" role="dialog" aria-label="Share link">
+        <div class="share-panel subcard" role="dialog" aria-label="Share link"
+            on:keydown=move |ev| if ev.key() == "Escape" { ev.prevent_default(); on_escape() }>
             {body}
             <button type="button" class="link" on:click=move |_| close()>"Close"</button>
         </div>

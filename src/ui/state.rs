@@ -142,6 +142,9 @@ pub struct DebateView {
     pub ledger: RwSignal<Ledger>,
     /// Structured answers by how they were read (a model's JSON, at a glance).
     pub reads: RwSignal<ReadTally>,
+    /// The last finished turn of a live debate, for screen readers (a polite live region
+    /// that speaks once per turn, not token by token).
+    pub announced: RwSignal<String>,
     /// The spending cap in force.
     pub cap: RwSignal<Option<f64>>,
     /// Every finding so far, in order (the per-chair panel adds them up).
@@ -161,6 +164,10 @@ pub struct DebateView {
     pub share_base: StoredValue<Option<String>>,
     turns: StoredValue<crate::engine::small_map::SmallMap<String, TurnView>>,
     epoch: StoredValue<u32>,
+    /// Owns every turn's signals: they are made while an event is applied, which may be in
+    /// a replay control or a panel that is redrawn (and disposed) meanwhile; owned here, a
+    /// turn's signals live as long as the view.
+    owner: StoredValue<Owner>,
 }
 
 impl DebateView {
@@ -180,6 +187,7 @@ impl DebateView {
             load_error: RwSignal::new(None),
             ledger: RwSignal::new(Ledger::default()),
             reads: RwSignal::new(ReadTally::default()),
+            announced: RwSignal::new(String::new()),
             cap: RwSignal::new(None),
             findings: RwSignal::new(Vec::new()),
             speaking: RwSignal::new(None),
@@ -188,6 +196,7 @@ impl DebateView {
             focus: RwSignal::new(None),
             turns: StoredValue::new(crate::engine::small_map::SmallMap::new()),
             epoch: StoredValue::new(0),
+            owner: StoredValue::new(Owner::new()),
         }
     }
 
@@ -203,6 +212,7 @@ impl DebateView {
         self.load_error.set(None);
         self.ledger.set(Ledger::default());
         self.reads.set(ReadTally::default());
+        self.announced.set(String::new());
         self.cap.set(None);
         self.findings.set(Vec::new());
         self.transcript_hidden.set(false);
@@ -494,7 +504,7 @@ impl DebateView {
                     .map(|s| (s.name.clone(), s.participant.describe()))
             })
             .unwrap_or_else(|| (seat.to_string(), String::new()));
-        let view = TurnView {
+        let view = self.owner.get_value().with(|| TurnView {
             text: RwSignal::new(String::new()),
             reasoning: RwSignal::new(String::new()),
             status: RwSignal::new(status),
@@ -504,7 +514,7 @@ impl DebateView {
             request: RwSignal::new(String::new()),
             judged: RwSignal::new(None),
             cut_by: RwSignal::new(None),
-        };
+        });
         self.turns.update_value(|t| {
             t.insert(call.to_string(), view);
         });
@@ -525,6 +535,33 @@ impl DebateView {
                 view,
             },
         );
+    }
+
+    /// Says a turn of a live debate that just ended: who spoke, under which label, and
+    /// what they said (a long turn is cut, the rest is in the transcript). Folded analysis
+    /// calls (scores, checks) are not said.
+    pub fn announce_finished(&self, e: &Event) {
+        let EventKind::TurnFinished { call, .. } = &e.kind else {
+            return;
+        };
+        let found = self.blocks.with_untracked(|blocks| {
+            blocks.iter().rev().find_map(|b| match &b.kind {
+                BlockKind::Turn {
+                    call: c,
+                    analysis: false,
+                    speaker,
+                    label,
+                    view,
+                    ..
+                } if c == call => Some((speaker.clone(), label.clone(), *view)),
+                _ => None,
+            })
+        });
+        if let Some((speaker, label, view)) = found {
+            let text = view.text.get_untracked();
+            let said = crate::engine::transcript::clip(text.trim(), 1_200);
+            self.announced.set(format!("{speaker}, {label}: {said}"));
+        }
     }
 
     pub fn delta(&self, call: &str, delta: &str) {

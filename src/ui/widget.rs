@@ -384,6 +384,7 @@ fn WidgetView(options: WidgetOptions, dispatch: Dispatch, alive: Rc<Cell<bool>>)
                         match update {
                             SessionUpdate::Event(e) => {
                                 d.apply(e);
+                                d.announce_finished(e);
                                 if let Some(s) = weak.upgrade() {
                                     dispatch.event(e, &s, &id);
                                 }

@@ -214,3 +214,56 @@ for (const [format, f] of Object.entries(FORMATS)) {
     }
   });
 }
+
+test('forecast: a role whose every call is refused gives a partial result naming it, with reduced confidence, not a held debate', { timeout: 120_000 }, async () => {
+  const f = FORMATS.forecast;
+  const standin = await startStandin(f.script);
+  try {
+    await standin.setScript(await withFaults(f.script, [
+      { seat: 'historian', purpose: 'argument', fault: { status: 400, body: 'refused by the content filter' } },
+    ]));
+    const { page } = await openApp(browser, site.url, { width: 1280, height: 900 });
+    await setUpDebate(page, standin, f, 'Will the transit bill pass this year?');
+    await page.click('#start');
+    await page.waitForSelector('.badge.done, .badge.stopped', { timeout: 90_000 });
+    assert.ok(await page.locator('.badge.done').isVisible(), 'the forecast finished rather than being held');
+    const verdict = page.locator('.fc-verdict');
+    assert.match(await verdict.locator('.fc-flag').first().textContent(), /Partial result: 4 of 5 roles/);
+    assert.match(await verdict.textContent(), /Partial result: 4 of 5 roles gave a readable forecast \(Historian did not\)/);
+    // The confidence is scaled by the share of roles that answered (4/5 of what it was).
+    const confidence = Number((await verdict.locator('.fc-meta').first().textContent()).match(/Confidence (\d+(?:\.\d+)?)%/)[1]);
+    assert.ok(confidence > 0 && confidence <= 80, `confidence ${confidence}% is reduced`);
+  } finally {
+    standin.close();
+  }
+});
+
+test('crux: a card that cannot be extracted shows as not extracted, with a link that goes to its room', { timeout: 120_000 }, async () => {
+  const f = FORMATS.crux;
+  const standin = await startStandin(f.script);
+  try {
+    // The card's answer and its repair are both unreadable.
+    await standin.setScript(await withFaults(f.script, [
+      { seat: 'analyst', path: 'room/1/card', text: 'I would rather not put this in JSON.' },
+    ]));
+    const { page } = await openApp(browser, site.url, { width: 1280, height: 900 });
+    await setUpDebate(page, standin, f, 'Should cities ban private cars from their centres?');
+    await page.click('#start');
+    await page.waitForSelector('.badge.done', { timeout: 90_000 });
+    const missing = page.locator('.crux-deck .crux-card.not-extracted');
+    assert.equal(await missing.count(), 1);
+    assert.match(await missing.textContent(), /This crux room ran, but its card could not be extracted/);
+    assert.equal(await page.locator('.crux-deck .crux-card:not(.not-extracted)').count(), 0);
+    await page.evaluate(() => window.scrollTo(0, 0));
+    await missing.getByRole('button', { name: "Read the room's exchange" }).click();
+    await page.waitForTimeout(300);
+    // The room's turn it points to is marked and scrolled into view.
+    const target = page.locator('.turn.flash');
+    assert.equal(await target.count(), 1);
+    assert.ok(await target.evaluate(t => t.classList.contains('in-room')), 'it is a turn of the room');
+    const inView = await target.evaluate(t => { const r = t.getBoundingClientRect(); return r.bottom > 0 && r.top < innerHeight; });
+    assert.ok(inView, "the room's exchange is scrolled into view");
+  } finally {
+    standin.close();
+  }
+});

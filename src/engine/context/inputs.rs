@@ -61,6 +61,12 @@ impl Inputs {
         self.wake();
     }
 
+    /// Questions and evidence sent but not yet taken by a call (the debate stopped first):
+    /// the session hands them to the debate's next run, so nothing the user sent is lost.
+    pub fn take_unconsumed(&self) -> Vec<Input> {
+        self.pending.borrow_mut().drain(..).collect()
+    }
+
     pub fn is_halted(&self) -> bool {
         self.halted.get()
     }

@@ -64,7 +64,7 @@ pub fn parse_scores(v: &Value, weights: [u32; 5]) -> Result<(Vec<Criterion>, f64
 
 pub fn scores_schema() -> Value {
     let one = json!({"type": "object",
-        "properties": {"score": {"type": "number", "minimum": 0, "maximum": 10}, "reason": {"type": "string"}},
+        "properties": {"score": {"type": "integer", "minimum": 0, "maximum": 10}, "reason": {"type": "string"}},
         "required": ["score", "reason"]});
     let mut props = serde_json::Map::new();
     for (id, _) in CRITERIA {
