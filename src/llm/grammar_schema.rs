@@ -1,11 +1,14 @@
 //! A JSON Schema made to suit a server that holds a model to it with a grammar (llama.cpp's,
 //! Ollama's). A grammar makes a small model write the asked shape, but it enforces only what
 //! the schema spells out in the grammar's terms:
+//! - it lets a model write an empty text where one is required: free text gets at least one
+//!   character;
 //! - it does not make a model stop: a string never closed runs into the call's token limit and
 //!   the answer is cut, unreadable. Every free-text field and list is bounded so the whole
 //!   answer fits the limit, and the grammar closes them in time;
-//! - it bounds integers but not numbers: a number between a `minimum` and a `maximum` becomes
-//!   one of 101 evenly spaced values between them;
+//! - it does not always bound numbers (llama-cpp-python's ignores `minimum` and `maximum`): an
+//!   integer between the two becomes one of the integers listed, and any other number one
+//!   of 101 evenly spaced values between them;
 //! - it does not know that a list of `{"outcome": …}` must name each outcome once: a list
 //!   that must hold one item per value of an enum becomes a tuple, one item per value.
 //!
@@ -15,11 +18,14 @@ use serde_json::Value;
 
 /// Items a list without its own maximum may hold.
 const LIST_ITEMS: u64 = 4;
-/// Characters a token stands for in the bound (a little under English's average, so the
-/// answer's punctuation and keys fit too).
-const CHARS_PER_TOKEN: u64 = 3;
+/// Characters a token stands for in the bound: half of English's average, as small models'
+/// tokenizers split odd text finely and the JSON around the text takes its share.
+const CHARS_PER_TOKEN: u64 = 2;
 /// The share of the answer left to free text (the rest is keys, numbers and punctuation).
-const TEXT_SHARE: f64 = 0.7;
+const TEXT_SHARE: f64 = 0.6;
+/// Integer ranges up to this wide are listed value by value (llama-cpp-python's grammar
+/// ignores `minimum` and `maximum`).
+const LISTED_INTEGERS: i64 = 1_000;
 /// No field is bounded below this, however many there are.
 const MIN_CHARS: u64 = 40;
 
@@ -45,6 +51,15 @@ fn pin(s: &mut Value) {
         obj.get("maximum").and_then(Value::as_f64),
     );
     match obj.get("type").and_then(Value::as_str) {
+        Some("integer") if !obj.contains_key("enum") => {
+            if let (Some(lo), Some(hi)) = (min, max) {
+                let (lo, hi) = (lo.ceil() as i64, hi.floor() as i64);
+                if lo <= hi && hi - lo <= LISTED_INTEGERS {
+                    let values: Vec<Value> = (lo..=hi).map(Value::from).collect();
+                    obj.insert("enum".into(), values.into());
+                }
+            }
+        }
         Some("number") if !obj.contains_key("enum") => {
             if let (Some(lo), Some(hi)) = (min, max) {
                 let values: Vec<Value> = (0..=100)
@@ -139,6 +154,8 @@ fn apply(s: &mut Value, each: u64) {
                 .and_then(Value::as_u64)
                 .map_or(each, |m| m.min(each));
             obj.insert("maxLength".into(), max.into());
+            // An empty text reads as nothing said (a closing that names no earlier point).
+            obj.entry("minLength").or_insert(1.into());
         }
         Some("array") => {
             if let Some(Value::Array(tuple)) = obj.get_mut("prefixItems") {
@@ -179,18 +196,24 @@ mod tests {
                 "properties": {"why": {"type": "string"}}}},
         }});
         fit(&mut s, 500);
-        // 1 + 4 evidence items + 1 short + 2 pairs = 8 fields; 500 × 3 × 0.7 / 8 = 131.
+        // 1 + 4 evidence items + 1 short + 2 pairs = 8 fields; 500 × 2 × 0.6 / 8 = 75.
         let p = &s["properties"];
-        assert_eq!(p["argument"]["maxLength"], 131);
+        assert_eq!(p["argument"]["maxLength"], 75);
         assert_eq!(p["evidence"]["maxItems"], 4);
-        assert_eq!(p["evidence"]["items"]["maxLength"], 131);
+        assert_eq!(p["evidence"]["items"]["maxLength"], 75);
         assert_eq!(p["short"]["maxLength"], 20, "a tighter bound stays");
+        assert_eq!(p["argument"]["minLength"], 1, "free text is never empty");
         assert!(p["side"].get("maxLength").is_none(), "an enum needs none");
         assert!(p["score"].get("maxLength").is_none());
         assert_eq!(p["pair"]["maxItems"], 2);
-        assert_eq!(p["pair"]["items"]["properties"]["why"]["maxLength"], 131);
-        // What the bounds allow fits in the limit: 8 × 131 characters ≈ 350 tokens of 500.
-        assert!(8 * 131 / 3 <= 500);
+        assert_eq!(p["pair"]["items"]["properties"]["why"]["maxLength"], 75);
+        // What the bounds allow fits in the limit: 8 × 75 characters, about 200 tokens of 500.
+        assert!(8 * 75 / 3 <= 500);
+        assert_eq!(
+            p["score"]["enum"],
+            json!([0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10]),
+            "listed"
+        );
     }
 
     #[test]

@@ -243,12 +243,12 @@ mod tests {
         t.schema_form = SchemaForm::JsonObjectSchema;
         assert_eq!(
             sent(&t, &r)["response_format"]["schema"]["properties"]["reason"]["maxLength"],
-            630
+            360
         );
         t.schema_form = SchemaForm::OllamaFormat;
         assert_eq!(
             sent(&t, &r)["format"]["properties"]["reason"]["maxLength"],
-            630
+            360
         );
         t.schema_form = SchemaForm::JsonSchema;
         assert!(

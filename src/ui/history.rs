@@ -68,8 +68,13 @@ fn HistoryRow(item: DebateSummary) -> impl IntoView {
         });
     };
     let (badge, badge_text) = outcome_badge(item.outcome);
+    let row_id = StoredValue::new(item.id.clone());
+    let focus_in_row = |row: &StoredValue<String>, what: &str| {
+        let selector = format!(".history-row[data-id=\"{}\"] {what}", row.get_value());
+        super::focus::focus_when(move || super::focus::query(&selector).into_iter().next());
+    };
     view! {
-        <li class="history-row">
+        <li class="history-row" data-id=item.id.clone()>
             <a class="history-topic" href=href(&route) on:click=move |ev| { ev.prevent_default(); navigate(state, open_route.clone()) }>
                 {item.topic.clone()}
             </a>
@@ -79,13 +84,14 @@ fn HistoryRow(item: DebateSummary) -> impl IntoView {
                 <span>{if item.turns == 1 { "1 turn".to_string() } else { format!("{} turns", item.turns) }}</span>
                 <span>{when(item.created_ms)}</span>
                 <span class="spacer"></span>
+                // Each button replaces the other: the focus follows to the one shown.
                 {move || if confirming.get() {
                     view! {
                         <button class="danger small confirm-delete" on:click=delete.clone()>"Delete for good"</button>
-                        <button class="link" on:click=move |_| confirming.set(false)>"Cancel"</button>
+                        <button class="link" on:click=move |_| { confirming.set(false); focus_in_row(&row_id, ".ask-delete") }>"Cancel"</button>
                     }.into_any()
                 } else {
-                    view! { <button class="link danger-text" on:click=move |_| confirming.set(true)>"Delete"</button> }.into_any()
+                    view! { <button class="link danger-text ask-delete" on:click=move |_| { confirming.set(true); focus_in_row(&row_id, ".confirm-delete") }>"Delete"</button> }.into_any()
                 }}
             </div>
         </li>

@@ -1,7 +1,8 @@
 // Every format without a mouse: add a connection, pick the format, set it up, start, ask a
 // question, stop, resume and export, reaching each control with Tab alone; and the focus
 // lands where the next step is (the new connection after Save, the debate's heading after
-// Start, Resume after Stop), never under the sticky bars.
+// Start, Resume after Stop, the next row or the search field after a Delete), never under
+// the sticky bars; Escape closes the connection form.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFile } from 'node:fs/promises';
@@ -59,8 +60,12 @@ for (const [format, f] of Object.entries(FORMATS)) {
       await standin.setScript({ ...s, answers: (s.answers ?? []).map(a => ({ ...a, chunk_delay_ms: 60 })), default: { ...(s.default ?? {}), chunk_delay_ms: 60 } });
       const { page } = await openApp(browser, site.url, { width: 1280, height: 900 });
 
-      // A connection to the stand-in, from the keyboard.
+      // A connection to the stand-in, from the keyboard. Escape closes the form first.
       await tabTo(page, '#add-connection');
+      await page.keyboard.press('Enter');
+      await tabTo(page, '#conn-name');
+      await page.keyboard.press('Escape');
+      await page.waitForFunction(() => !document.querySelector('.connection-form') && document.activeElement?.id === 'add-connection');
       await page.keyboard.press('Enter');
       await tabTo(page, '#conn-name'); await typeOver(page, 'Stand-in');
       await tabTo(page, '#conn-url'); await typeOver(page, `${standin.base}/v1`);
@@ -112,6 +117,21 @@ for (const [format, f] of Object.entries(FORMATS)) {
       await tabTo(page, '#export-json', { back: true });
       const [download] = await Promise.all([page.waitForEvent('download'), page.keyboard.press('Enter')]);
       assert.match(download.suggestedFilename(), /\.json$/);
+
+      if (format === 'Classic') {
+        // History, and a Delete confirmed from the keyboard: the focus follows each button
+        // that replaces the last, then goes to the search field when no row is left.
+        await tabTo(page, '.topbar nav a:nth-child(2)', { back: true });
+        await page.keyboard.press('Enter');
+        await page.waitForSelector('.history-row');
+        assert.equal(await page.title(), 'History · Agora');
+        await tabTo(page, '.history-row .ask-delete');
+        await page.keyboard.press('Enter');
+        await page.waitForFunction(() => document.activeElement?.matches('.confirm-delete'));
+        await page.keyboard.press('Enter');
+        await page.waitForFunction(() => document.activeElement?.id === 'history-search', null, { timeout: 10_000 });
+        assert.equal(await page.locator('.history-row').count(), 0);
+      }
     } finally {
       standin.close();
     }
