@@ -153,6 +153,16 @@ impl AnswerStream {
 
     /// The answer, once the stream is over; cut when it ended before its end.
     pub fn finish(mut self, req: &ChatRequest) -> Result<ChatResponse, ModelError> {
+        if self.cut_at_bound && self.state.text.trim().is_empty() {
+            // Nothing answered: an empty turn would be fed on as if it were said.
+            return Err(self.fail(
+                ErrorKind::Cut,
+                format!(
+                    "{} went past Agora's size limit for one answer (in its reasoning) without answering.",
+                    self.who
+                ),
+            ));
+        }
         if self.cut_at_bound {
             self.state.finish = Some(FinishReason::SizeLimit);
             self.state.usage = None; // what the provider would have counted is unknown
@@ -313,10 +323,26 @@ mod tests {
             reads, 26,
             "cut at the read that passed 500 bytes (19 bytes a read)"
         );
+        // Nothing was answered: a cut (retried), never an empty turn.
+        let e = s.finish(&request()).unwrap_err();
+        assert_eq!(e.kind, ErrorKind::Cut);
+        assert!(e.message.contains("without answering"), "{}", e.message);
+
+        // With some answer before it, the answer is kept and marked.
+        let mut s = AnswerStream::new(Dialect::OpenAi, "X (m)".into(), 1_000, 0, 100)
+            .with_bounds(1_000_000, 500);
+        s.feed(Some(delta("An answer. ").as_bytes()), 0, &|_| {}, &cancel)
+            .unwrap();
+        while !s
+            .feed(Some(thought.as_bytes()), 1, &|_| {}, &cancel)
+            .unwrap()
+        {}
         let r = s.finish(&request()).unwrap();
-        assert_eq!(r.finish, FinishReason::SizeLimit);
+        assert_eq!(
+            (r.text.as_str(), r.finish),
+            ("An answer. ", FinishReason::SizeLimit)
+        );
         assert_eq!(r.reasoning.len(), 500);
-        assert!(r.text.is_empty());
     }
 
     #[test]

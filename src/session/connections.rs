@@ -24,12 +24,11 @@ pub enum ProviderKind {
 }
 
 impl ProviderKind {
-    /// Speaks OpenAI's chat completions, where servers differ in how they take a schema.
+    /// A server of its own speaking OpenAI's chat completions, where servers differ in how
+    /// they take a schema. (OpenRouter routes each model to another provider: what one model
+    /// refuses says nothing about the others, so it keeps OpenAI's form.)
     pub fn takes_schema_forms(self) -> bool {
-        matches!(
-            self,
-            ProviderKind::OpenAiCompatible | ProviderKind::OpenRouter
-        )
+        self == ProviderKind::OpenAiCompatible
     }
 }
 

@@ -78,6 +78,9 @@ impl Router {
             }
         }
         match (lesson, result) {
+            // Another call settled the form meanwhile (the server answered it): this refusal
+            // was something else, and goes on as the error it is.
+            (Lesson::Refused { .. }, Err(e)) if now == conn.schema_form => Err(e),
             (Lesson::Refused { .. }, Err(e)) => Err(structured::refused(e, conn.schema_form, now)),
             (_, result) => result,
         }

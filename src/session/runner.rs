@@ -485,11 +485,22 @@ impl Session {
 
     /// How each stored debate started (its first event), by id: what a restore compares
     /// to skip debates already here, without reading whole logs.
+    /// Those kept only in this tab's memory (a store that failed) count too.
     pub fn starts(&self) -> LocalBoxFuture<'static, Result<Vec<Event>, String>> {
         let store = self.env.store.clone();
+        let here: Vec<String> = self.kept.borrow().keys().cloned().collect();
+        let mut out: Vec<Event> = here
+            .iter()
+            .filter_map(|id| {
+                let k = self.kept.borrow().get(id.as_str()).cloned()?;
+                k.snapshot(id).events.into_iter().next()
+            })
+            .collect();
         Box::pin(async move {
-            let mut out = Vec::new();
             for d in store.list().await? {
+                if here.contains(&d.id) {
+                    continue;
+                }
                 if let Some(e) = store.first_event(&d.id).await? {
                     out.push(e);
                 }

@@ -23,16 +23,20 @@ pub enum Lesson {
 const ABOUT_THE_FORM: [&str; 4] = ["response_format", "json_schema", "schema", "format"];
 
 /// Whether an error is the server refusing the way the schema was sent, not the call: a
-/// bad key, a missing model, a rate limit or a cut stream say nothing about the form.
+/// bad key, a missing model, a rate limit, an overloaded server or a cut stream say nothing
+/// about the form. Only what the server said is read (after "answered HTTP …"), never the
+/// connection's label or the model's name that the message starts with.
 fn refuses_the_form(e: &ModelError) -> bool {
-    let status_fits = match e.status {
-        Some(s) => (400..600).contains(&s) && !matches!(s, 401 | 403 | 404 | 408 | 429),
-        None => false,
-    };
-    let message = e.message.to_ascii_lowercase();
+    // A validation error: 400, FastAPI's 422, or llama-cpp-python's 500.
+    let status_fits = matches!(e.status, Some(400 | 422 | 500));
+    let said = e
+        .message
+        .split_once(" answered HTTP ")
+        .map_or(e.message.as_str(), |(_, rest)| rest)
+        .to_ascii_lowercase();
     status_fits
         && matches!(e.kind, ErrorKind::BadRequest | ErrorKind::Server)
-        && ABOUT_THE_FORM.iter().any(|w| message.contains(w))
+        && ABOUT_THE_FORM.iter().any(|w| said.contains(w))
 }
 
 /// What a call's outcome says about its connection's schema form, if anything: only a call
@@ -166,6 +170,27 @@ mod tests {
         }
         let cut = Err(ModelError::new(ErrorKind::Cut, "the stream broke off"));
         assert_eq!(lesson(&c, &structured(), &cut), None);
+        // The connection's label or model naming a schema says nothing about the server.
+        let e = Err(http_error(
+            400,
+            r#"{"error":{"message":"context too long"}}"#,
+            None,
+            "Schema test (format-7b)",
+            "",
+        ));
+        assert_eq!(lesson(&c, &structured(), &e), None);
+        let e = Err(http_error(
+            503,
+            r#"{"error":{"message":"response_format workers overloaded"}}"#,
+            None,
+            "X (m)",
+            "",
+        ));
+        assert_eq!(
+            lesson(&c, &structured(), &e),
+            None,
+            "an overloaded server is retried, not a form"
+        );
     }
 
     #[test]

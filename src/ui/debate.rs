@@ -240,8 +240,7 @@ fn block_view(block: Block) -> AnyView {
                     {under}
                     <HumanTurn call=call.clone() view=view/>
                     {move || status_line(view.status.get()).filter(|_| view.cut_by.with(|c| c.is_none())).map(|(class, text)| view! {
-                        // A failed turn's error is announced as it happens.
-                        <p class=format!("turn-status {class}") role=(class == "error").then_some("alert")>
+                        <p class=format!("turn-status {class}")>
                             {text}
                             {move || view.error.get().map(|e| format!(": {e}"))}
                         </p>
@@ -273,8 +272,12 @@ pub fn DebateScreen() -> impl IntoView {
     let stop = move |_| {
         if let (Some(s), Some(id)) = (d.session.get(), d.id.get_untracked()) {
             s.stop(&id);
-            // Stop goes away with the run; Resume is what comes next.
-            super::focus::focus_selector("#resume");
+            // Stop goes away with the run; Resume, drawn once it has ended, comes next.
+            super::focus::focus_when(move || {
+                (!d.running.get_untracked())
+                    .then(|| super::focus::query("#resume").into_iter().next())
+                    .flatten()
+            });
         }
     };
     let toggle_pause = move |_| {

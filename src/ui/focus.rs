@@ -8,9 +8,9 @@ use std::time::Duration;
 use leptos::prelude::set_timeout;
 use wasm_bindgen::JsCast;
 
-/// Tries for about a second, every 30 ms: what is to take the focus is often drawn a frame
+/// Tries for about three seconds, every 30 ms: what is to take the focus is often drawn a frame
 /// or an await later than the action.
-const TRIES: u32 = 35;
+const TRIES: u32 = 100;
 
 /// Focuses what `find` returns, once it returns something.
 pub fn focus_when(find: impl Fn() -> Option<web_sys::HtmlElement> + 'static) {

@@ -216,7 +216,9 @@ pub fn SetupScreen() -> impl IntoView {
             view! { <p class=class role="status">{text}</p> }
         })}
         {move || editing.get().then(|| {
-            let existing = connections(state).into_iter().find(|c| c.id == connection.get_untracked());
+            // Read once: a connection changed meanwhile (a form found by a running debate)
+            // must not redraw the form and throw away what is being typed.
+            let existing = untrack(|| connections(state)).into_iter().find(|c| c.id == connection.get_untracked());
             view! {
                 <ConnectionForm existing=existing.unwrap_or_else(Connection::local_model) on_saved=Callback::new(move |id: String| {
                     editing.set(false);

@@ -541,6 +541,15 @@ impl DebateView {
     /// what they said (a long turn is cut, the rest is in the transcript). Folded analysis
     /// calls (scores, checks) are not said.
     pub fn announce_finished(&self, e: &Event) {
+        // A failed attempt is said with its error, as it happens (a stored debate's are not).
+        if let EventKind::TurnFailed { seat, error, .. } = &e.kind {
+            let who = self
+                .config
+                .with_untracked(|c| c.as_ref().map(|c| reading::seat_name(c, seat)))
+                .unwrap_or_else(|| seat.clone());
+            self.announced.set(format!("{who}'s turn failed: {error}"));
+            return;
+        }
         let EventKind::TurnFinished { call, .. } = &e.kind else {
             return;
         };

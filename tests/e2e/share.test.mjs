@@ -23,7 +23,9 @@ async function addScripted(page, script = {}) {
 async function reading(page) {
   return page.evaluate(() => {
     const d = document.querySelector('section.debate').cloneNode(true);
-    d.querySelectorAll('.shared-banner, .share-panel').forEach(e => e.remove());
+    // The announcer says the last turn of a debate run live, for screen readers; a debate
+    // opened from a link was not run here.
+    d.querySelectorAll('.shared-banner, .share-panel, #announcer').forEach(e => e.remove());
     return d.innerText;
   });
 }

@@ -70,7 +70,9 @@ impl DebateCtx {
                 // A format may go on without a call it tolerates losing, but not past a key
                 // or a model the provider refuses: every later call on that connection would
                 // fail the same way, so the user is asked to fix it instead.
-                let needs_user = matches!(e.kind, ErrorKind::Auth | ErrorKind::NotFound);
+                // (A check beside a stream is still skipped: the next call on that connection
+                // will hold the debate anyway, and the check would come after its speech.)
+                let needs_user = wait && matches!(e.kind, ErrorKind::Auth | ErrorKind::NotFound);
                 if (spec.tolerate_failure && !needs_user) || e.kind == ErrorKind::Busy {
                     self.push(EventKind::CallSkipped {
                         call: key.clone(),
