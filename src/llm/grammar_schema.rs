@@ -124,9 +124,10 @@ fn one_per_value(array: &serde_json::Map<String, Value>) -> Option<Value> {
 fn text_fields(s: &Value, times: f64) -> f64 {
     match s.get("type").and_then(Value::as_str) {
         Some("string") if s.get("enum").is_none() => times,
-        Some("array") => s
-            .get("items")
-            .map_or(0.0, |items| text_fields(items, times * items_of(s) as f64)),
+        Some("array") => match (s.as_object(), s.get("items")) {
+            (Some(array), Some(items)) => text_fields(items, times * items_of(array) as f64),
+            _ => 0.0,
+        },
         Some("object") => s
             .get("properties")
             .and_then(Value::as_object)
@@ -135,7 +136,7 @@ fn text_fields(s: &Value, times: f64) -> f64 {
     }
 }
 
-fn items_of(array: &Value) -> u64 {
+fn items_of(array: &serde_json::Map<String, Value>) -> u64 {
     let min = array.get("minItems").and_then(Value::as_u64).unwrap_or(0);
     array
         .get("maxItems")
@@ -162,7 +163,7 @@ fn apply(s: &mut Value, each: u64) {
                 tuple.iter_mut().for_each(|i| apply(i, each));
                 return;
             }
-            let n = items_of(&Value::Object(obj.clone()));
+            let n = items_of(obj);
             obj.insert("maxItems".into(), n.into());
             if let Some(items) = obj.get_mut("items") {
                 apply(items, each);

@@ -19,8 +19,9 @@ pub enum Lesson {
 }
 
 /// Words a server's refusal of a `response_format` names (FastAPI's validation error,
-/// vLLM's and LM Studio's messages all name the field or its type).
-const ABOUT_THE_FORM: [&str; 4] = ["response_format", "json_schema", "schema", "format"];
+/// vLLM's and LM Studio's messages all name the field or its type): `response_format` and
+/// `json_schema` contain them.
+const ABOUT_THE_FORM: [&str; 2] = ["schema", "format"];
 
 /// Whether an error is the server refusing the way the schema was sent, not the call: a
 /// bad key, a missing model, a rate limit, an overloaded server or a cut stream say nothing
@@ -147,50 +148,46 @@ mod tests {
     #[test]
     fn errors_that_are_not_about_the_form_change_nothing() {
         let c = conn();
-        for (status, body) in [
+        // A bad key, a rate limit, a context too long, a server error, an overloaded server
+        // retried rather than taken for a form, and a label or model that names a schema:
+        // none of them says anything about the server's form.
+        for (status, body, who) in [
             (
                 401,
                 r#"{"error":{"message":"Invalid response_format key"}}"#,
+                "X (m)",
             ),
             (
                 429,
                 r#"{"error":{"message":"Rate limit on json_schema requests"}}"#,
+                "X (m)",
             ),
             (
                 400,
                 r#"{"error":{"message":"This model's maximum context length is 8192 tokens"}}"#,
+                "X (m)",
             ),
             (
                 500,
                 r#"{"error":{"message":"The server had an error processing your request."}}"#,
+                "X (m)",
+            ),
+            (
+                400,
+                r#"{"error":{"message":"context too long"}}"#,
+                "Schema test (format-7b)",
+            ),
+            (
+                503,
+                r#"{"error":{"message":"response_format workers overloaded"}}"#,
+                "X (m)",
             ),
         ] {
-            let e = Err(http_error(status, body, None, "X (m)", ""));
-            assert_eq!(lesson(&c, &structured(), &e), None, "{status} {body}");
+            let e = Err(http_error(status, body, None, who, ""));
+            assert_eq!(lesson(&c, &structured(), &e), None, "{status} {body} {who}");
         }
         let cut = Err(ModelError::new(ErrorKind::Cut, "the stream broke off"));
         assert_eq!(lesson(&c, &structured(), &cut), None);
-        // The connection's label or model naming a schema says nothing about the server.
-        let e = Err(http_error(
-            400,
-            r#"{"error":{"message":"context too long"}}"#,
-            None,
-            "Schema test (format-7b)",
-            "",
-        ));
-        assert_eq!(lesson(&c, &structured(), &e), None);
-        let e = Err(http_error(
-            503,
-            r#"{"error":{"message":"response_format workers overloaded"}}"#,
-            None,
-            "X (m)",
-            "",
-        ));
-        assert_eq!(
-            lesson(&c, &structured(), &e),
-            None,
-            "an overloaded server is retried, not a form"
-        );
     }
 
     #[test]

@@ -3,12 +3,11 @@
 // cut mid-answer and a silent stream, finishes, and shows the same transcript, findings and
 // cost after a reload; a 401 on one seat holds it with the message until Resume; and a tab
 // closed mid-turn resumes with no call repeated but the one cut off, and none lost.
-import { test } from 'node:test';
+import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { serveDist, startStandin, launch, openApp, addConnection, transcript, ROOT } from './harness.mjs';
-import { before, after } from 'node:test';
+import { serveDist, startStandin, launch, openApp, addConnection, transcript, storedEvents, ROOT } from './harness.mjs';
 
 /** Each format: its script, how its setup screen is filled in, and where each fault meets
  * it: a seat, a purpose and which of that seat's requests for it (0-based, retries counted,
@@ -51,6 +50,16 @@ let site, browser;
 before(async () => { site = await serveDist(); browser = await launch(); });
 after(async () => { await browser?.close(); site?.close(); });
 
+/** Runs `body` with a stand-in playing `script`, stopped afterwards whatever happens. */
+async function withStandin(script, body) {
+  const standin = await startStandin(script);
+  try {
+    return await body(standin);
+  } finally {
+    standin.close();
+  }
+}
+
 async function scriptOf(name) {
   return JSON.parse(await readFile(join(ROOT, 'tests/scripts', name), 'utf8'));
 }
@@ -80,15 +89,6 @@ async function seen(page) {
   };
 }
 
-/** The debate's events as stored in this browser (one debate per browser context here). */
-async function storedEvents(page) {
-  return page.evaluate(async () => {
-    const db = await new Promise((ok, fail) => { const r = indexedDB.open('agora'); r.onsuccess = () => ok(r.result); r.onerror = fail; });
-    const rows = await new Promise(ok => { const r = db.transaction('events').objectStore('events').getAll(); r.onsuccess = () => ok(r.result); });
-    return rows.map(r => JSON.parse(r.json));
-  });
-}
-
 /** The paths the stand-in was asked, with how many times each. */
 async function asked(standin) {
   const counts = {};
@@ -103,8 +103,7 @@ async function pathAt(standin, [seat, purpose, n]) {
 
 for (const [format, f] of Object.entries(FORMATS)) {
   test(`${format}: a 429, a 500 twice, a cut stream and a silent one are retried; the finished debate reads the same after a reload`, { timeout: 180_000 }, async () => {
-    const standin = await startStandin(f.script);
-    try {
+    await withStandin(f.script, async standin => {
       const at = ([seat, purpose, occurrence], fault, rest = {}, later = 0) => ({ seat, purpose, occurrence: occurrence + later, fault, ...rest });
       await standin.setScript(await withFaults(f.script, [
         at(f.faults.rate, { status: 429, headers: { 'retry-after': '1' }, body: 'rate limited' }),
@@ -137,14 +136,11 @@ for (const [format, f] of Object.entries(FORMATS)) {
       await page.reload();
       await page.waitForSelector('.badge.done');
       assert.deepEqual(await seen(page), before, `${format}: the debate reads differently after a reload`);
-    } finally {
-      standin.close();
-    }
+    });
   });
 
   test(`${format}: a 401 on one seat holds the debate with the message; Resume goes on from that call`, { timeout: 120_000 }, async () => {
-    const standin = await startStandin(f.script);
-    try {
+    await withStandin(f.script, async standin => {
       const [seat, purpose, occurrence] = f.faults.auth;
       await standin.setScript(await withFaults(f.script, [
         { seat, purpose, occurrence, fault: { status: 401, body: 'Incorrect API key provided: sk-old' } },
@@ -169,14 +165,11 @@ for (const [format, f] of Object.entries(FORMATS)) {
       for (const [path, n] of Object.entries(counts)) {
         assert.equal(n, path === failedPath ? 2 : 1, `${format}: ${path} asked ${n} times`);
       }
-    } finally {
-      standin.close();
-    }
+    });
   });
 
   test(`${format}: a tab closed mid-turn resumes with no call repeated but the one cut off, and none lost`, { timeout: 150_000 }, async () => {
-    const standin = await startStandin(f.script);
-    try {
+    await withStandin(f.script, async standin => {
       // Every answer streams slowly, so the tab closes in the middle of one.
       const s = await scriptOf(f.script);
       const slow = { ...s, answers: (s.answers ?? []).map(a => ({ ...a, chunk_delay_ms: 40 })), default: { ...(s.default ?? {}), chunk_delay_ms: 40 } };
@@ -209,16 +202,13 @@ for (const [format, f] of Object.entries(FORMATS)) {
       for (const p of Object.keys(asBefore)) assert.ok(p in counts, `${format}: ${p} lost`);
       const turns = await transcript(again);
       assert.equal(turns.filter(t => t.status === 'streaming').length, 0);
-    } finally {
-      standin.close();
-    }
+    });
   });
 }
 
 test('forecast: a role whose every call is refused gives a partial result naming it, with reduced confidence, not a held debate', { timeout: 120_000 }, async () => {
   const f = FORMATS.forecast;
-  const standin = await startStandin(f.script);
-  try {
+  await withStandin(f.script, async standin => {
     await standin.setScript(await withFaults(f.script, [
       { seat: 'historian', purpose: 'argument', fault: { status: 400, body: 'refused by the content filter' } },
     ]));
@@ -233,15 +223,12 @@ test('forecast: a role whose every call is refused gives a partial result naming
     // The confidence is scaled by the share of roles that answered (4/5 of what it was).
     const confidence = Number((await verdict.locator('.fc-meta').first().textContent()).match(/Confidence (\d+(?:\.\d+)?)%/)[1]);
     assert.ok(confidence > 0 && confidence <= 80, `confidence ${confidence}% is reduced`);
-  } finally {
-    standin.close();
-  }
+  });
 });
 
 test('crux: a card that cannot be extracted shows as not extracted, with a link that goes to its room', { timeout: 120_000 }, async () => {
   const f = FORMATS.crux;
-  const standin = await startStandin(f.script);
-  try {
+  await withStandin(f.script, async standin => {
     // The card's answer and its repair are both unreadable.
     await standin.setScript(await withFaults(f.script, [
       { seat: 'analyst', path: 'room/1/card', text: 'I would rather not put this in JSON.' },
@@ -263,7 +250,5 @@ test('crux: a card that cannot be extracted shows as not extracted, with a link 
     assert.ok(await target.evaluate(t => t.classList.contains('in-room')), 'it is a turn of the room');
     const inView = await target.evaluate(t => { const r = t.getBoundingClientRect(); return r.bottom > 0 && r.top < innerHeight; });
     assert.ok(inView, "the room's exchange is scrolled into view");
-  } finally {
-    standin.close();
-  }
+  });
 });

@@ -109,6 +109,17 @@ export async function addConnection(page, { name, url, model, key = '', callHead
   await page.click('#conn-save');
 }
 
+/** Every event stored in this browser profile's Agora database, in key order (debate, seq):
+ * one debate's log when the profile ran only one. */
+export async function storedEvents(page) {
+  return page.evaluate(async () => {
+    const db = await new Promise((ok, fail) => { const r = indexedDB.open('agora'); r.onsuccess = () => ok(r.result); r.onerror = fail; });
+    const rows = await new Promise(ok => { const r = db.transaction('events').objectStore('events').getAll(); r.onsuccess = () => ok(r.result); });
+    db.close();
+    return rows.map(r => JSON.parse(r.json));
+  });
+}
+
 /** Everything stored in the page's IndexedDB databases, as one string. */
 export async function dumpIndexedDb(page) {
   return page.evaluate(async () => {

@@ -7,7 +7,7 @@ import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { serveDist, startStandin, launch, openApp, ROOT } from './harness.mjs';
+import { serveDist, startStandin, launch, openApp, storedEvents, ROOT } from './harness.mjs';
 
 const FORMATS = {
   Classic: { script: 'e2e-classic.json', fields: { '#rounds': '1' } },
@@ -106,11 +106,8 @@ for (const [format, f] of Object.entries(FORMATS)) {
       assert.ok(await focusVisible(page), 'Resume is on screen');
       await page.keyboard.press('Enter');
       await page.waitForSelector('.badge.done', { timeout: 180_000 });
-      const asked = await page.evaluate(async () => {
-        const db = await new Promise((ok, fail) => { const r = indexedDB.open('agora'); r.onsuccess = () => ok(r.result); r.onerror = fail; });
-        const rows = await new Promise(ok => { const r = db.transaction('events').objectStore('events').getAll(); r.onsuccess = () => ok(r.result); });
-        return rows.some(r => JSON.stringify(JSON.parse(r.json).kind.InputReceived ?? null).includes('What about deliveries?'));
-      });
+      const asked = (await storedEvents(page))
+        .some(e => JSON.stringify(e.kind.InputReceived ?? null).includes('What about deliveries?'));
       assert.ok(asked, 'the question reached the debate');
 
       // Export.

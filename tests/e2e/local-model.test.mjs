@@ -2,7 +2,7 @@
 // through the "Local model (no key)" preset. Skipped unless .ci/test started the model.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { serveDist, launch, openApp, transcript } from './harness.mjs';
+import { serveDist, launch, openApp, transcript, storedEvents } from './harness.mjs';
 
 const enabled = process.env.AGORA_LOCAL_MODEL === '1';
 
@@ -19,12 +19,8 @@ async function reads(page, format) {
   tally.total += total;
   console.log(`${format} on the local model: ${total} structured answers: ${parsed} parsed (${Math.round(100 * parsed / total)}%), ${repaired} repaired, ${unread} unscored`);
   // Why a first answer was not read, from the debate's log.
-  const problems = await page.evaluate(async () => {
-    const db = await new Promise((ok, fail) => { const r = indexedDB.open('agora'); r.onsuccess = () => ok(r.result); r.onerror = fail; });
-    const rows = await new Promise(ok => { const r = db.transaction('events').objectStore('events').getAll(); r.onsuccess = () => ok(r.result); });
-    return rows.map(r => JSON.parse(r.json).kind.StructuredRead).filter(x => x && x.outcome !== 'parsed')
-      .map(x => `${x.call.path}: ${x.outcome}: ${x.problem}`);
-  });
+  const problems = (await storedEvents(page)).map(e => e.kind.StructuredRead).filter(x => x && x.outcome !== 'parsed')
+    .map(x => `${x.call.path}: ${x.outcome}: ${x.problem}`);
   for (const p of problems) console.log(`  ${format}: ${p.slice(0, 300)}`);
   return { parsed, repaired, unread, total };
 }

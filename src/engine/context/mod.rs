@@ -258,29 +258,30 @@ impl DebateCtx {
         event
     }
 
+    /// Records an event once under `key`, however often the format is replayed (a resumed
+    /// debate runs its format again from the start).
+    fn push_once(&self, key: String, kind: impl FnOnce() -> EventKind) {
+        let fresh = self.state.borrow_mut().replay.first_time(key);
+        if fresh {
+            self.push(kind());
+        }
+    }
+
     /// Records a phase header once, however often the format is replayed.
     pub fn phase(&self, key: &str, title: &str, round: Option<u32>) {
-        let fresh = self.state.borrow_mut().replay.first_time(phase_key(key));
-        if fresh {
-            self.push(EventKind::PhaseStarted {
-                key: key.into(),
-                title: title.into(),
-                round,
-            });
-        }
+        self.push_once(phase_key(key), || EventKind::PhaseStarted {
+            key: key.into(),
+            title: title.into(),
+            round,
+        });
     }
 
     /// Records what the format found (an evaluation, a score, a crux card…) once, however
     /// often the format is replayed. `finding.key` must be unique within the debate.
     pub fn record(&self, finding: Finding) {
-        let fresh = self
-            .state
-            .borrow_mut()
-            .replay
-            .first_time(finding_key(&finding.key));
-        if fresh {
-            self.push(EventKind::FindingRecorded(finding));
-        }
+        self.push_once(finding_key(&finding.key), || {
+            EventKind::FindingRecorded(finding)
+        });
     }
 
     /// A choice made from randomness, the clock or a stream's content: made by `choose`
@@ -751,15 +752,12 @@ impl DebateCtx {
     /// How a structured answer was read, once per call (a resumed debate replays the calls
     /// and comes back here without recording it again).
     fn record_read(&self, call: &CallKey, seat: &str, outcome: ReadOutcome, problem: &str) {
-        let fresh = self.state.borrow_mut().replay.first_time(read_key(call));
-        if fresh {
-            self.push(EventKind::StructuredRead {
-                call: call.clone(),
-                seat: seat.to_string(),
-                outcome,
-                problem: problem.to_string(),
-            });
-        }
+        self.push_once(read_key(call), || EventKind::StructuredRead {
+            call: call.clone(),
+            seat: seat.to_string(),
+            outcome,
+            problem: problem.to_string(),
+        });
     }
 }
 
