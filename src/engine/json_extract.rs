@@ -1,5 +1,6 @@
 //! Robust JSON extraction from model text: models wrap JSON in code fences, put prose around
-//! it and leave trailing commas. This finds the object or array and parses it leniently.
+//! it, leave trailing commas and break lines inside strings. This finds the object or
+//! array and parses it leniently.
 
 use serde_json::Value;
 
@@ -18,7 +19,7 @@ pub fn extract(text: &str) -> Result<Value, String> {
             if let Ok(v) = serde_json::from_str::<Value>(span) {
                 return Ok(v);
             }
-            if let Ok(v) = serde_json::from_str::<Value>(&strip_trailing_commas(span)) {
+            if let Ok(v) = serde_json::from_str::<Value>(&tidy(span)) {
                 return Ok(v);
             }
         }
@@ -83,21 +84,35 @@ fn balanced_span(text: &str) -> Option<&str> {
     None
 }
 
-/// Removes commas directly before a closing bracket, outside strings.
-fn strip_trailing_commas(s: &str) -> String {
+/// Removes commas directly before a closing bracket, outside strings, and escapes control
+/// characters inside strings (a raw line break in a string is what strict JSON refuses and
+/// lenient readers, such as Python's `json.loads(strict=False)`, take).
+fn tidy(s: &str) -> String {
     let chars: Vec<char> = s.chars().collect();
     let mut out = String::with_capacity(s.len());
     let mut in_str = false;
     let mut escaped = false;
     for (i, &ch) in chars.iter().enumerate() {
         if in_str {
-            out.push(ch);
             match ch {
                 _ if escaped => escaped = false,
                 '\\' => escaped = true,
                 '"' => in_str = false,
+                '\n' => {
+                    out.push_str("\\n");
+                    continue;
+                }
+                '\t' => {
+                    out.push_str("\\t");
+                    continue;
+                }
+                c if u32::from(c) < 0x20 => {
+                    out.push_str(&format!("\\u{:04x}", u32::from(c)));
+                    continue;
+                }
                 _ => {}
             }
+            out.push(ch);
             continue;
         }
         if ch == '"' {
@@ -132,6 +147,11 @@ mod tests {
                 json!({"a": [1, 2], "b": "x}"}),
             ),
             ("```\n[{\"k\": 1}]\n```", json!([{"k": 1}])),
+            // A small model broke a line inside a string (SmolLM2, a forecast's references).
+            (
+                "{\"references\": [\"]}\n{\n  \" ], \"confidence\": 0.25,\t\"x\": \"a\tb\r\"}",
+                json!({"references": ["]}\n{\n  "], "confidence": 0.25, "x": "a\tb\r"}),
+            ),
         ];
         for (text, want) in cases {
             assert_eq!(extract(text).unwrap(), want, "{text}");

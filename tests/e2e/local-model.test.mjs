@@ -19,9 +19,17 @@ async function reads(page, format) {
   tally.total += total;
   console.log(`${format} on the local model: ${total} structured answers: ${parsed} parsed (${Math.round(100 * parsed / total)}%), ${repaired} repaired, ${unread} unscored`);
   // Why a first answer was not read, from the debate's log.
-  const problems = (await storedEvents(page)).map(e => e.kind.StructuredRead).filter(x => x && x.outcome !== 'parsed')
-    .map(x => `${x.call.path}: ${x.outcome}: ${x.problem}`);
-  for (const p of problems) console.log(`  ${format}: ${p.slice(0, 300)}`);
+  const events = await storedEvents(page);
+  const answer = call => events.map(e => e.kind.TurnFinished).find(t => t?.call.path === call.path && t.call.occurrence === call.occurrence);
+  const problems = events.map(e => e.kind.StructuredRead).filter(x => x && x.outcome !== 'parsed').map(x => {
+    const t = answer(x.call);
+    // Which structured form the request was sent in: a grammar-held answer cannot be unshaped.
+    const sent = events.map(e => e.kind.TurnStarted).find(s => s?.call.path === x.call.path && s.call.occurrence === x.call.occurrence);
+    let form = 'unknown';
+    try { const body = JSON.parse(sent.request.slice(sent.request.indexOf("\n\n") + 2)); form = body.response_format ? `${body.response_format.type}${body.response_format.schema ? '+schema' : ''}` : body.format ? 'format' : 'prompt only'; } catch {}
+    return `${x.call.path}: ${x.outcome}: ${x.problem}; sent as ${form}; finish ${t?.finish}, ${t?.usage?.output_tokens} tokens: ${JSON.stringify(t?.text ?? '').slice(0, 400)}`;
+  });
+  for (const p of problems) console.log(`  ${format}: ${p}`);
   return { parsed, repaired, unread, total };
 }
 let site, browser;
