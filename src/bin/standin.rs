@@ -12,6 +12,8 @@
 //! (`chunk_delay_ms` 0 and no fault) is one write, so a browser reads it in one go. A request
 //! header `X-Standin-Keep-Alive-Ms: N` makes every pause of the stream (between chunks, and
 //! a stall) send an SSE comment every N ms, as servers do to keep a connection open.
+//! `{now_ms}` in a streamed chunk is replaced by the time it is written (milliseconds since
+//! the epoch), so a benchmark can tell how long a token took to reach the screen.
 
 #[cfg(target_arch = "wasm32")]
 fn main() {}
@@ -364,6 +366,7 @@ mod server {
             if i > 0 && plan.chunk_delay_ms > 0 {
                 pause(&mut out, plan.chunk_delay_ms, true)?;
             }
+            let c = stamped(c);
             out += &format!("data: {}\n\n", chunk(json!({"content": c}), Value::Null));
         }
         // Until the client hangs up (a write fails): Agora's own bounds must end it.
@@ -389,5 +392,17 @@ mod server {
         }
         out += "data: [DONE]\n\n";
         pause(&mut out, 0, true)
+    }
+
+    /// The chunk with `{now_ms}` replaced by the time now. The chunk leaves when the held
+    /// bytes are next written, at the following pause: within a millisecond of this.
+    fn stamped(c: &str) -> std::borrow::Cow<'_, str> {
+        if !c.contains("{now_ms}") {
+            return c.into();
+        }
+        let now = std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .map_or(0, |d| d.as_millis());
+        c.replace("{now_ms}", &now.to_string()).into()
     }
 }

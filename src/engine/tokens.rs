@@ -20,18 +20,20 @@ fn is_cjk(c: char) -> bool {
 
 /// An upper-leaning estimate of the tokens in `text`, so budgets err short.
 pub fn estimate(text: &str) -> u32 {
-    // In quarter tokens: ASCII 1/4 token each, other scripts 1/2, CJK and emoji 1.
-    let mut quarters: u64 = 0;
-    for c in text.chars() {
-        quarters += if c.is_ascii() {
-            1
-        } else if is_cjk(c) || (c as u32) >= 0x1F000 {
-            4
-        } else {
-            2
-        };
-    }
+    let quarters: u64 = text.chars().map(quarters).sum();
     (quarters.div_ceil(4) as u32).saturating_add(1)
+}
+
+/// One character's share of a token, in quarters: ASCII 1/4 token, other scripts 1/2, CJK
+/// and emoji 1.
+pub fn quarters(c: char) -> u64 {
+    if c.is_ascii() {
+        1
+    } else if is_cjk(c) || (c as u32) >= 0x1F000 {
+        4
+    } else {
+        2
+    }
 }
 
 #[cfg(test)]

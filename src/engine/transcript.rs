@@ -116,6 +116,24 @@ pub fn clip(text: &str, max: usize) -> String {
     s
 }
 
+/// `text` cut to about `tokens` estimated tokens (with `…` when cut), by the same count as
+/// `tokens::estimate`, so a Chinese turn is cut shorter than an English one.
+pub fn clip_tokens(text: &str, tokens: u32) -> String {
+    // The estimate adds one token; the ellipsis takes half of one.
+    let limit = u64::from(tokens.saturating_sub(1)) * 4;
+    if text.chars().map(tokens::quarters).sum::<u64>() <= limit {
+        return text.to_string();
+    }
+    let mut quarters = tokens::quarters('…');
+    for (i, c) in text.char_indices() {
+        quarters += tokens::quarters(c);
+        if quarters > limit {
+            return format!("{}…", &text[..i]);
+        }
+    }
+    text.to_string()
+}
+
 /// Tokens left for the context block of a call on a seat: its window minus the answer, the
 /// system prompt, the rest of the user prompt and a safety margin.
 pub fn budget(context_tokens: u32, max_tokens: u32, system: &str, template: &str) -> u32 {
@@ -158,6 +176,19 @@ mod tests {
         assert!(ctx.contains("Speaker 199"));
         assert!(ctx.contains("Round 49"));
         assert!(!ctx.contains("Speaker 0]"));
+    }
+
+    #[test]
+    fn clip_tokens_cuts_by_the_estimate_in_every_script() {
+        let english = "Cities should ban cars. ".repeat(40);
+        let chinese = "城市应该禁止汽车进入市中心。".repeat(40);
+        for text in [&english, &chinese] {
+            let cut = clip_tokens(text, 50);
+            assert!(tokens::estimate(&cut) <= 50, "{cut}");
+            assert!(tokens::estimate(&cut) >= 45, "{cut}");
+            assert!(cut.ends_with('…'));
+        }
+        assert_eq!(clip_tokens("short", 50), "short");
     }
 
     #[test]

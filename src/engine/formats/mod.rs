@@ -1,6 +1,8 @@
 //! The debate formats. Each is plain async code over a `DebateCtx`.
 
 pub mod classic;
+#[cfg(test)]
+mod context_budget;
 pub mod crux;
 pub mod defaults;
 pub mod duelogic;

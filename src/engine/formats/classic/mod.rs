@@ -195,27 +195,48 @@ impl<'a> Classic<'a> {
     /// The analyst's weighted 0–10 score for each position, after the closing statements.
     async fn score(&mut self) -> Result<(), DebateError> {
         let (rules, weights) = scoring::configuration(self.o.style);
+        const MAX_TOKENS: u32 = 500;
+        let window = self
+            .seat(&self.config.analyst)?
+            .participant
+            .context_tokens();
         for (seat, other) in [(POSITION_A, POSITION_B), (POSITION_B, POSITION_A)] {
+            let name = self.seat(seat)?.name.clone();
+            let prompt = |said: &str, other_said: &str| {
+                render(
+                    p::SCORING,
+                    &[
+                        ("topic", &self.config.topic),
+                        ("name", &name),
+                        ("stance", &self.stance(seat)),
+                        ("rules", &rules),
+                        ("said", said),
+                        ("other", other_said),
+                    ],
+                )
+            };
+            // Every turn of both sides, each cut to an equal share of what the analyst's
+            // window leaves (1,200 characters at most): a long debate on a small window
+            // still fits, with every turn represented.
+            let room = transcript::budget(window, MAX_TOKENS, "", &prompt("", ""));
+            let turns = self
+                .said
+                .iter()
+                .filter(|s| s.seat == seat || s.seat == other)
+                .count();
+            let share = (room / turns.max(1) as u32).saturating_sub(8).max(16);
             let said_by = |who: &str| {
                 self.said
                     .iter()
                     .filter(|s| s.seat == who)
-                    .map(|s| format!("[{}] {}", s.label, transcript::clip(s.text.trim(), 1200)))
+                    .map(|s| {
+                        let text = transcript::clip(s.text.trim(), 1200);
+                        format!("[{}] {}", s.label, transcript::clip_tokens(&text, share))
+                    })
                     .collect::<Vec<_>>()
                     .join("\n\n")
             };
-            let name = self.seat(seat)?.name.clone();
-            let user = render(
-                p::SCORING,
-                &[
-                    ("topic", &self.config.topic),
-                    ("name", &name),
-                    ("stance", &self.stance(seat)),
-                    ("rules", &rules),
-                    ("said", &said_by(seat)),
-                    ("other", &said_by(other)),
-                ],
-            );
+            let user = prompt(&said_by(seat), &said_by(other));
             let analyst = self.config.analyst.clone();
             let scored = self
                 .ctx
@@ -227,7 +248,7 @@ impl<'a> Classic<'a> {
                         "Score",
                     )
                     .messages(vec![ChatMessage::user(user)])
-                    .max_tokens(500)
+                    .max_tokens(MAX_TOKENS)
                     .temperature(0.2)
                     .json_schema(scoring::scores_schema())
                     .tolerate_failure(),

@@ -1,0 +1,306 @@
+//! Context per format: every prompt of a short, a medium and a long debate fits its budget,
+//! and late prompts still carry what earlier parts were condensed into. Each seat has a
+//! local model's window (4,096 tokens), where a long debate would overflow first.
+//!
+//! Also the figure of BENCHMARKS.md ("Context per format"), printed with
+//! `cargo test --lib context_budget -- --nocapture`.
+
+use serde_json::json;
+
+use super::default_config;
+use super::scripted::run_scripted;
+use crate::engine::config::{DebateConfig, FormatId, FormatOptions, Participant};
+use crate::engine::context::Inputs;
+use crate::engine::event::{Outcome, Purpose};
+use crate::engine::model::ChatRequest;
+use crate::engine::script::{Answer, Script};
+use crate::engine::tokens;
+
+const WINDOW: u32 = 4_096;
+
+fn seat() -> Participant {
+    Participant::Model {
+        connection: "local".into(),
+        connection_label: "local".into(),
+        model: "m".into(),
+        context_tokens: WINDOW,
+        price: None,
+    }
+}
+
+/// About 1,900 characters (about 470 tokens): a full turn, with none of the phrases that
+/// start duelogic's interruption checks.
+fn long_turn(mark: &str) -> String {
+    format!(
+        "{mark} {}",
+        "The case rests on what people on these streets do every day, on who pays for the change and on who gains from it. "
+            .repeat(16)
+    )
+}
+
+fn answer(path: Option<String>, purpose: Option<&str>, text: String) -> Answer {
+    Answer {
+        path,
+        purpose: purpose.map(str::to_string),
+        text: Some(text),
+        ..Answer::default()
+    }
+}
+
+fn input_tokens(r: &ChatRequest) -> u32 {
+    r.messages
+        .iter()
+        .map(|m| tokens::estimate(&m.content))
+        .sum()
+}
+
+fn user(r: &ChatRequest) -> &str {
+    r.messages.last().map_or("", |m| m.content.as_str())
+}
+
+struct Run {
+    requests: Vec<ChatRequest>,
+}
+
+impl Run {
+    fn prompt(&self, call: &str) -> &str {
+        self.requests
+            .iter()
+            .find(|r| r.call == call)
+            .map(user)
+            .unwrap_or_else(|| panic!("no call {call}"))
+    }
+    /// The largest prompt among calls `keep` picks, and its call.
+    fn largest(&self, keep: impl Fn(&ChatRequest) -> bool) -> (u32, String) {
+        self.requests
+            .iter()
+            .filter(|r| keep(r))
+            .map(|r| (input_tokens(r), r.call.clone()))
+            .max()
+            .unwrap_or_default()
+    }
+}
+
+fn run(mut config: DebateConfig, set: impl FnOnce(&mut FormatOptions), script: Script) -> Run {
+    set(&mut config.options);
+    config.validate().expect("valid");
+    let r = run_scripted(config, script, Inputs::new());
+    assert_eq!(r.outcome, Outcome::Completed);
+    Run {
+        requests: r.requests,
+    }
+}
+
+fn config(format: FormatId) -> DebateConfig {
+    default_config(
+        format,
+        "Should cities ban cars from their centres?",
+        &|_| seat(),
+    )
+}
+
+/// Every call fits the window with its answer; prints the largest.
+fn fits_the_window(name: &str, size: &str, r: &Run) {
+    for q in &r.requests {
+        let n = input_tokens(q);
+        assert!(
+            n + q.max_tokens <= WINDOW,
+            "{name} {size}: {} asks {n} tokens in + {} out, over the {WINDOW}-token window",
+            q.call,
+            q.max_tokens
+        );
+    }
+    let (n, call) = r.largest(|_| true);
+    println!(
+        "{name:<9} {size:<28} {:>4} calls; largest prompt {n:>5} tokens ({call}); window {WINDOW}",
+        r.requests.len()
+    );
+}
+
+#[test]
+fn classic_prompts_fit_the_window_and_carry_the_round_summaries() {
+    for (size, rounds) in [
+        ("short (1 round)", 1),
+        ("medium (4 rounds)", 4),
+        ("long (10 rounds)", 10),
+    ] {
+        let mut answers: Vec<Answer> = (0..rounds)
+            .map(|k| Answer {
+                occurrence: Some(k),
+                ..answer(
+                    Some("round/".into()),
+                    Some("summary"),
+                    format!(
+                        "[summary of round {}] Both sides argued cost and access.",
+                        k + 1
+                    ),
+                )
+            })
+            .collect();
+        answers.push(answer(None, Some("argument"), long_turn("[a turn]")));
+        let r = run(
+            config(FormatId::Classic),
+            |o| {
+                if let FormatOptions::Classic(o) = o {
+                    o.rounds = rounds;
+                    o.scoring = true;
+                }
+            },
+            Script {
+                answers,
+                default: None,
+            },
+        );
+        fits_the_window("classic", size, &r);
+        // The last closing carries the summaries, newest first, as far as half the budget
+        // goes: the last round's always.
+        let closing = r.prompt("closing/position-b");
+        assert!(closing.contains(&format!("[summary of round {rounds}]")));
+        let carried = (1..=rounds)
+            .filter(|k| closing.contains(&format!("[summary of round {k}]")))
+            .count();
+        println!("          the last closing carries {carried} of {rounds} round summaries");
+        if rounds <= 4 {
+            assert_eq!(carried as u32, rounds, "every summary fits a medium debate");
+        }
+    }
+}
+
+#[test]
+fn duelogic_prompts_fit_the_window_and_the_closing_carries_every_round() {
+    for (size, rounds) in [
+        ("short (1 round)", 1),
+        ("medium (4 rounds)", 4),
+        ("long (10 rounds)", 10),
+    ] {
+        let r = run(
+            config(FormatId::Duelogic),
+            |o| {
+                if let FormatOptions::Duelogic(o) = o {
+                    o.rounds = rounds;
+                }
+            },
+            Script {
+                answers: vec![answer(None, Some("argument"), long_turn("[a speech]"))],
+                default: None,
+            },
+        );
+        fits_the_window("duelogic", size, &r);
+        // Duelogic condenses no turn into a summary: the closing's scorecard is its digest
+        // of every round, and the latest speeches come whole.
+        let closing = r.prompt("closing");
+        assert!(closing.contains("[a speech]"));
+        for chair in ["Chair 1", "Chair 2"] {
+            assert!(closing.contains(chair), "the closing names {chair}");
+        }
+    }
+}
+
+#[test]
+fn forecast_arguments_fit_their_input_budget_and_the_synthesis_carries_every_round() {
+    for (size, rounds) in [
+        ("short (2 rounds)", 2),
+        ("medium (5 rounds)", 5),
+        ("long (10 rounds)", 10),
+    ] {
+        let mut answers: Vec<Answer> = (1..=rounds)
+            .map(|k| {
+                let arg = json!({
+                    "argument": format!("[argument of round {k}] {}", long_turn("")),
+                    "outcome_supported": "yes", "evidence": ["committee record"],
+                    "rebuts": ["optimist", "pessimist"], "references": ["round 1"],
+                    "probabilities": [{"outcome": "yes", "probability": 0.6}, {"outcome": "no", "probability": 0.4}],
+                    "confidence": 0.7,
+                    "precedents": [{"event": "A", "date": "1990", "outcome": "passed", "similarity": 0.6, "relevance": "same path"},
+                                   {"event": "B", "date": "2009", "outcome": "failed", "similarity": 0.5, "relevance": "same veto"}]
+                });
+                answer(Some(format!("round/{k}/")), Some("argument"), arg.to_string())
+            })
+            .collect();
+        answers.push(answer(
+            None,
+            Some("evaluation"),
+            json!({"logical_strength": 0.8, "evidence_quality": 0.7, "novelty": 0.5, "reason": "Sound."})
+                .to_string(),
+        ));
+        let mut budget = 0;
+        let r = run(
+            config(FormatId::Forecast),
+            |o| {
+                if let FormatOptions::Forecast(o) = o {
+                    o.rounds = rounds;
+                    budget = o.argument_input_tokens;
+                }
+            },
+            Script {
+                answers,
+                default: None,
+            },
+        );
+        fits_the_window("forecast", size, &r);
+        // The seed's own budget for an argument's input.
+        let (n, call) = r.largest(|q| q.purpose == Purpose::Argument);
+        assert!(
+            n <= budget,
+            "{call}: {n} tokens in, over the budget of {budget}"
+        );
+        println!(
+            "          largest argument prompt {n} tokens ({call}); the format's budget {budget}"
+        );
+        // The last round still reads the round before it.
+        let last = r.prompt(&format!("round/{rounds}/optimist"));
+        assert!(last.contains(&format!("[argument of round {}]", rounds - 1)));
+        // The synthesis carries a line for every round.
+        let synthesis = r.prompt("synthesis");
+        for k in 1..=rounds {
+            assert!(
+                synthesis.contains(&format!("Round {k}")),
+                "the synthesis misses round {k}"
+            );
+        }
+    }
+}
+
+#[test]
+fn crux_prompts_fit_the_window_and_late_takes_carry_every_aspect_summary() {
+    for (size, aspects, exchanges) in [
+        ("short (1 aspect, 4 turns)", 1, 4),
+        ("medium (3 aspects, 8 turns)", 3, 8),
+        ("long (5 aspects, 14 turns)", 5, 14),
+    ] {
+        let mut answers: Vec<Answer> = (1..=aspects)
+            .map(|a| {
+                let s = json!({"summary": format!("[summary of aspect {a}] They split on cost."), "contested": ["cost"]});
+                answer(Some(format!("aspect/{a}/summary")), None, s.to_string())
+            })
+            .collect();
+        answers.push(answer(None, Some("argument"), long_turn("[a take]")));
+        let r = run(
+            config(FormatId::Crux),
+            |o| {
+                if let FormatOptions::Crux(o) = o {
+                    o.aspects = aspects;
+                    o.max_exchanges = exchanges;
+                }
+            },
+            Script {
+                answers,
+                default: None,
+            },
+        );
+        fits_the_window("crux", size, &r);
+        // The last aspect's first take reads every earlier aspect's summary.
+        let take = r
+            .requests
+            .iter()
+            .find(|q| q.call.starts_with(&format!("aspect/{aspects}/round/1/")))
+            .map(user)
+            .expect("a take on the last aspect");
+        for a in 1..aspects {
+            assert!(
+                take.contains(&format!("[summary of aspect {a}]")),
+                "aspect {a}'s summary is missing"
+            );
+        }
+    }
+}
