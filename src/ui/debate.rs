@@ -447,9 +447,17 @@ pub fn DebateScreen() -> impl IntoView {
         });
     };
 
-    // The format's own panels, drawn again only when the debate's format changes.
+    // The format's own panels, drawn again only when the debate's format changes, and
+    // first in a browser task of their own: the screen's head shows at once when Start
+    // is pressed, and no task runs long (BENCHMARKS.md, "Five streams at once").
     let format = Memo::new(move |_| d.config.with(|c| c.as_ref().map(|c| c.format())));
-    let panels = move || format.get().map(|f| (ui_for(f).panels)());
+    let settled = RwSignal::new(false);
+    set_timeout(move || settled.set(true), std::time::Duration::ZERO);
+    let panels = move || {
+        settled
+            .get()
+            .then(|| format.get().map(|f| (ui_for(f).panels)()))
+    };
     let can_resume = move || {
         !shared() && (d.running.get() && d.held.get())
             || (!shared()

@@ -108,4 +108,22 @@ test('search and filters find the right debates', async () => {
   assert.equal((await topics()).length, all.length);
   await page.fill('#history-from', day(new Date(Date.now() + 86_400_000)));
   assert.deepEqual(await topics(), []);
+  await page.fill('#history-from', '');
+
+  // Deleting a row hands the focus to the row that takes its place, then to the one
+  // before when the last row goes.
+  const rows = await topics();
+  await page.locator('.history-row').first().locator('.ask-delete').click();
+  await page.waitForFunction(() => document.activeElement?.matches('.confirm-delete'));
+  await page.keyboard.press('Enter');
+  await page.waitForFunction(n => document.querySelectorAll('.history-row').length === n - 1, rows.length);
+  await page.waitForFunction(() => document.activeElement?.matches('.history-row a.history-topic'), null, { timeout: 10_000 });
+  assert.equal(await page.evaluate(() => document.activeElement.textContent), rows[1], 'the next row has the focus');
+  const left = await topics();
+  await page.locator('.history-row').last().locator('.ask-delete').click();
+  await page.locator('.history-row').last().locator('.confirm-delete').click();
+  await page.waitForFunction(n => document.querySelectorAll('.history-row').length === n - 1, left.length);
+  await page.waitForFunction(() => document.activeElement?.matches('.history-row a.history-topic, #history-search'), null, { timeout: 10_000 });
+  const focused = await page.evaluate(() => document.activeElement.textContent || document.activeElement.id);
+  assert.equal(focused, left.length > 1 ? left.at(-2) : 'history-search', 'the row before the last has the focus');
 });
