@@ -175,6 +175,7 @@ fn session_with(
         }),
         retry: Default::default(),
         limits: Default::default(),
+        pace_calls: false,
     };
     let mut conn =
         Connection::openai_compatible("cloud", "Cloud", "https://api.example.com/v1", "gpt-x", KEY);
@@ -354,6 +355,74 @@ fn a_key_echoed_in_a_streaming_turn_is_not_saved_with_its_text() {
         .find("SECRET")
         .map(|i| &stored[i.saturating_sub(300)..(i + 100).min(stored.len())]);
     assert!(at.is_none(), "the key reached storage: {at:?}");
+}
+
+/// Calls that start in the same task (a forecast round's five) go on one task each, so the
+/// page is never held by all of them at once; a call that starts alone goes at once.
+#[test]
+fn calls_admitted_in_the_same_task_after_the_first_wait_for_the_page() {
+    use futures::FutureExt;
+    /// A sleep that lets one turn go by: pending when first asked, done when asked again.
+    struct NextTurn;
+    impl Clock for NextTurn {
+        fn now_ms(&self) -> u64 {
+            0
+        }
+        fn sleep(&self, _ms: u64) -> LocalBoxFuture<'static, ()> {
+            let mut once = false;
+            Box::pin(futures::future::poll_fn(move |cx| {
+                if std::mem::replace(&mut once, true) {
+                    std::task::Poll::Ready(())
+                } else {
+                    cx.waker().wake_by_ref();
+                    std::task::Poll::Pending
+                }
+            }))
+        }
+    }
+    let providers: agora::session::router::ProviderFactory = Rc::new(|_c: &Connection| {
+        Rc::new(ScriptedModel::new(Script::default(), VirtualClock::new(0))) as Rc<dyn ChatModel>
+    });
+    let mut wide = Connection::openai_compatible("wide", "Wide", "https://x.example/v1", "m", "");
+    wide.concurrency = 5;
+    let router = Router::new(Rc::new(RefCell::new(vec![wide])), providers);
+    // What the browser runs after the current task's work: here, held until `end_task`.
+    let after_task: Rc<RefCell<Vec<LocalBoxFuture<'static, ()>>>> = Rc::default();
+    let queue = after_task.clone();
+    router.pace_with(
+        Rc::new(NextTurn),
+        Rc::new(move |f| queue.borrow_mut().push(f)),
+    );
+    let end_task = || {
+        for f in after_task.borrow_mut().drain(..) {
+            futures::executor::block_on(f);
+        }
+    };
+    let req = |i: u32| ChatRequest {
+        connection: "wide".into(),
+        model: "m".into(),
+        seat: format!("s{i}"),
+        purpose: Purpose::Argument,
+        call: format!("c{i}"),
+        messages: vec![ChatMessage::user("hi")],
+        temperature: None,
+        max_tokens: 10,
+        json: false,
+        schema: None,
+    };
+    let (r1, r2, r3) = (req(1), req(2), req(3));
+    // The first call of a task goes at once; the second waits for the page's next turn.
+    assert!(router.admit(&r1, true).now_or_never().is_some());
+    let mut second = router.admit(&r2, true);
+    assert!(
+        (&mut second).now_or_never().is_none(),
+        "the second call went on in the same task"
+    );
+    end_task();
+    // In a later task, a call on its own goes at once again.
+    assert!(router.admit(&r3, true).now_or_never().is_some());
+    // And the one that waited goes on at the page's next turn.
+    assert!(matches!(second.now_or_never(), Some(Ok(_))));
 }
 
 #[test]

@@ -28,6 +28,16 @@ impl Clock for BrowserClock {
     }
 
     fn sleep(&self, ms: u64) -> LocalBoxFuture<'static, ()> {
+        // A sleep of 0 gives the page its turn: `scheduler.yield()` where the browser has
+        // it (what follows runs ahead of other queued tasks, so pacing calls delays none of
+        // them), else a timer.
+        if ms == 0 {
+            if let Some(promise) = scheduler_yield() {
+                return Box::pin(async move {
+                    let _ = wasm_bindgen_futures::JsFuture::from(promise).await;
+                });
+            }
+        }
         let (tx, rx) = oneshot::channel::<()>();
         let cb = Closure::once_into_js(move || {
             let _ = tx.send(());
@@ -42,6 +52,16 @@ impl Clock for BrowserClock {
             let _ = rx.await;
         })
     }
+}
+
+/// `scheduler.yield()`, if this browser has it.
+fn scheduler_yield() -> Option<js_sys::Promise> {
+    let scheduler = js_sys::Reflect::get(&js_sys::global(), &"scheduler".into()).ok()?;
+    let f = js_sys::Reflect::get(&scheduler, &"yield".into())
+        .ok()?
+        .dyn_into::<js_sys::Function>()
+        .ok()?;
+    f.call0(&scheduler).ok()?.dyn_into().ok()
 }
 
 pub fn providers() -> ProviderFactory {
@@ -96,6 +116,7 @@ pub fn env(store: Rc<dyn Store>) -> SessionEnv {
         random: Rc::new(|| (js_sys::Math::random() * 9_007_199_254_740_991.0) as u64),
         retry: Default::default(),
         limits: Default::default(),
+        pace_calls: true,
     }
 }
 

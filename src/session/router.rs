@@ -27,6 +27,15 @@ pub struct Router {
     cache: RefCell<SmallMap<String, (Connection, Rc<dyn ChatModel>)>>,
     /// Told when a call settled or moved a connection's schema form, so it is saved.
     on_learned: RefCell<Option<Rc<dyn Fn()>>>,
+    /// When set, a call admitted in the same task as another goes on after a sleep of 0
+    /// (see `SessionEnv::pace_calls`); `Pace::burst` says a call was admitted in this task.
+    pace: RefCell<Option<Pace>>,
+}
+
+struct Pace {
+    clock: Rc<dyn crate::engine::clock::Clock>,
+    spawn: Rc<dyn Fn(LocalBoxFuture<'static, ()>)>,
+    burst: Rc<std::cell::Cell<bool>>,
 }
 
 impl Router {
@@ -37,7 +46,39 @@ impl Router {
             providers,
             cache: RefCell::new(SmallMap::new()),
             on_learned: RefCell::new(None),
+            pace: RefCell::new(None),
         }
+    }
+
+    /// Paces calls that start together; `spawn` runs a task after the current one's work
+    /// (a microtask in the browser).
+    pub fn pace_with(
+        &self,
+        clock: Rc<dyn crate::engine::clock::Clock>,
+        spawn: Rc<dyn Fn(LocalBoxFuture<'static, ()>)>,
+    ) {
+        *self.pace.borrow_mut() = Some(Pace {
+            clock,
+            spawn,
+            burst: Rc::new(std::cell::Cell::new(false)),
+        });
+    }
+
+    /// Waits for the page's next turn if another call was admitted in this task: calls
+    /// that start together (a forecast round's five) each go on in a task of their own,
+    /// and a call that starts alone goes at once.
+    async fn pace(&self) {
+        let clock = {
+            let pace = self.pace.borrow();
+            let Some(p) = pace.as_ref() else { return };
+            if !p.burst.replace(true) {
+                let burst = p.burst.clone();
+                (p.spawn)(Box::pin(async move { burst.set(false) }));
+                return;
+            }
+            p.clock.clone()
+        };
+        clock.sleep(0).await;
     }
 
     pub fn on_learned(&self, f: Rc<dyn Fn()>) {
@@ -162,7 +203,10 @@ impl ChatModel for Router {
                 .connection(&req.connection)
                 .ok_or_else(|| not_set_up(&req.connection))?;
             match self.limiter(&conn).place(wait).await {
-                Some(p) => Ok(Box::new(p) as Admission),
+                Some(p) => {
+                    self.pace().await;
+                    Ok(Box::new(p) as Admission)
+                }
                 None => Err(ModelError::new(
                     ErrorKind::Busy,
                     format!(

@@ -61,6 +61,9 @@ pub struct SessionEnv {
     pub retry: crate::engine::retry::RetryPolicy,
     /// Bounds on every call (tests shorten them).
     pub limits: crate::engine::context::CallLimits,
+    /// Calls admitted in the same task go on each in a browser task of its own (a sleep of
+    /// 0 on `clock`): five calls that start at once never hold the page as one long task.
+    pub pace_calls: bool,
 }
 
 struct Running {
@@ -85,6 +88,9 @@ impl Session {
     pub fn new(env: SessionEnv, connections: Vec<Connection>) -> Rc<Self> {
         let connections = Rc::new(RefCell::new(connections));
         let router = Rc::new(Router::new(connections.clone(), env.providers.clone()));
+        if env.pace_calls {
+            router.pace_with(env.clock.clone(), env.spawn.clone());
+        }
         Rc::new(Session {
             env,
             connections,

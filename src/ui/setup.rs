@@ -2,6 +2,8 @@
 //! and who sits in each seat.
 
 use leptos::prelude::*;
+use std::time::Duration;
+use wasm_bindgen::JsCast;
 
 use super::app::navigate;
 use super::connection_form::ConnectionForm;
@@ -120,17 +122,34 @@ pub fn SetupScreen() -> impl IntoView {
         let id = s.new_id();
         state.debate.reset(Some(id.clone()));
         state.debate.running.set(true);
-        match s.start_as(id.clone(), config) {
-            Ok(()) => {
-                error.set(None);
-                navigate(state, Route::Debate(id));
-                super::focus::focus_selector("section.debate h1.topic");
-            }
-            Err(e) => {
-                state.debate.reset(None);
-                error.set(Some(e));
-            }
-        }
+        // Four browser tasks after this one, each short where all in one held the page for
+        // a long task on a slow phone (BENCHMARKS.md, "Five streams at once"): the debate
+        // starts, Start lets go of the focus (taking away a form that holds it costs the
+        // browser ten times as much as one that does not), the debate screen replaces this
+        // one, and its heading takes the focus.
+        set_timeout(
+            move || match s.start_as(id.clone(), config) {
+                Ok(()) => {
+                    error.set(None);
+                    set_timeout(blur_active, Duration::ZERO);
+                    set_timeout(
+                        move || {
+                            navigate(state, Route::Debate(id));
+                            set_timeout(
+                                || super::focus::focus_selector("section.debate h1.topic"),
+                                Duration::ZERO,
+                            );
+                        },
+                        Duration::ZERO,
+                    );
+                }
+                Err(e) => {
+                    state.debate.reset(None);
+                    error.set(Some(e));
+                }
+            },
+            Duration::ZERO,
+        );
     };
 
     let topic_len = move || topic.with(|t| t.chars().count());
@@ -357,5 +376,16 @@ fn PriceRow(
                 value=field(1) on:change=move |ev| set2(1, event_target_value(&ev))/>
             {move || problem.get().map(|e| view! { <p class="error field-error" role="alert">{e}</p> })}
         </div>
+    }
+}
+
+/// Takes the focus from whatever has it.
+fn blur_active() {
+    if let Some(el) = web_sys::window()
+        .and_then(|w| w.document())
+        .and_then(|d| d.active_element())
+        .and_then(|e| e.dyn_into::<web_sys::HtmlElement>().ok())
+    {
+        let _ = el.blur();
     }
 }
