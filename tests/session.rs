@@ -357,6 +357,22 @@ fn a_key_echoed_in_a_streaming_turn_is_not_saved_with_its_text() {
     assert!(at.is_none(), "the key reached storage: {at:?}");
 }
 
+/// A short call on `conn`, told apart by `i`.
+fn request(conn: &str, i: u32) -> ChatRequest {
+    ChatRequest {
+        connection: conn.into(),
+        model: "m".into(),
+        seat: format!("s{i}"),
+        purpose: Purpose::Argument,
+        call: format!("c{i}"),
+        messages: vec![ChatMessage::user("hi")],
+        temperature: None,
+        max_tokens: 10,
+        json: false,
+        schema: None,
+    }
+}
+
 /// Calls that start in the same task (a forecast round's five) go on one task each, so the
 /// page is never held by all of them at once; a call that starts alone goes at once.
 #[test]
@@ -398,19 +414,7 @@ fn calls_admitted_in_the_same_task_after_the_first_wait_for_the_page() {
             futures::executor::block_on(f);
         }
     };
-    let req = |i: u32| ChatRequest {
-        connection: "wide".into(),
-        model: "m".into(),
-        seat: format!("s{i}"),
-        purpose: Purpose::Argument,
-        call: format!("c{i}"),
-        messages: vec![ChatMessage::user("hi")],
-        temperature: None,
-        max_tokens: 10,
-        json: false,
-        schema: None,
-    };
-    let (r1, r2, r3) = (req(1), req(2), req(3));
+    let (r1, r2, r3) = (request("wide", 1), request("wide", 2), request("wide", 3));
     // The first call of a task goes at once; the second waits for the page's next turn.
     assert!(router.admit(&r1, true).now_or_never().is_some());
     let mut second = router.admit(&r2, true);
@@ -446,18 +450,7 @@ fn a_connection_runs_no_more_calls_at_once_than_its_cap() {
     ));
     let c = clock.clone();
     let elapsed = agora::engine::clock::run_virtual(&clock, async move {
-        let req = |conn: &str, i: u32| ChatRequest {
-            connection: conn.into(),
-            model: "m".into(),
-            seat: format!("s{i}"),
-            purpose: Purpose::Argument,
-            call: format!("c{i}"),
-            messages: vec![ChatMessage::user("hi")],
-            temperature: None,
-            max_tokens: 10,
-            json: false,
-            schema: None,
-        };
+        let req = request;
         let cancel = CancelToken::new();
         let mut out = Vec::new();
         for conn in ["local", "wide"] {
