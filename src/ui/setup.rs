@@ -104,8 +104,14 @@ pub fn SetupScreen() -> impl IntoView {
         config
     };
 
+    // Set from the click on Start until the debate screen replaces this one (a few browser
+    // tasks): a second click or Enter meanwhile starts nothing.
+    let starting = RwSignal::new(false);
     let start = move |ev: leptos::ev::SubmitEvent| {
         ev.prevent_default();
+        if starting.get_untracked() {
+            return;
+        }
         let Some(s) = state.session() else {
             error.set(Some(
                 "Agora is still starting; try again in a moment.".into(),
@@ -120,6 +126,7 @@ pub fn SetupScreen() -> impl IntoView {
         }
         let config = build();
         let id = s.new_id();
+        starting.set(true);
         state.debate.reset(Some(id.clone()));
         state.debate.running.set(true);
         // Four browser tasks after this one, each short where all in one held the page for
@@ -144,6 +151,7 @@ pub fn SetupScreen() -> impl IntoView {
                     );
                 }
                 Err(e) => {
+                    starting.set(false);
                     state.debate.reset(None);
                     error.set(Some(e));
                 }
@@ -326,7 +334,7 @@ pub fn SetupScreen() -> impl IntoView {
             {move || error.get().map(|e| view! { <p class="error" role="alert">{e}</p> })}
             <div class="row end">
                 <span class="hint" id="plan">{plan_line}</span>
-                <button type="submit" id="start" class="primary" disabled=move || !state.ready.get()>"Start debate"</button>
+                <button type="submit" id="start" class="primary" disabled=move || !state.ready.get() || starting.get()>"Start debate"</button>
             </div>
         </form>
     }

@@ -41,6 +41,21 @@ test('evidence and a question show up in the next turns\' prompts, checked at th
   assert.ok(later.every(r => prompt(r).includes('no quiet place to study')), 'the question reaches every later prompt');
 });
 
+test('a double click on Start starts one debate', async () => {
+  await w.standin.setScript(FAST);
+  const { page } = await openApp(w.browser, w.site.url);
+  await addConnection(page, { name: 'Stand-in', url: `${w.standin.base}/v1`, model: 'standin', callHeader: true });
+  await page.fill('#topic', 'Should museums return looted art?');
+  await page.fill('#rounds', '1');
+  await page.dblclick('#start');
+  await page.waitForSelector('.badge.done', { timeout: 60_000 });
+  const paths = (await w.standin.log()).map(r => r.path);
+  assert.equal(paths.length, new Set(paths).size, `a call was made twice: ${paths}`);
+  await page.getByRole('link', { name: 'History' }).click();
+  await page.waitForSelector('.history-row');
+  assert.equal(await page.locator('.history-row').count(), 1);
+});
+
 test('a second tab on the same debate does not run it', async () => {
   await w.standin.setScript(SLOW);
   const { page, context } = await openApp(w.browser, w.site.url);

@@ -216,8 +216,9 @@ impl<'a> Classic<'a> {
                 )
             };
             // Every turn of both sides, each cut to an equal share of what the analyst's
-            // window leaves (1,200 characters at most): a long debate on a small window
-            // still fits, with every turn represented.
+            // window leaves (1,200 characters at most): ten rounds fit a local model's
+            // 4,096 tokens with every turn represented. (Under about 2,000 tokens a share
+            // reaches its floor of 16 and a long debate's scoring prompt no longer fits.)
             let room = transcript::budget(window, MAX_TOKENS, "", &prompt("", ""));
             let turns = self
                 .said
