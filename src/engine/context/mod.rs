@@ -358,11 +358,18 @@ impl DebateCtx {
     }
 
     /// Waits while the debate is paused (by the user, or because the browser is offline),
-    /// recording the pause and the resumption.
+    /// recording the pause and the resumption; and while another call holds it at its
+    /// failure (that call records the hold), so a held debate asks nothing new.
     async fn wait_while_paused(&self) -> Result<(), DebateError> {
         if self.inputs.is_paused() {
             let reason = self.inputs.pause_reason().into();
             self.hold(reason, false, |i| !i.is_paused()).await?;
+        }
+        if self.inputs.is_halted() {
+            self.or_stop(self.inputs.wait_for(|i| (!i.is_halted()).then_some(())))
+                .await?;
+            // Paused again while held: that pause is the user's too.
+            return Box::pin(self.wait_while_paused()).await;
         }
         Ok(())
     }

@@ -398,6 +398,32 @@ fn a_refused_key_on_one_role_holds_the_forecast_rather_than_dropping_the_role() 
         .events
         .iter()
         .any(|e| matches!(&e.kind, EventKind::CallSkipped { .. })));
+    // Held means held: the roles already speaking finish, but nothing new is asked (the
+    // analyst's scores of those speeches wait for Resume with the rest).
+    let held = r
+        .events
+        .iter()
+        .position(|e| matches!(&e.kind, EventKind::Paused { .. }))
+        .unwrap();
+    let calls = |from: usize, to: usize, finished: bool| -> Vec<String> {
+        r.events[from..to]
+            .iter()
+            .filter_map(|e| match &e.kind {
+                EventKind::TurnStarted { call, .. } if !finished => Some(call.to_string()),
+                EventKind::TurnFinished { call, .. } if finished => Some(call.to_string()),
+                _ => None,
+            })
+            .collect()
+    };
+    let mut in_flight = calls(0, held, false);
+    in_flight.retain(|c| !c.contains("historian"));
+    assert!(!in_flight.is_empty());
+    assert_eq!(
+        calls(held, r.events.len(), true),
+        in_flight,
+        "those speaking finish"
+    );
+    assert_eq!(calls(held, r.events.len(), false), Vec::<String>::new());
 }
 
 #[test]
