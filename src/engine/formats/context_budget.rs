@@ -8,8 +8,8 @@
 use serde_json::json;
 
 use super::default_config;
-use super::scripted::run_scripted;
-use crate::engine::config::{DebateConfig, FormatId, FormatOptions, Participant};
+use super::scripted::{model_with_window, run_scripted};
+use crate::engine::config::{DebateConfig, FormatId, FormatOptions};
 use crate::engine::context::Inputs;
 use crate::engine::event::{Outcome, Purpose};
 use crate::engine::model::ChatRequest;
@@ -17,16 +17,6 @@ use crate::engine::script::{Answer, Script};
 use crate::engine::tokens;
 
 const WINDOW: u32 = 4_096;
-
-fn seat() -> Participant {
-    Participant::Model {
-        connection: "local".into(),
-        connection_label: "local".into(),
-        model: "m".into(),
-        context_tokens: WINDOW,
-        price: None,
-    }
-}
 
 /// About 1,900 characters (about 470 tokens): a full turn, with none of the phrases that
 /// start duelogic's interruption checks.
@@ -92,27 +82,35 @@ fn run(mut config: DebateConfig, set: impl FnOnce(&mut FormatOptions), script: S
 }
 
 fn config(format: FormatId) -> DebateConfig {
+    config_with_window(format, WINDOW)
+}
+
+fn config_with_window(format: FormatId, window: u32) -> DebateConfig {
     default_config(
         format,
         "Should cities ban cars from their centres?",
-        &|_| seat(),
+        &|_| model_with_window("local", window),
     )
 }
 
 /// Every call fits the window with its answer; prints the largest.
 fn fits_the_window(name: &str, size: &str, r: &Run) {
+    fits(name, size, r, WINDOW)
+}
+
+fn fits(name: &str, size: &str, r: &Run, window: u32) {
     for q in &r.requests {
         let n = input_tokens(q);
         assert!(
-            n + q.max_tokens <= WINDOW,
-            "{name} {size}: {} asks {n} tokens in + {} out, over the {WINDOW}-token window",
+            n + q.max_tokens <= window,
+            "{name} {size}: {} asks {n} tokens in + {} out, over the {window}-token window",
             q.call,
             q.max_tokens
         );
     }
     let (n, call) = r.largest(|_| true);
     println!(
-        "{name:<9} {size:<28} {:>4} calls; largest prompt {n:>5} tokens ({call}); window {WINDOW}",
+        "{name:<9} {size:<28} {:>4} calls; largest prompt {n:>5} tokens ({call}); window {window}",
         r.requests.len()
     );
 }
@@ -163,6 +161,39 @@ fn classic_prompts_fit_the_window_and_carry_the_round_summaries() {
         assert_eq!(
             carried as u32, rounds,
             "every round's summary reaches the closing"
+        );
+        // On this window the scores read a share of every turn.
+        assert!(!r.prompt("score/position-a").contains("left out"));
+    }
+}
+
+#[test]
+fn classic_scoring_on_a_small_window_leaves_out_the_oldest_turns_not_the_fit() {
+    // 1,536 tokens: under the window where every turn of ten rounds keeps a useful share.
+    const SMALL: u32 = 1_536;
+    let mut config = config_with_window(FormatId::Classic, SMALL);
+    if let FormatOptions::Classic(o) = &mut config.options {
+        o.rounds = 10;
+        o.scoring = true;
+    }
+    let r = run(
+        config,
+        |_| {},
+        Script {
+            answers: vec![answer(None, Some("argument"), long_turn("[a turn]"))],
+            default: None,
+        },
+    );
+    fits("classic", "long (10 rounds), small window", &r, SMALL);
+    for seat in ["position-a", "position-b"] {
+        let scoring = r.prompt(&format!("score/{seat}"));
+        // The closings, the last turns, are there; the first turns are counted, not lost
+        // without a word.
+        assert!(scoring.contains("[Closing"), "{seat}: {scoring}");
+        assert!(scoring.contains("earlier turn(s) left out for length"));
+        println!(
+            "          {seat}'s scoring prompt: {} tokens",
+            tokens::estimate(scoring)
         );
     }
 }

@@ -14,11 +14,16 @@ use futures::task::LocalSpawnExt;
 
 /// A seat on a scripted connection named `connection`, with an 8,192-token window.
 pub fn model(connection: &str) -> Participant {
+    model_with_window(connection, 8192)
+}
+
+/// A seat on a scripted connection with a context window of `tokens`.
+pub fn model_with_window(connection: &str, tokens: u32) -> Participant {
     Participant::Model {
         connection: connection.into(),
         connection_label: connection.into(),
         model: "m".into(),
-        context_tokens: 8192,
+        context_tokens: tokens,
         price: None,
     }
 }

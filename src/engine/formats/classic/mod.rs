@@ -217,23 +217,33 @@ impl<'a> Classic<'a> {
             };
             // Every turn of both sides, each cut to an equal share of what the analyst's
             // window leaves (1,200 characters at most): ten rounds fit a local model's
-            // 4,096 tokens with every turn represented. (Under about 2,000 tokens a share
-            // reaches its floor of 16 and a long debate's scoring prompt no longer fits.)
-            let room = transcript::budget(window, MAX_TOKENS, "", &prompt("", ""));
-            let turns = self
+            // 4,096 tokens with every turn represented. Where a share would fall under
+            // FLOOR tokens (a smaller window, a longer debate), the oldest turns are left
+            // out instead, and each side's list says how many.
+            const FLOOR: u32 = 48;
+            const PER_TURN: u32 = 8; // its label and the blank line after it
+            let room = transcript::budget(window, MAX_TOKENS, "", &prompt("", ""))
+                .saturating_sub(2 * PER_TURN); // the two notes of turns left out
+            let both: Vec<&Said> = self
                 .said
                 .iter()
                 .filter(|s| s.seat == seat || s.seat == other)
-                .count();
-            let share = (room / turns.max(1) as u32).saturating_sub(8).max(16);
+                .collect();
+            let fit = ((room / (FLOOR + PER_TURN)) as usize).max(1);
+            let dropped = both.len().saturating_sub(fit);
+            let kept = &both[dropped..];
+            let share = (room / kept.len().max(1) as u32)
+                .saturating_sub(PER_TURN)
+                .max(FLOOR);
             let said_by = |who: &str| {
-                self.said
-                    .iter()
-                    .filter(|s| s.seat == who)
-                    .map(|s| {
+                let left_out = both[..dropped].iter().filter(|s| s.seat == who).count();
+                let note = (left_out > 0)
+                    .then(|| format!("[{left_out} earlier turn(s) left out for length]"));
+                note.into_iter()
+                    .chain(kept.iter().filter(|s| s.seat == who).map(|s| {
                         let text = transcript::clip(s.text.trim(), 1200);
                         format!("[{}] {}", s.label, transcript::clip_tokens(&text, share))
-                    })
+                    }))
                     .collect::<Vec<_>>()
                     .join("\n\n")
             };
