@@ -212,6 +212,22 @@ fn duelogic_prompts_fit_the_window_and_the_closing_scorecard_counts_every_round(
         ("medium (4 rounds)", 4),
         ("long (10 rounds)", 10),
     ] {
+        // Each round's speeches say which round they are; the introduction says it is one.
+        let mut answers: Vec<Answer> = (1..=rounds)
+            .map(|k| {
+                answer(
+                    Some(format!("round/{k}/")),
+                    Some("argument"),
+                    long_turn(&format!("[round {k} speech]")),
+                )
+            })
+            .collect();
+        answers.push(answer(None, Some("evaluation"), evaluation.to_string()));
+        answers.push(answer(
+            Some("intro".into()),
+            None,
+            long_turn("[the introduction]"),
+        ));
         let r = run(
             config(FormatId::Duelogic),
             |o| {
@@ -220,24 +236,40 @@ fn duelogic_prompts_fit_the_window_and_the_closing_scorecard_counts_every_round(
                 }
             },
             Script {
-                answers: vec![
-                    answer(None, Some("evaluation"), evaluation.to_string()),
-                    answer(None, Some("argument"), long_turn("[a speech]")),
-                ],
+                answers,
                 default: None,
             },
         );
         fits_the_window("duelogic", size, &r);
-        // Duelogic condenses no turn into a summary: the closing's scorecard is its digest
-        // of every round (each chair evaluated once a round), the latest speeches whole.
+        // The closing's scorecard digests every round's evaluations (each chair evaluated
+        // once a round), and its context every speech: the last round's whole, the
+        // earlier ones by their opening sentence, after the introduction's opening.
         let closing = r.prompt("closing");
-        assert!(closing.contains("[a speech]"));
         let every_round = format!("steel-manned in {rounds} of {rounds} responses");
         assert_eq!(
             closing.matches(&every_round).count(),
             2,
             "each chair's line counts all {rounds} rounds"
         );
+        let last_speech = r.prompt(&format!("round/{rounds}/chair-2"));
+        // (The last speech's own round has only the first chair's speech so far.)
+        for (what, prompt, before) in [
+            ("the closing", closing, rounds),
+            ("the last speech", last_speech, rounds - 1),
+        ] {
+            assert!(
+                prompt.contains("[the introduction]"),
+                "{what} lost the introduction"
+            );
+            let carried = (1..=before)
+                .filter(|k| prompt.matches(&format!("[round {k} speech]")).count() >= 2)
+                .count();
+            assert_eq!(
+                carried as u32, before,
+                "{what} carries both chairs of every round"
+            );
+        }
+        println!("          the closing and the last speech carry the introduction and every round's speeches");
     }
 }
 

@@ -27,6 +27,7 @@ use super::super::json_extract;
 use super::super::model::ChatMessage;
 use super::super::prompt::{duelogic as p, render};
 use super::super::small_map::SmallMap;
+use super::super::tokens;
 use super::super::transcript::{self, clip, ContextParts, Said};
 use evaluation::{evaluation_schema, parse_evaluation, parse_proposal, proposal_schema, Proposal};
 use rules::InterruptReason;
@@ -150,6 +151,9 @@ struct Duelogic<'a> {
     o: DuelogicOptions,
     chairs: Vec<Seat>,
     said: Vec<Said>,
+    /// Where each round (and then the closing) starts in `said`; what comes before the
+    /// first is the introduction.
+    round_starts: Vec<usize>,
     /// When each chair last cut in, in debate time (recorded, so a replay agrees).
     last_interrupt: SmallMap<String, u64>,
 }
@@ -187,6 +191,7 @@ impl<'a> Duelogic<'a> {
             o,
             chairs,
             said: Vec::new(),
+            round_starts: Vec::new(),
             last_interrupt: SmallMap::new(),
         })
     }
@@ -215,7 +220,11 @@ impl<'a> Duelogic<'a> {
         )
     }
 
-    /// What was said so far, sized to the seat's window.
+    /// What was said so far, sized to the seat's window. When it all fits it goes whole.
+    /// Otherwise what came before the last full round goes as a digest, with no call of
+    /// its own: the introduction's opening, then each round's speeches by their opening
+    /// sentences. A late speech still knows how the episode was framed and what every
+    /// chair argued, where the whole transcript would have dropped the oldest first.
     fn context(&self, seat: &str, system: &str, template: &str, max_tokens: u32) -> String {
         let window = self
             .config
@@ -223,12 +232,56 @@ impl<'a> Duelogic<'a> {
             .map_or(4096, |s| s.participant.context_tokens());
         let budget = transcript::budget(window, max_tokens, system, template);
         let notes = self.ctx.notes();
+        let whole: u32 = self
+            .said
+            .iter()
+            .map(|s| tokens::estimate(&s.text) + 12)
+            .sum();
+        let split = match self.round_starts.len() {
+            n if n >= 2 && whole > budget => self.round_starts[n - 2],
+            _ => 0,
+        };
+        let summaries = self.digest(split, budget / 2);
         transcript::build(&ContextParts {
-            summaries: &[],
-            recent: &self.said,
+            summaries: &summaries,
+            recent: &self.said[split..],
             notes: &notes,
             budget,
         })
+    }
+
+    /// Everything said before `said[upto]`, in about `tokens`: the introduction's opening
+    /// (a quarter at most), and a line per speech of each round.
+    fn digest(&self, upto: usize, tokens: u32) -> Vec<(String, String)> {
+        let Some(&first) = self.round_starts.first().filter(|_| upto > 0) else {
+            return Vec::new();
+        };
+        let intro: String = self.said[..first]
+            .iter()
+            .map(|s| s.text.trim())
+            .collect::<Vec<_>>()
+            .join(" ");
+        let intro_tokens = (tokens / 4).min(100);
+        let mut out = vec![("Introduction".to_string(), lead(&intro, intro_tokens))];
+        let speeches = upto - first;
+        let rounds = self.round_starts.iter().filter(|&&i| i < upto).count() as u32;
+        // Each line: its speaker's name and a little punctuation besides the lead.
+        let per_speech = (tokens.saturating_sub(intro_tokens + 4 * rounds)
+            / speeches.max(1) as u32)
+            .saturating_sub(6)
+            .clamp(12, 60);
+        for (k, w) in self.round_starts.windows(2).enumerate() {
+            let (from, to) = (w[0], w[1].min(upto));
+            if from >= to {
+                break;
+            }
+            let lines: Vec<String> = self.said[from..to]
+                .iter()
+                .map(|s| format!("{}: {}", s.speaker, lead(&s.text, per_speech)))
+                .collect();
+            out.push((format!("Round {}", k + 1), lines.join(" / ")));
+        }
+        out
     }
 
     /// `template` rendered with `vars` and a `{{context}}` of what was said, sized to the
@@ -799,17 +852,37 @@ impl<'a> Duelogic<'a> {
                 &format!("Round {round}"),
                 Some(round),
             );
+            self.round_starts.push(self.said.len());
             for i in 0..self.chairs.len() {
                 self.turn(round, i).await?;
             }
         }
         self.ctx.phase("closing", "Closing", None);
+        self.round_starts.push(self.said.len());
         self.closing().await
     }
 }
 
 pub async fn run(ctx: &DebateCtx) -> Result<(), DebateError> {
     Duelogic::new(ctx)?.run().await
+}
+
+/// The opening of `text` in about `tokens`: whole sentences where one fits, else cut.
+fn lead(text: &str, tokens: u32) -> String {
+    let text = text.trim();
+    let cut = transcript::clip_tokens(text, tokens);
+    if cut == text {
+        return cut;
+    }
+    let room = cut.len().saturating_sub('…'.len_utf8());
+    match sentence_ends(text)
+        .into_iter()
+        .take_while(|&e| e <= room)
+        .last()
+    {
+        Some(end) => text[..end].to_string(),
+        None => cut,
+    }
 }
 
 #[cfg(test)]

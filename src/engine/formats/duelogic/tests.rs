@@ -355,3 +355,16 @@ fn a_person_can_take_a_chair_and_the_arbiter_evaluates_their_turn() {
     assert!(is_evaluated(&CallKey::new("round/1/chair-2", 0)));
     assert!(!is_evaluated(&CallKey::new("round/1/chair-2/answer", 0)));
 }
+
+#[test]
+fn a_digest_line_keeps_whole_sentences_where_one_fits() {
+    let speech = "Cars cost the centre its air. Shops depend on footfall, not parking. And the rest follows from that long argument about who pays.";
+    assert_eq!(super::lead(speech, 200), speech);
+    assert_eq!(
+        super::lead(speech, 20),
+        "Cars cost the centre its air. Shops depend on footfall, not parking."
+    );
+    // No sentence ends in reach: the opening words, marked as cut.
+    let lead = super::lead("An opening that runs on and on without a stop", 5);
+    assert!(lead.ends_with('…') && lead.len() < 30, "{lead}");
+}
