@@ -135,6 +135,7 @@ release_build() {
   node "$ROOT/.ci/minify-js.mjs" "$ROOT/$dist"
   node "$ROOT/.ci/api-entry.mjs" "$ROOT/$dist"
   check_csp "$ROOT/$dist/index.html"
+  check_no_conflict_markers
   copy_inpage "$ROOT/$dist"
 }
 
@@ -152,6 +153,14 @@ copy_inpage() {
 place_model() {
   mkdir -p "$1/models"
   ln -sf "$(gguf_path)" "$1/models/SmolLM2-135M-Instruct.Q4_1.gguf"
+}
+
+# A merge conflict left in a source file breaks what follows it quietly (a stylesheet drops
+# the rules next to the markers), so the build fails on one instead.
+check_no_conflict_markers() {
+  local hits
+  hits=$(cd "$ROOT" && grep -rnE '^(<<<<<<<|>>>>>>>)( |$)|^=======$' www src prompts index.html 2>/dev/null || true)
+  [ -z "$hits" ] || { echo "merge conflict markers left in:" >&2; echo "$hits" >&2; return 1; }
 }
 
 # The page's Content Security Policy allows no inline script and no inline style: a build
