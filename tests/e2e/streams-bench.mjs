@@ -3,7 +3,8 @@
 // DevTools protocol, against the stand-in. Two rounds, so ten streams in all. Reports:
 // - long tasks (main-thread tasks over 50 ms) while the arguments stream;
 // - token-to-screen latency: each streamed token carries the time the stand-in wrote it
-//   (`{now_ms}`), and the page notes the frame in which it is first drawn. p50, p95, max.
+//   (`{now_ms}`), and the page notes the frame in which it is first drawn, in the streaming
+//   argument or (a stream's last tokens) the read argument that replaces it. p50, p95, max.
 // A figure, not a test. Run (from the repository root, after a release build and
 // `cargo build --bin agora-standin`): node tests/e2e/streams-bench.mjs
 import { serveDist, startStandin, launch, openApp, addConnection } from './harness.mjs';
@@ -51,18 +52,25 @@ function watch() {
   const observer = new MutationObserver(records => {
     for (const r of records) {
       const nodes = r.type === 'characterData' ? [r.target] : [...r.addedNodes];
+      // The argument as it streams, and then the card's read argument that replaces it:
+      // a stream's last tokens may come with the end of the answer and show only there.
+      const hosts = [];
       for (const n of nodes) {
-        const host = (n.nodeType === 3 ? n.parentElement : n)?.closest?.('.fc-text.streaming');
-        if (!host) continue;
+        const el = n.nodeType === 3 ? n.parentElement : n;
+        const up = el?.closest?.('.fc-text:not(.hint)');
+        if (up) hosts.push(up);
+        else if (el?.querySelectorAll) hosts.push(...el.querySelectorAll('.fc-text:not(.hint)'));
+      }
+      for (const host of hosts) {
         const text = host.textContent;
         // A stream is its role's card and its first stamp (a role streams once a round).
-        const card = host.parentElement;
+        const card = host.closest('.fc-card');
         if (!read.has(card)) read.set(card, new Map());
         const streams = read.get(card);
         const id = text.slice(0, 14);
         const from = streams.get(id) ?? 0;
-        // A stamp cut at the end waits for the next read.
-        const upTo = text.lastIndexOf(' ') + 1;
+        // A stamp cut at the end of a streaming text waits for the next read.
+        const upTo = host.classList.contains('streaming') ? text.lastIndexOf(' ') + 1 : text.length;
         if (upTo > from) {
           for (const m of text.slice(from, upTo).matchAll(/t(\d{13})/g)) pending.push(Number(m[1]));
           streams.set(id, upTo);

@@ -130,23 +130,23 @@ fn role_card(d: DebateView, round: u32, seat: String, name: String) -> impl Into
     let path = format!("round/{round}/{seat}");
     let again = format!("regenerate/{round}/{seat}");
     let (s1, s2) = (seat.clone(), seat.clone());
-    let status = Signal::derive({
+    let status = Memo::new({
         let (path, again) = (path.clone(), again.clone());
-        move || {
+        move |_| {
             d.blocks.track();
             let v = d.turn(&again).or_else(|| d.turn(&path));
             v.map(|v| v.status.get())
         }
     });
-    let live = Signal::derive(move || {
+    let live = Memo::new(move |_| {
         d.blocks.track();
         let v = d.turn(&again).or_else(|| d.turn(&path))?;
         let text = v.text.get();
         partial_argument(&text).or_else(|| (!text.is_empty()).then(|| "…".to_string()))
     });
-    let parsed = Signal::derive(move || d.findings.with(|f| argument(f, round, &s1)));
-    let scored = Signal::derive(move || d.findings.with(|f| score(f, round, &s2)));
-    let state_id = Signal::derive(move || match (parsed.get().is_some(), status.get()) {
+    let parsed = Memo::new(move |_| d.findings.with(|f| argument(f, round, &s1)));
+    let scored = Memo::new(move |_| d.findings.with(|f| score(f, round, &s2)));
+    let state_id = Memo::new(move |_| match (parsed.get().is_some(), status.get()) {
         (true, _) => "done",
         (false, Some(TurnStatus::Failed)) => "failed",
         (false, Some(TurnStatus::Streaming)) => "streaming",
@@ -251,14 +251,18 @@ fn level(l: Level) -> &'static str {
 #[component]
 pub fn ForecastOutcome(with_roles: bool) -> impl IntoView {
     let d = expect_context::<DebateView>();
-    let result = move || {
+    // Memos: what each part shows is worked out again at every finding, but drawn again
+    // only when it changed (five cards finishing together would otherwise redraw the
+    // charts five times in one frame).
+    let result = Memo::new(move |_| {
         d.findings.with(|all| {
             all.iter().rev().find_map(|f| match forecast(f) {
                 Some(ForecastFinding::Result(r)) => Some(r.clone()),
                 _ => None,
             })
         })
-    };
+    });
+    let result = move || result.get();
     // The result's finding, for "Share this forecast".
     let result_key = move || {
         d.findings.with(|all| {
@@ -270,7 +274,7 @@ pub fn ForecastOutcome(with_roles: bool) -> impl IntoView {
     };
     // Charts: roles' latest readable probabilities (live), consensus computed from them,
     // judge and final once the result is in.
-    let charts = move || {
+    let chart_data = Memo::new(move |_| {
         let (o, roles) = options(d)?;
         let res = result();
         let latest: Vec<(String, String, Option<Vec<f64>>)> = d.findings.with(|all| {
@@ -319,10 +323,17 @@ pub fn ForecastOutcome(with_roles: bool) -> impl IntoView {
                         "Final".into(),
                         r.and_then(|r| r.final_probability),
                     ));
-                    chart(out.label.clone(), out.id.clone(), bars)
+                    (out.label.clone(), out.id.clone(), bars)
                 })
-                .collect_view(),
+                .collect::<Vec<_>>(),
         )
+    });
+    let charts = move || {
+        chart_data.get().map(|all| {
+            all.into_iter()
+                .map(|(label, id, bars)| chart(label, id, bars))
+                .collect_view()
+        })
     };
     let meter = move || {
         let res = result()?;
@@ -393,8 +404,9 @@ pub fn ForecastPanel() -> impl IntoView {
                 .cloned()
         })
     };
-    // The round to show: the one picked, else the latest with any activity.
-    let shown = move || {
+    // The round to show: the one picked, else the latest with any activity. A memo, so
+    // the cards are built again only when the round shown changes, not at every event.
+    let shown = Memo::new(move |_| {
         let (o, roles) = options(d)?;
         let latest = (1..=o.rounds)
             .rev()
@@ -406,7 +418,7 @@ pub fn ForecastPanel() -> impl IntoView {
             })
             .unwrap_or(1);
         Some(picked.get().unwrap_or(latest))
-    };
+    });
     let tabs = move || {
         let (o, _) = options(d)?;
         Some(
@@ -415,7 +427,7 @@ pub fn ForecastPanel() -> impl IntoView {
                     let ph = phase(r, o.rounds);
                     view! {
                         <button type="button" role="tab" class="fc-tab" data-round=r
-                            aria-selected=move || (shown() == Some(r)).to_string()
+                            aria-selected=move || (shown.get() == Some(r)).to_string()
                             on:click=move |_| picked.set(Some(r))>
                             {format!("{r}. {}", phase_title(ph))}
                         </button>
@@ -424,9 +436,10 @@ pub fn ForecastPanel() -> impl IntoView {
                 .collect_view(),
         )
     };
+    let roles = Memo::new(move |_| options(d).map(|(_, roles)| roles));
     let cards = move || {
-        let (_, roles) = options(d)?;
-        let r = shown()?;
+        let roles = roles.get()?;
+        let r = shown.get()?;
         Some(
             roles
                 .into_iter()
@@ -435,7 +448,7 @@ pub fn ForecastPanel() -> impl IntoView {
         )
     };
     let round_summary = move || {
-        let r = shown()?;
+        let r = shown.get()?;
         let s = d.findings.with(|all| {
             all.iter().find_map(|f| match forecast(f) {
                 Some(ForecastFinding::RoundSummary(s)) if s.round == r => Some(s.clone()),
