@@ -447,16 +447,26 @@ pub fn DebateScreen() -> impl IntoView {
         });
     };
 
-    // The format's own panels, drawn again only when the debate's format changes, and
-    // first in a browser task of their own: the screen's head shows at once when Start
-    // is pressed, and no task runs long (BENCHMARKS.md, "Five streams at once").
+    // The format's own panels, drawn again only when the debate's format changes. The
+    // screen comes in three browser tasks: its head at once when Start is pressed, then
+    // the panels, then the turns already under way (a forecast's first five), so no task
+    // runs long (BENCHMARKS.md, "Five streams at once").
     let format = Memo::new(move |_| d.config.with(|c| c.as_ref().map(|c| c.format())));
-    let settled = RwSignal::new(false);
-    set_timeout(move || settled.set(true), std::time::Duration::ZERO);
-    let panels = move || {
-        settled
-            .get()
-            .then(|| format.get().map(|f| (ui_for(f).panels)()))
+    let drawn_in = RwSignal::new(0u8);
+    set_timeout(
+        move || {
+            drawn_in.set(1);
+            set_timeout(move || drawn_in.set(2), std::time::Duration::ZERO);
+        },
+        std::time::Duration::ZERO,
+    );
+    let panels = move || (drawn_in.get() >= 1).then(|| format.get().map(|f| (ui_for(f).panels)()));
+    let turns = move || {
+        if drawn_in.get() >= 2 {
+            drawn()
+        } else {
+            Vec::new()
+        }
     };
     let can_resume = move || {
         !shared() && (d.running.get() && d.held.get())
@@ -602,7 +612,7 @@ pub fn DebateScreen() -> impl IntoView {
                 {move || d.loading.get().then(|| view! { <p class="hint">"Loading…"</p> })}
                 {panels}
                 <div class="transcript" class:hidden=move || d.transcript_hidden.get()>
-                    <For each=drawn key=|b| (b.epoch, b.key.clone()) let:block>
+                    <For each=turns key=|b| (b.epoch, b.key.clone()) let:block>
                         {block_view(block)}
                     </For>
                 </div>
