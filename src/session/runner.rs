@@ -401,6 +401,14 @@ impl Session {
         self.running.borrow().contains_key(id)
     }
 
+    /// Whether a running debate is held at a failed call, waiting for Resume.
+    pub fn is_halted(&self, id: &str) -> bool {
+        self.running
+            .borrow()
+            .get(id)
+            .is_some_and(|r| r.inputs.is_halted())
+    }
+
     /// Aborts the call in flight at once; the debate ends as stopped.
     pub fn stop(&self, id: &str) {
         if let Some(r) = self.running.borrow().get(id) {

@@ -559,8 +559,8 @@ pub fn DebateScreen() -> impl IntoView {
                     <span class=move || format!("badge {}", status().0) role="status">{move || status().1}</span>
                     <span class="progress-text">{progress}</span>
                     <span class="spacer"></span>
-                    // A debate held at a failed call offers Resume, not Pause: there is nothing
-                    // in flight to pause.
+                    // A debate held at a failed call offers Resume, not Pause: it starts no
+                    // call until the user resumes (calls already streaming finish).
                     {move || (d.running.get() && !d.held.get()).then(|| view! {
                         <button id="pause" class="secondary" on:click=toggle_pause
                             title="Pausing lets the turn in flight finish, then waits">

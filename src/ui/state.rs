@@ -458,7 +458,11 @@ impl DebateView {
                 reason,
                 needs_resume,
             } => {
-                self.held.set(*needs_resume);
+                // A pause of the user's or the browser's, while held at a failed call, is
+                // not the end of the hold.
+                if *needs_resume {
+                    self.held.set(true);
+                }
                 self.push(
                     format!("n{}", e.seq),
                     BlockKind::Note {
@@ -469,7 +473,13 @@ impl DebateView {
             }
             EventKind::Resumed => {
                 self.outcome.set(None);
-                self.held.set(false);
+                // The end of one pause: the debate may still be held at a failed call
+                // (a pause while offline ended, the refused key not yet fixed).
+                let still_held = match (self.session.get(), self.id.get_untracked()) {
+                    (Some(s), Some(id)) => s.is_halted(&id),
+                    _ => false,
+                };
+                self.held.set(still_held);
             }
             EventKind::Error { message } => self.push(
                 format!("n{}", e.seq),

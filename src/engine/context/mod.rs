@@ -107,9 +107,10 @@ struct State {
     occurrences: SmallMap<String, u32>,
     notes: Vec<Input>,
     warnings: Vec<String>,
-    /// Holds (pauses) in force, so parallel calls record one `Paused` and one `Resumed`.
-    holds: u32,
-    hold_reason: String,
+    /// Calls held, by the reason: calls held for the same reason record one `Paused` and
+    /// one `Resumed`, and a hold for another reason (a refused key while the user has
+    /// paused) has its own pair, so ending one never ends or hides the other.
+    holds: SmallMap<String, u32>,
 }
 
 #[derive(Clone)]
@@ -202,8 +203,7 @@ impl DebateCtx {
                 occurrences: SmallMap::new(),
                 notes: Vec::new(),
                 warnings: Vec::new(),
-                holds: 0,
-                hold_reason: String::new(),
+                holds: SmallMap::new(),
             })),
             budget,
             model: w.model,
@@ -357,21 +357,23 @@ impl DebateCtx {
             .map_or_else(|| seat.to_string(), |s| s.name.clone())
     }
 
-    /// Waits while the debate is paused (by the user, or because the browser is offline),
-    /// recording the pause and the resumption; and while another call holds it at its
-    /// failure (that call records the hold), so a held debate asks nothing new.
+    /// Waits while another call holds the debate at its failure (that call records the
+    /// hold), so a held debate asks nothing new; then while it is paused (by the user, or
+    /// because the browser is offline), recording the pause and the resumption. The hold
+    /// is waited out first: a pause that ends while the debate is still held must not
+    /// leave this call recorded as going on.
     async fn wait_while_paused(&self) -> Result<(), DebateError> {
-        if self.inputs.is_paused() {
-            let reason = self.inputs.pause_reason().into();
-            self.hold(reason, false, |i| !i.is_paused()).await?;
+        loop {
+            if self.inputs.is_halted() {
+                self.or_stop(self.inputs.wait_for(|i| (!i.is_halted()).then_some(())))
+                    .await?;
+            } else if self.inputs.is_paused() {
+                let reason = self.inputs.pause_reason().into();
+                self.hold(reason, false, |i| !i.is_paused()).await?;
+            } else {
+                return Ok(());
+            }
         }
-        if self.inputs.is_halted() {
-            self.or_stop(self.inputs.wait_for(|i| (!i.is_halted()).then_some(())))
-                .await?;
-            // Paused again while held: that pause is the user's too.
-            return Box::pin(self.wait_while_paused()).await;
-        }
-        Ok(())
     }
 
     /// Records a pause, waits until `done` holds (or Stop), and records the resumption.
@@ -384,14 +386,13 @@ impl DebateCtx {
     ) -> Result<(), DebateError> {
         let fresh = {
             let mut st = self.state.borrow_mut();
-            let fresh = st.holds == 0 || st.hold_reason != reason;
-            st.holds += 1;
-            st.hold_reason = reason.clone();
-            fresh
+            let n = st.holds.entry_or_insert_with(reason.clone(), || 0);
+            *n += 1;
+            *n == 1
         };
         if fresh {
             self.push(EventKind::Paused {
-                reason,
+                reason: reason.clone(),
                 needs_resume,
             });
         }
@@ -400,8 +401,14 @@ impl DebateCtx {
             .await;
         let last = {
             let mut st = self.state.borrow_mut();
-            st.holds -= 1;
-            st.holds == 0
+            let n = st.holds.get_mut(&reason).map_or(0, |n| {
+                *n -= 1;
+                *n
+            });
+            if n == 0 {
+                st.holds.remove(&reason);
+            }
+            n == 0
         };
         if outcome.is_ok() && last {
             self.push(EventKind::Resumed);

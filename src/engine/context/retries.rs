@@ -89,6 +89,8 @@ impl DebateCtx {
                 // Retrying cannot fix it now: hold the debate at this call, with everything
                 // said so far, until the user fixes the cause and resumes.
                 self.halt(&spec.seat, &e.message).await?;
+                // Paused by the user while held: the call tried again waits too.
+                self.wait_while_paused().await?;
                 attempt = 1;
                 continue;
             };

@@ -10,6 +10,7 @@ use super::super::context::{DebateCtx, EventLog, Inputs, Wiring};
 use super::super::event::{Event, Outcome};
 use super::super::model::ChatRequest;
 use super::super::script::{Script, ScriptedModel};
+use futures::future::LocalBoxFuture;
 use futures::task::LocalSpawnExt;
 
 /// A seat on a scripted connection named `connection`, with an 8,192-token window.
@@ -45,16 +46,32 @@ impl Scripted {
 }
 
 pub fn run_scripted(config: DebateConfig, script: Script, inputs: Rc<Inputs>) -> Scripted {
-    drive_scripted(script, inputs, EventLog::default(), |wiring| {
+    drive_scripted(script, inputs, EventLog::default(), None, |wiring| {
         Ok(DebateCtx::start(config, 1, 0, wiring))
     })
+}
+
+/// What a user does while a scripted debate runs: a task on the same virtual clock, given
+/// the clock, the debate's inputs and its log so far.
+pub type User =
+    Box<dyn FnOnce(VirtualClock, Rc<Inputs>, Rc<EventLog>) -> LocalBoxFuture<'static, ()>>;
+
+/// Like `run_scripted`, with `user` acting alongside (pausing, resuming a held debate…).
+pub fn run_scripted_with_user(config: DebateConfig, script: Script, user: User) -> Scripted {
+    drive_scripted(
+        script,
+        Inputs::new(),
+        EventLog::default(),
+        Some(user),
+        |wiring| Ok(DebateCtx::start(config, 1, 0, wiring)),
+    )
 }
 
 /// Resumes a debate from its log (a closed tab's) on a scripted model: a replay that
 /// matches makes no call for what the log already holds.
 pub fn resume_scripted(events: Vec<Event>, script: Script) -> Scripted {
     let log = EventLog::with(events.clone());
-    drive_scripted(script, Inputs::new(), log, |wiring| {
+    drive_scripted(script, Inputs::new(), log, None, |wiring| {
         DebateCtx::resume(events, wiring)
     })
 }
@@ -65,6 +82,7 @@ fn drive_scripted(
     script: Script,
     inputs: Rc<Inputs>,
     log: EventLog,
+    user: Option<User>,
     start: impl FnOnce(Wiring) -> Result<DebateCtx, String>,
 ) -> Scripted {
     let clock = VirtualClock::new(0);
@@ -77,7 +95,7 @@ fn drive_scripted(
         model: model.clone(),
         clock: Rc::new(clock.clone()),
         observer: log.clone(),
-        inputs,
+        inputs: inputs.clone(),
         stop: stop.clone(),
     })
     .expect("the scripted debate starts");
@@ -85,6 +103,7 @@ fn drive_scripted(
     // A debate held for the user (a refused key) is stopped after ten virtual hours, as a
     // user who never comes back would leave it.
     let c3 = clock.clone();
+    let (user_clock, user_log) = (clock.clone(), log.clone());
     let outcome = run_virtual_with(&clock, move |spawner| {
         spawner
             .spawn_local(async move {
@@ -92,6 +111,11 @@ fn drive_scripted(
                 stop.cancel();
             })
             .expect("spawn the stopper");
+        if let Some(user) = user {
+            spawner
+                .spawn_local(user(user_clock, inputs, user_log))
+                .expect("spawn the user");
+        }
         async move { super::drive(&c2).await }
     });
     let requests = model.requests.borrow().clone();

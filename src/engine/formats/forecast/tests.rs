@@ -564,3 +564,60 @@ fn the_seeds_debate_result_and_its_views_come_from_the_log() {
         "Turnout"
     );
 }
+
+#[test]
+fn a_pause_during_a_hold_has_its_own_end_and_resume_does_not_lift_it() {
+    use crate::engine::clock::Clock;
+    // The historian's key is refused once; the user pauses while the debate is held, then
+    // fixes the key and presses Resume, and only later lifts the pause.
+    let user: super::super::scripted::User = Box::new(|clock, inputs, log| {
+        Box::pin(async move {
+            while !inputs.is_halted() {
+                clock.sleep(100).await;
+            }
+            inputs.set_paused(true);
+            clock.sleep(60_000).await;
+            inputs.release();
+            clock.sleep(60_000).await;
+            let n = log.events.borrow().len();
+            // Resumed from the hold, still paused: nothing new was asked.
+            let asked_since = log.events.borrow()[..n]
+                .iter()
+                .rev()
+                .take_while(|e| !matches!(e.kind, EventKind::Resumed))
+                .any(|e| matches!(e.kind, EventKind::TurnStarted { .. }));
+            assert!(!asked_since, "a call went out while the user's pause held");
+            inputs.set_paused(false);
+        })
+    });
+    let r = super::super::scripted::run_scripted_with_user(
+        config(&FIVE, 2),
+        script(vec![
+            json!({"seat": "historian", "occurrence": 0, "fault": {"status": 401, "body": "bad key"}}),
+        ]),
+        user,
+    );
+    assert_eq!(r.outcome, Outcome::Completed);
+    // Two pauses, each with its own end: the refused key's (ended by Resume) and the
+    // user's (ended when lifted), so the screen never shows a held debate as going on.
+    let marks: Vec<&str> = r
+        .events
+        .iter()
+        .filter_map(|e| match &e.kind {
+            EventKind::Paused {
+                needs_resume: true, ..
+            } => Some("held"),
+            EventKind::Paused { .. } => Some("paused"),
+            EventKind::Resumed => Some("resumed"),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(marks, ["held", "paused", "resumed", "resumed"]);
+    // The refused call was asked again once, and every call went out once otherwise.
+    let historian = r
+        .requests
+        .iter()
+        .filter(|q| q.call == "round/1/historian")
+        .count();
+    assert_eq!(historian, 2);
+}
