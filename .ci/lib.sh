@@ -130,12 +130,12 @@ start_local_model() {
 
 release_build() {
   local dist=${1:-dist}
+  check_no_conflict_markers
   (cd "$ROOT" && TRUNK_OFFLINE=true with_heartbeat "Building the release bundle ($dist/)" trunk build --release --dist "$dist")
   [ -f "$ROOT/$dist/index.html" ] || { echo "the release build failed" >&2; return 1; }
   node "$ROOT/.ci/minify-js.mjs" "$ROOT/$dist"
   node "$ROOT/.ci/api-entry.mjs" "$ROOT/$dist"
   check_csp "$ROOT/$dist/index.html"
-  check_no_conflict_markers
   copy_inpage "$ROOT/$dist"
 }
 
@@ -159,7 +159,7 @@ place_model() {
 # the rules next to the markers), so the build fails on one instead.
 check_no_conflict_markers() {
   local hits
-  hits=$(cd "$ROOT" && grep -rnE '^(<<<<<<<|>>>>>>>)( |$)|^=======$' www src prompts index.html 2>/dev/null || true)
+  hits=$(cd "$ROOT" && grep -rnE $'^(<<<<<<<|\\|\\|\\|\\|\\|\\|\\||>>>>>>>)( |\r?$)|^=======\r?$' www src prompts index.html 2>/dev/null || true)
   [ -z "$hits" ] || { echo "merge conflict markers left in:" >&2; echo "$hits" >&2; return 1; }
 }
 

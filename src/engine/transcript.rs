@@ -52,17 +52,7 @@ pub fn build(p: &ContextParts) -> String {
     }
 
     // Audience notes are short by nature; the last few, each capped.
-    let notes: Vec<String> = p
-        .notes
-        .iter()
-        .rev()
-        .take(5)
-        .filter_map(|n| match n {
-            Input::Question { text } => Some(format!("- Audience question: {}", clip(text, 400))),
-            Input::Evidence { text } => Some(format!("- Evidence submitted: {}", clip(text, 600))),
-            Input::HumanTurn { .. } | Input::SpendingCap { .. } => None,
-        })
-        .collect();
+    let notes: Vec<String> = p.notes.iter().rev().take(5).filter_map(note_line).collect();
     if !notes.is_empty() {
         let s = format!(
             "From the audience (address these where relevant):\n{}",
@@ -98,6 +88,20 @@ pub fn build(p: &ContextParts) -> String {
         return EMPTY.to_string();
     }
     sections.join("\n\n")
+}
+
+/// An audience note as the context block shows it (each capped), if it is one.
+fn note_line(n: &Input) -> Option<String> {
+    match n {
+        Input::Question { text } => Some(format!("- Audience question: {}", clip(text, 400))),
+        Input::Evidence { text } => Some(format!("- Evidence submitted: {}", clip(text, 600))),
+        Input::HumanTurn { .. } | Input::SpendingCap { .. } => None,
+    }
+}
+
+/// What an audience note costs in the context block, in estimated tokens.
+pub fn note_tokens(n: &Input) -> u32 {
+    note_line(n).map_or(0, |l| tokens::estimate(&l))
 }
 
 /// The words to ask for in an answer limited to `tokens`: 0.65 words per token (13/20), a

@@ -198,6 +198,26 @@ fn classic_scoring_on_a_small_window_leaves_out_the_oldest_turns_not_the_fit() {
     }
 }
 
+/// Duelogic's speeches for `rounds` rounds, each saying which round it is, and an
+/// introduction that says it is one.
+fn duelogic_speeches(rounds: u32) -> Vec<Answer> {
+    let mut answers: Vec<Answer> = (1..=rounds)
+        .map(|k| {
+            answer(
+                Some(format!("round/{k}/")),
+                Some("argument"),
+                long_turn(&format!("[round {k} speech]")),
+            )
+        })
+        .collect();
+    answers.push(answer(
+        Some("intro".into()),
+        None,
+        long_turn("[the introduction]"),
+    ));
+    answers
+}
+
 #[test]
 fn duelogic_prompts_fit_the_window_and_the_closing_scorecard_counts_every_round() {
     let evaluation = json!({
@@ -212,22 +232,8 @@ fn duelogic_prompts_fit_the_window_and_the_closing_scorecard_counts_every_round(
         ("medium (4 rounds)", 4),
         ("long (10 rounds)", 10),
     ] {
-        // Each round's speeches say which round they are; the introduction says it is one.
-        let mut answers: Vec<Answer> = (1..=rounds)
-            .map(|k| {
-                answer(
-                    Some(format!("round/{k}/")),
-                    Some("argument"),
-                    long_turn(&format!("[round {k} speech]")),
-                )
-            })
-            .collect();
+        let mut answers = duelogic_speeches(rounds);
         answers.push(answer(None, Some("evaluation"), evaluation.to_string()));
-        answers.push(answer(
-            Some("intro".into()),
-            None,
-            long_turn("[the introduction]"),
-        ));
         let r = run(
             config(FormatId::Duelogic),
             |o| {
@@ -271,6 +277,35 @@ fn duelogic_prompts_fit_the_window_and_the_closing_scorecard_counts_every_round(
         }
         println!("          the closing and the last speech carry the introduction and every round's speeches");
     }
+}
+
+#[test]
+fn duelogic_on_a_small_window_keeps_the_introduction_and_says_which_rounds_are_left_out() {
+    const SMALL: u32 = 2_048;
+    let mut config = config_with_window(FormatId::Duelogic, SMALL);
+    if let FormatOptions::Duelogic(o) = &mut config.options {
+        o.rounds = 10;
+    }
+    let answers = duelogic_speeches(10);
+    let r = run(
+        config,
+        |_| {},
+        Script {
+            answers,
+            default: None,
+        },
+    );
+    fits("duelogic", "long (10 rounds), small window", &r, SMALL);
+    let closing = r.prompt("closing");
+    assert!(closing.contains("[the introduction]"), "{closing}");
+    // The last round whole, the one before it in the digest; the oldest named as left out.
+    assert!(closing.matches("[round 10 speech]").count() >= 2);
+    assert!(closing.contains("[round 9 speech]"));
+    assert!(closing.contains("left out for length."), "{closing}");
+    let kept = (1..=10)
+        .filter(|k| closing.contains(&format!("[round {k} speech]")))
+        .count();
+    println!("          the closing carries the introduction and {kept} of 10 rounds, the rest named as left out");
 }
 
 #[test]

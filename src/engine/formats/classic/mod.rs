@@ -222,8 +222,8 @@ impl<'a> Classic<'a> {
             // out instead, and each side's list says how many.
             const FLOOR: u32 = 48;
             const PER_TURN: u32 = 8; // its label and the blank line after it
-            let room = transcript::budget(window, MAX_TOKENS, "", &prompt("", ""))
-                .saturating_sub(2 * PER_TURN); // the two notes of turns left out
+            let room =
+                transcript::budget(window, MAX_TOKENS, "", &prompt("", "")).saturating_sub(2 * 16); // the two notes of turns left out, 12 tokens or so each
             let both: Vec<&Said> = self
                 .said
                 .iter()

@@ -232,15 +232,32 @@ impl<'a> Duelogic<'a> {
             .map_or(4096, |s| s.participant.context_tokens());
         let budget = transcript::budget(window, max_tokens, system, template);
         let notes = self.ctx.notes();
+        // Everything as it would go whole: each speech with its heading, and the audience's
+        // notes, which `transcript::build` places before the speeches.
         let whole: u32 = self
             .said
             .iter()
             .map(|s| tokens::estimate(&s.text) + 12)
-            .sum();
-        let split = match self.round_starts.len() {
+            .sum::<u32>()
+            + notes.iter().map(transcript::note_tokens).sum::<u32>();
+        let mut split = match self.round_starts.len() {
             n if n >= 2 && whole > budget => self.round_starts[n - 2],
             _ => 0,
         };
+        // What goes whole gets the half of the budget the digest leaves: where the last
+        // round is longer than that, its first speeches join the digest (the latest always
+        // goes whole, cut if it must be), rather than being dropped.
+        if split > 0 {
+            let whole_from = |i: usize| -> u32 {
+                self.said[i..]
+                    .iter()
+                    .map(|s| tokens::estimate(&s.text) + 12)
+                    .sum()
+            };
+            while split + 1 < self.said.len() && whole_from(split) > budget / 2 {
+                split += 1;
+            }
+        }
         let summaries = self.digest(split, budget / 2);
         transcript::build(&ContextParts {
             summaries: &summaries,
@@ -251,27 +268,39 @@ impl<'a> Duelogic<'a> {
     }
 
     /// Everything said before `said[upto]`, in about `tokens`: the introduction's opening
-    /// (a quarter at most), and a line per speech of each round.
+    /// (a quarter at most), and a line per speech of each round. Where even short lines
+    /// would not fit, the oldest rounds are left out, and a line says which: the
+    /// introduction always stays (`transcript::build` keeps the newest summaries first, so
+    /// an over-long digest would lose it first).
     fn digest(&self, upto: usize, tokens: u32) -> Vec<(String, String)> {
         let Some(&first) = self.round_starts.first().filter(|_| upto > 0) else {
             return Vec::new();
         };
+        let cost = |(title, text): &(String, String)| tokens::estimate(&format!("{title}: {text}"));
         let intro: String = self.said[..first]
             .iter()
             .map(|s| s.text.trim())
             .collect::<Vec<_>>()
             .join(" ");
-        let intro_tokens = (tokens / 4).min(100);
-        let mut out = vec![("Introduction".to_string(), lead(&intro, intro_tokens))];
+        let intro = (
+            "Introduction".to_string(),
+            lead(&intro, (tokens / 4).min(100)),
+        );
         let speeches = upto - first;
         let rounds = self.round_starts.iter().filter(|&&i| i < upto).count() as u32;
         // Each line: its speaker's name and a little punctuation besides the lead.
-        let per_speech = (tokens.saturating_sub(intro_tokens + 4 * rounds)
+        let per_speech = (tokens.saturating_sub(cost(&intro) + 4 * rounds)
             / speeches.max(1) as u32)
             .saturating_sub(6)
             .clamp(12, 60);
-        for (k, w) in self.round_starts.windows(2).enumerate() {
-            let (from, to) = (w[0], w[1].min(upto));
+        let mut rounds: Vec<(String, String)> = Vec::new();
+        for (k, &from) in self.round_starts.iter().enumerate() {
+            let end = self
+                .round_starts
+                .get(k + 1)
+                .copied()
+                .unwrap_or(self.said.len());
+            let to = end.min(upto);
             if from >= to {
                 break;
             }
@@ -279,8 +308,36 @@ impl<'a> Duelogic<'a> {
                 .iter()
                 .map(|s| format!("{}: {}", s.speaker, lead(&s.text, per_speech)))
                 .collect();
-            out.push((format!("Round {}", k + 1), lines.join(" / ")));
+            rounds.push((format!("Round {}", k + 1), lines.join(" / ")));
         }
+        let mut left_out = 0;
+        let note = |n: usize| {
+            let which = if n == 1 {
+                "Round 1".to_string()
+            } else {
+                format!("Rounds 1–{n}")
+            };
+            (which, "left out for length.".to_string())
+        };
+        while left_out < rounds.len() {
+            let kept = &rounds[left_out..];
+            let total = cost(&intro)
+                + kept.iter().map(cost).sum::<u32>()
+                + if left_out > 0 {
+                    cost(&note(left_out))
+                } else {
+                    0
+                };
+            if total <= tokens {
+                break;
+            }
+            left_out += 1;
+        }
+        let mut out = vec![intro];
+        if left_out > 0 {
+            out.push(note(left_out));
+        }
+        out.extend(rounds.into_iter().skip(left_out));
         out
     }
 
