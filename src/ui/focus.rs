@@ -44,3 +44,14 @@ fn try_focus(find: std::rc::Rc<dyn Fn() -> Option<web_sys::HtmlElement>>, left: 
         set_timeout(move || try_focus(find, left - 1), Duration::from_millis(30));
     }
 }
+
+/// Takes the focus from whatever has it.
+pub fn blur_active() {
+    if let Some(el) = web_sys::window()
+        .and_then(|w| w.document())
+        .and_then(|d| d.active_element())
+        .and_then(|e| e.dyn_into::<web_sys::HtmlElement>().ok())
+    {
+        let _ = el.blur();
+    }
+}

@@ -3,7 +3,6 @@
 
 use leptos::prelude::*;
 use std::time::Duration;
-use wasm_bindgen::JsCast;
 
 use super::app::navigate;
 use super::connection_form::ConnectionForm;
@@ -138,7 +137,7 @@ pub fn SetupScreen() -> impl IntoView {
             move || match s.start_as(id.clone(), config) {
                 Ok(()) => {
                     error.set(None);
-                    set_timeout(blur_active, Duration::ZERO);
+                    set_timeout(super::focus::blur_active, Duration::ZERO);
                     set_timeout(
                         move || {
                             navigate(state, Route::Debate(id));
@@ -384,16 +383,5 @@ fn PriceRow(
                 value=field(1) on:change=move |ev| set2(1, event_target_value(&ev))/>
             {move || problem.get().map(|e| view! { <p class="error field-error" role="alert">{e}</p> })}
         </div>
-    }
-}
-
-/// Takes the focus from whatever has it.
-fn blur_active() {
-    if let Some(el) = web_sys::window()
-        .and_then(|w| w.document())
-        .and_then(|d| d.active_element())
-        .and_then(|e| e.dyn_into::<web_sys::HtmlElement>().ok())
-    {
-        let _ = el.blur();
     }
 }

@@ -99,13 +99,15 @@ export async function openApp(browser, url, viewport = { width: 1280, height: 90
 }
 
 /** Adds an OpenAI-compatible connection through the form, as a user would. */
-export async function addConnection(page, { name, url, model, key = '', callHeader = false }) {
+export async function addConnection(page, { name, url, model, key = '', callHeader = false, concurrency }) {
   await page.getByRole('button', { name: /Add a connection/ }).click();
   await page.fill('#conn-name', name);
   await page.fill('#conn-url', url);
   await page.fill('#conn-model', model);
   await page.fill('#conn-key', key);
   if (callHeader) await page.check('#conn-call-header');
+  // Calls at once; the form's default where not given.
+  if (concurrency !== undefined) await page.fill('#conn-concurrency', String(concurrency));
   await page.click('#conn-save');
 }
 

@@ -20,7 +20,7 @@
 // time, to show what the parallel schedule saves. A figure, not a test.
 // Run (from the repository root, after a release build and `cargo build --bin agora-standin`):
 //   node tests/e2e/orchestration-bench.mjs [classic|duelogic|forecast|crux …]
-import { serveDist, startStandin, launch, openApp, storedEvents } from './harness.mjs';
+import { serveDist, startStandin, launch, openApp, storedEvents, addConnection } from './harness.mjs';
 
 const LATENCY_MS = 400;
 const TOKENS_PER_S = 50;
@@ -140,13 +140,7 @@ const FORMATS = { classic, duelogic, forecast, crux };
 async function run(browser, site, standin, name, f, concurrency = 10) {
   await standin.setScript(f.script());
   const { page, context } = await openApp(browser, site.url, { width: 1280, height: 900 });
-  await page.getByRole('button', { name: /Add a connection/ }).click();
-  await page.fill('#conn-name', `Stand-in ×${concurrency}`);
-  await page.fill('#conn-url', `${standin.base}/v1`);
-  await page.fill('#conn-model', 'standin');
-  await page.check('#conn-call-header');
-  await page.fill('#conn-concurrency', String(concurrency));
-  await page.click('#conn-save');
+  await addConnection(page, { name: `Stand-in ×${concurrency}`, url: `${standin.base}/v1`, model: 'standin', callHeader: true, concurrency });
   await page.getByRole('radio', { name: name[0].toUpperCase() + name.slice(1) }).check();
   await page.fill('#topic', 'Should cities ban cars from their centres?');
   await f.setup?.(page);
