@@ -375,13 +375,13 @@ impl Session {
                 }
                 formats::drive(&ctx).await;
             };
-            let _lock = match lock {
-                Some(l) => {
-                    run.await;
-                    Some(l)
+            let lock = async {
+                match lock {
+                    Some(l) => Some(l),
+                    None => (this.env.lock)(&id).await,
                 }
-                None => futures::join!((this.env.lock)(&id), run).0,
             };
+            let (_lock, ()) = futures::join!(lock, run);
             for w in ctx.warnings() {
                 this.notify(&id, &Update::Notice(w));
             }

@@ -232,14 +232,16 @@ impl<'a> Duelogic<'a> {
             .map_or(4096, |s| s.participant.context_tokens());
         let budget = transcript::budget(window, max_tokens, system, template);
         let notes = self.ctx.notes();
-        // Everything as it would go whole: each speech with its heading, and the audience's
-        // notes, which `transcript::build` places before the speeches.
-        let whole: u32 = self
+        // Each speech as it would go whole, with its heading; estimated once per prompt.
+        let costs: Vec<u32> = self
             .said
             .iter()
             .map(|s| tokens::estimate(&s.text) + 12)
-            .sum::<u32>()
-            + notes.iter().map(transcript::note_tokens).sum::<u32>();
+            .collect();
+        // Everything whole: the speeches, and the audience's notes, which
+        // `transcript::build` places before them.
+        let whole =
+            costs.iter().sum::<u32>() + notes.iter().map(transcript::note_tokens).sum::<u32>();
         let mut split = match self.round_starts.len() {
             n if n >= 2 && whole > budget => self.round_starts[n - 2],
             _ => 0,
@@ -248,13 +250,9 @@ impl<'a> Duelogic<'a> {
         // round is longer than that, its first speeches join the digest (the latest always
         // goes whole, cut if it must be), rather than being dropped.
         if split > 0 {
-            let whole_from = |i: usize| -> u32 {
-                self.said[i..]
-                    .iter()
-                    .map(|s| tokens::estimate(&s.text) + 12)
-                    .sum()
-            };
-            while split + 1 < self.said.len() && whole_from(split) > budget / 2 {
+            let mut from_split: u32 = costs[split..].iter().sum();
+            while split + 1 < costs.len() && from_split > budget / 2 {
+                from_split -= costs[split];
                 split += 1;
             }
         }
