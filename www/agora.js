@@ -13,10 +13,15 @@ const EVENTS = ['agora-turn', 'agora-finding', 'agora-finished', 'agora-error'];
 
 let loaded;
 function load() {
-  loaded ??= import(new URL(GLUE, import.meta.url).href).then(async (m) => {
-    await m.default({ module_or_path: new URL(WASM, import.meta.url) });
-    return m;
-  });
+  // The wasm's download starts with the glue's instead of after it: one round trip less.
+  loaded ??= (() => {
+    const wasm = fetch(new URL(WASM, import.meta.url));
+    wasm.catch(() => {}); // reported by the glue's init below
+    return import(new URL(GLUE, import.meta.url).href).then(async (m) => {
+      await m.default({ module_or_path: wasm });
+      return m;
+    });
+  })();
   return loaded;
 }
 
@@ -142,10 +147,14 @@ export class AgoraDebateElement extends HTMLElement {
     mount.className = 'agora-root';
     root.replaceChildren(style, mount);
     try {
+      // The module downloads while the debate's own file does (a page that sets `config`
+      // later needs it as well).
+      const module = load();
+      module.catch(() => {}); // awaited below when there is something to show
       const source = await this.#source();
       // Nothing to show yet (the page sets `config` later): wait for it quietly.
       if (!source.recorded && !source.share && !source.request) return;
-      const glue = await load();
+      const glue = await module;
       if (generation !== this.#generation) return; // replaced meanwhile
       this.#widget = glue.mountWidget(mount, {
         ...source,

@@ -6,6 +6,11 @@
 // static host that cannot send the COOP/COEP headers, so the in-page model can use several
 // threads (registered by www/inpage/agora-inpage.js when the user asks; see the README).
 if (self.document) {
+  // Wakes the browser's database for this origin while the wasm downloads: the app opens
+  // its database as soon as it starts, and on a first visit the open otherwise waits for
+  // that start-up (about 30 ms of the time to a usable first screen; BENCHMARKS.md, "Load
+  // time"). Listing the databases opens or creates none.
+  self.indexedDB?.databases?.().catch(() => {});
   // Imports beside this file (the in-page model, dist/inpage/, when used).
   window.agoraImport = (url) => import(url);
   const names = document.querySelector('script[data-wasm]').dataset;

@@ -168,8 +168,13 @@ test('a host page whose Content Security Policy forbids WebAssembly shows why th
     <title>Strict host</title><script type="module" src="./agora.js"></script>
     <agora-debate id="d" src="examples/duelogic.json"></agora-debate>`;
   await page.route(`${w.site.url}strict.html`, r => r.fulfill({ contentType: 'text/html', body: html }));
+  // Listening from the start: the module is fetched as soon as the widget is on the page,
+  // and a refused wasm can be reported before the page has loaded.
+  await page.addInitScript(() => {
+    window.heard = new Promise(ok => document.addEventListener('agora-error', e => ok(e.detail.message)));
+  });
   await page.goto(`${w.site.url}strict.html`);
-  const heard = page.evaluate(() => new Promise(ok => document.addEventListener('agora-error', e => ok(e.detail.message))));
+  const heard = page.evaluate(() => window.heard);
   const error = page.locator('#d p.error[role=alert]');
   await error.waitFor({ timeout: 30_000 });
   assert.equal(await heard, await error.textContent(), 'the host page hears the same message');
