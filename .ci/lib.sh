@@ -137,6 +137,7 @@ release_build() {
   node "$ROOT/.ci/api-entry.mjs" "$ROOT/$dist"
   check_csp "$ROOT/$dist/index.html"
   copy_inpage "$ROOT/$dist"
+  node "$ROOT/.ci/precompress.mjs" "$ROOT/$dist"
 }
 
 # The "In this browser" connection's files: www/inpage/ and wllama from tests/e2e's lockfile,

@@ -20,12 +20,14 @@ const TYPES = { '.html': 'text/html', '.js': 'text/javascript', '.wasm': 'applic
 
 /** Serves dist/ on 127.0.0.1 under SUB_PATH. With `gzip`, sends what the browser accepts
  * gzipped at level 9, as a static host would (the bundle budget counts those bytes);
- * compressed once, so compressing costs no time in a measurement. With `isolate`, sends the
+ * compressed once, so compressing costs no time in a measurement. With `brotli`, sends the
+ * release build's precompressed .br copies instead (.ci/precompress.mjs), as a host set up
+ * to serve them does. With `isolate`, sends the
  * COOP/COEP headers that make the page cross-origin isolated (as .ci/serve.py does).
  * `routes` maps a path under SUB_PATH to its own handler `(req, res)`; `seen` lists every
  * path asked for. With `cors`, any origin may fetch the files (as static hosts such as
  * GitHub Pages allow), so pages of another origin can load the widget and the API. */
-export async function serveDist({ gzip = false, isolate = false, cors = false, routes = {} } = {}) {
+export async function serveDist({ gzip = false, brotli = false, isolate = false, cors = false, routes = {} } = {}) {
   const gzipped = new Map();
   const seen = [];
   const server = createServer(async (req, res) => {
@@ -44,7 +46,11 @@ export async function serveDist({ gzip = false, isolate = false, cors = false, r
     try {
       const body = await readFile(file);
       const headers = { 'Content-Type': TYPES[extname(file)] || 'application/octet-stream' };
-      if (gzip && /\bgzip\b/.test(req.headers['accept-encoding'] || '')) {
+      const accepted = req.headers['accept-encoding'] || '';
+      const br = brotli && /\bbr\b/.test(accepted) ? await readFile(`${file}.br`).catch(() => null) : null;
+      if (br) {
+        res.writeHead(200, { ...headers, 'Content-Encoding': 'br', Vary: 'Accept-Encoding' }).end(br);
+      } else if (gzip && /\bgzip\b/.test(accepted)) {
         if (!gzipped.has(file)) gzipped.set(file, gzipSync(body, { level: 9 }));
         res.writeHead(200, { ...headers, 'Content-Encoding': 'gzip' }).end(gzipped.get(file));
       } else {

@@ -5,7 +5,9 @@
 // is there and the Start button is enabled, which happens once the wasm has started, opened
 // IndexedDB and built the session. Also: how long until a host page shows a recorded debate
 // in the <agora-debate> widget (its first turn drawn inside the shadow root), and what that
-// page downloads for it. Prints every run and the median; a figure, not a test.
+// page downloads for it. Both with the files gzipped (as any host compresses them) and in
+// brotli (a host serving the build's precompressed .br files). Prints every run and the
+// median; a figure, not a test.
 //
 // Usage (from the repository root, after a release build):
 //   node tests/e2e/load-time.mjs            # AGORA_LOAD_RUNS=N for other than 5 runs
@@ -76,23 +78,33 @@ async function once(browser, url, watch = watchSetup) {
 const median = xs => { const s = [...xs].sort((a, b) => a - b); const m = s.length >> 1; return s.length % 2 ? s[m] : (s[m - 1] + s[m]) / 2; };
 const ms = x => `${Math.round(x)} ms`;
 
-const site = await serveDist({ gzip: true, routes: { 'widget-host.html': (req, res) => res.writeHead(200, { 'Content-Type': 'text/html' }).end(WIDGET_HOST) } });
+/** Both figures with the files sent as `encoding` says. */
+async function measure(browser, encoding) {
+  const site = await serveDist({ gzip: true, brotli: encoding === 'brotli', routes: { 'widget-host.html': (req, res) => res.writeHead(200, { 'Content-Type': 'text/html' }).end(WIDGET_HOST) } });
+  try {
+    await once(browser, site.url); // warm-up: the server compresses each file once
+    const runs = [];
+    for (let i = 0; i < RUNS; i++) runs.push(await once(browser, site.url));
+    const usable = median(runs.map(r => r.usable));
+    const wasmEnd = median(runs.map(r => r.wasmEnd));
+    console.log(`  load time to a usable setup screen (10 Mbit/s down, 40 ms RTT, CPU 4x slower, cache off, ${encoding})`);
+    console.log(`    runs:   ${runs.map(r => Math.round(r.usable)).join(', ')} ms`);
+    console.log(`    median: ${ms(usable)} (wasm, ${runs[0].wasmBytes} bytes ${encoding === 'brotli' ? 'in brotli' : 'gzipped'}, downloaded by ${ms(wasmEnd)}; ${runs[0].bytes} bytes fetched in all)`);
+    const widget = [];
+    for (let i = 0; i < RUNS; i++) widget.push(await once(browser, `${site.url}widget-host.html`, watchWidget));
+    console.log(`  load time to a recorded debate in the widget on a host page (same conditions)`);
+    console.log(`    runs:   ${widget.map(r => Math.round(r.usable)).join(', ')} ms`);
+    console.log(`    median: ${ms(median(widget.map(r => r.usable)))} (${widget[0].bytes} bytes fetched by then: agora.js, the module, its wasm, the widget's styles and the debate)`);
+  } finally {
+    site.close();
+  }
+}
+
 const browser = await launch();
 try {
-  await once(browser, site.url); // warm-up: the server compresses each file once
-  const runs = [];
-  for (let i = 0; i < RUNS; i++) runs.push(await once(browser, site.url));
-  const usable = median(runs.map(r => r.usable));
-  const wasmEnd = median(runs.map(r => r.wasmEnd));
-  console.log(`  load time to a usable setup screen (10 Mbit/s down, 40 ms RTT, CPU 4x slower, cache off, gzip)`);
-  console.log(`    runs:   ${runs.map(r => Math.round(r.usable)).join(', ')} ms`);
-  console.log(`    median: ${ms(usable)} (wasm, ${runs[0].wasmBytes} bytes gzipped, downloaded by ${ms(wasmEnd)})`);
-  const widget = [];
-  for (let i = 0; i < RUNS; i++) widget.push(await once(browser, `${site.url}widget-host.html`, watchWidget));
-  console.log(`  load time to a recorded debate in the widget on a host page (same conditions)`);
-  console.log(`    runs:   ${widget.map(r => Math.round(r.usable)).join(', ')} ms`);
-  console.log(`    median: ${ms(median(widget.map(r => r.usable)))} (${widget[0].bytes} bytes gzipped fetched by then: agora.js, the module, its wasm, the widget's styles and the debate)`);
+  await measure(browser, 'gzip');
+  // A host that serves the build's precompressed .br files (.ci/precompress.mjs).
+  await measure(browser, 'brotli');
 } finally {
   await browser.close();
-  site.close();
 }
