@@ -2,10 +2,10 @@
 // release build that compresses: the wasm, JS, CSS, HTML, SVG and JSON. A host that serves
 // precompressed files (nginx's brotli_static and gzip_static, Caddy's `precompressed br
 // gzip`, and .ci/serve.py here) then sends the smallest form the browser accepts, compressed
-// harder than a server does on the fly. Brotli makes the wasm about a fifth smaller than
-// gzip -9, which is the first load's largest part (BENCHMARKS.md, "Load time").
+// harder than a server does on the fly. Brotli makes the wasm about 23% smaller than
+// gzip -9, and the wasm is the first load's largest part (BENCHMARKS.md, "Load time").
 // Usage: node .ci/precompress.mjs dist
-import { readFile, writeFile, readdir, stat } from 'node:fs/promises';
+import { readFile, writeFile, readdir } from 'node:fs/promises';
 import { join, resolve, extname } from 'node:path';
 import { brotliCompressSync, gzipSync, constants } from 'node:zlib';
 
@@ -27,7 +27,9 @@ for await (const path of files(dist)) {
   const body = await readFile(path);
   const b = brotliCompressSync(body, {
     params: {
-      [constants.BROTLI_PARAM_QUALITY]: 11,
+      // Quality 11 takes about 2 s a MB: the in-page model's runtime (inpage/wllama, 9 MB,
+      // fetched only by that connection's users) gets 9, a second's work.
+      [constants.BROTLI_PARAM_QUALITY]: body.length > 4e6 ? 9 : 11,
       [constants.BROTLI_PARAM_SIZE_HINT]: body.length,
       [constants.BROTLI_PARAM_MODE]: extname(path) === '.wasm' ? constants.BROTLI_MODE_GENERIC : constants.BROTLI_MODE_TEXT,
     },

@@ -12,6 +12,21 @@ import sys
 ENCODINGS = (("br", ".br"), ("gzip", ".gz"))
 
 
+def accepted_encodings(header):
+    """The encodings an Accept-Encoding header allows (`br;q=0` refuses br)."""
+    allowed = set()
+    for item in header.split(","):
+        name, _, params = item.strip().partition(";")
+        q = params.strip().removeprefix("q=")
+        try:
+            refused = params.strip().startswith("q=") and float(q) == 0
+        except ValueError:
+            refused = False
+        if name and not refused:
+            allowed.add(name.strip())
+    return allowed
+
+
 class Isolated(http.server.SimpleHTTPRequestHandler):
     def end_headers(self):
         self.send_header("Cross-Origin-Opener-Policy", "same-origin")
@@ -22,12 +37,14 @@ class Isolated(http.server.SimpleHTTPRequestHandler):
         path = self.translate_path(self.path)
         if os.path.isdir(path) and self.path.split("?")[0].endswith("/"):
             path = os.path.join(path, "index.html")
-        accepted = self.headers.get("Accept-Encoding", "")
-        accepted = {e.split(";")[0].strip() for e in accepted.split(",")}
         if os.path.isfile(path) and "Range" not in self.headers:
+            accepted = accepted_encodings(self.headers.get("Accept-Encoding", ""))
             for encoding, suffix in ENCODINGS:
-                if encoding in accepted and os.path.isfile(path + suffix):
-                    f = open(path + suffix, "rb")
+                packed = path + suffix
+                # A copy older than its file (the file edited by hand since) is not it.
+                if (encoding in accepted and os.path.isfile(packed)
+                        and os.path.getmtime(packed) >= os.path.getmtime(path)):
+                    f = open(packed, "rb")
                     self.send_response(200)
                     self.send_header("Content-Type", self.guess_type(path))
                     self.send_header("Content-Encoding", encoding)

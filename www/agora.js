@@ -3,8 +3,9 @@
 //   <script type="module" src="https://agora.example.org/agora.js"></script>
 //   <agora-debate src="my-debate.json"></agora-debate>              (the widget)
 // The release build (.ci/api-entry.mjs) writes this build's hashed file names below; the
-// module, its wasm and the widget's styles are fetched from beside this file, once, on
-// first use. Declarations: agora.d.ts, beside this file.
+// module, its wasm and the widget's styles are fetched from beside this file, once: when
+// runDebate is first called or a widget that draws in this page is put on it.
+// Declarations: agora.d.ts, beside this file.
 const GLUE = '__AGORA_GLUE__';
 const WASM = '__AGORA_WASM__';
 const CSS = '__AGORA_CSS__';
@@ -148,13 +149,14 @@ export class AgoraDebateElement extends HTMLElement {
     root.replaceChildren(style, mount);
     try {
       // The module downloads while the debate's own file does (a page that sets `config`
-      // later needs it as well).
-      const module = load();
-      module.catch(() => {}); // awaited below when there is something to show
+      // later needs it as well), except for a visitor-key widget waiting for its config: that
+      // debate runs in Agora's frame, which loads the module itself.
+      const module = this.hasAttribute('visitor-key') ? null : load();
+      module?.catch(() => {}); // awaited below when there is something to show
       const source = await this.#source();
       // Nothing to show yet (the page sets `config` later): wait for it quietly.
       if (!source.recorded && !source.share && !source.request) return;
-      const glue = await module;
+      const glue = await (module ?? load());
       if (generation !== this.#generation) return; // replaced meanwhile
       this.#widget = glue.mountWidget(mount, {
         ...source,

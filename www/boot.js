@@ -7,10 +7,13 @@
 // threads (registered by www/inpage/agora-inpage.js when the user asks; see the README).
 if (self.document) {
   // Wakes the browser's database for this origin while the wasm downloads: the app opens
-  // its database as soon as it starts, and on a first visit the open otherwise waits for
-  // that start-up (about 30 ms of the time to a usable first screen; BENCHMARKS.md, "Load
+  // its database as soon as it starts, and on a first visit that open otherwise also waits
+  // for the database's start-up (about 130 ms instead of 165 ms; BENCHMARKS.md, "Load
   // time"). Listing the databases opens or creates none.
-  self.indexedDB?.databases?.().catch(() => {});
+  // Reading `indexedDB` itself throws where the browser forbids storage to this page (a
+  // Firefox that blocks its cookies): the app then says so itself and keeps debates in
+  // memory, so nothing here may stop it from starting.
+  try { self.indexedDB?.databases?.().catch(() => {}); } catch { /* the app reports it */ }
   // Imports beside this file (the in-page model, dist/inpage/, when used).
   window.agoraImport = (url) => import(url);
   const names = document.querySelector('script[data-wasm]').dataset;
