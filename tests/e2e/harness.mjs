@@ -28,7 +28,7 @@ const TYPES = { '.html': 'text/html', '.js': 'text/javascript', '.wasm': 'applic
  * path asked for. With `cors`, any origin may fetch the files (as static hosts such as
  * GitHub Pages allow), so pages of another origin can load the widget and the API. */
 export async function serveDist({ gzip = false, brotli = false, isolate = false, cors = false, routes = {} } = {}) {
-  const gzipped = new Map();
+  const compressed = new Map();
   const seen = [];
   const server = createServer(async (req, res) => {
     const url = new URL(req.url, 'http://x');
@@ -44,17 +44,22 @@ export async function serveDist({ gzip = false, brotli = false, isolate = false,
     const file = normalize(join(DIST, rel));
     if (!file.startsWith(DIST)) { res.writeHead(403).end(); return; }
     try {
-      const body = await readFile(file);
       const headers = { 'Content-Type': TYPES[extname(file)] || 'application/octet-stream' };
       const accepted = req.headers['accept-encoding'] || '';
-      const br = brotli && /\bbr\b/.test(accepted) ? await readFile(`${file}.br`).catch(() => null) : null;
+      // A compressed form is read or made once per file, and the file itself only when sent.
+      const encoded = async (key, make) => {
+        if (!compressed.has(key)) compressed.set(key, await make());
+        return compressed.get(key);
+      };
+      const br = brotli && /\bbr\b/.test(accepted)
+        ? await encoded(`br ${file}`, () => readFile(`${file}.br`).catch(() => null)) : null;
       if (br) {
         res.writeHead(200, { ...headers, 'Content-Encoding': 'br', Vary: 'Accept-Encoding' }).end(br);
       } else if (gzip && /\bgzip\b/.test(accepted)) {
-        if (!gzipped.has(file)) gzipped.set(file, gzipSync(body, { level: 9 }));
-        res.writeHead(200, { ...headers, 'Content-Encoding': 'gzip' }).end(gzipped.get(file));
+        const gz = await encoded(`gzip ${file}`, async () => gzipSync(await readFile(file), { level: 9 }));
+        res.writeHead(200, { ...headers, 'Content-Encoding': 'gzip' }).end(gz);
       } else {
-        res.writeHead(200, headers).end(body);
+        res.writeHead(200, headers).end(await readFile(file));
       }
     } catch { res.writeHead(404).end(); }
   });
