@@ -9,7 +9,8 @@ use super::config::DebateConfig;
 /// 2: format options as one typed `options` value, human turns addressed to a call, format
 /// findings, queued and skipped calls, recorded decisions.
 /// 3: a score criterion's weight as a share (`weight: 0.25`, was `weight_permille: 250`).
-pub const SCHEMA_VERSION: u32 = 3;
+/// 4: a forecast's resolution (`Resolved`), appended after `Finished`; nothing to migrate.
+pub const SCHEMA_VERSION: u32 = 4;
 
 /// Identifies one model call: the path the format gives it plus how many times that path
 /// was called before in this debate.
@@ -233,6 +234,9 @@ pub enum EventKind {
         #[serde(default)]
         message: Option<String>,
     },
+    /// What happened, for a forecast resolved after it finished (the ledger scores it).
+    /// A later one replaces an earlier one: a resolution can be corrected.
+    Resolved(super::formats::forecast::ledger::Resolution),
 }
 
 /// How a structured answer was read.

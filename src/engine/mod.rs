@@ -22,6 +22,7 @@ pub mod schema_sample;
 pub mod script;
 pub mod small_map;
 pub mod tokens;
+pub mod tournament;
 pub mod transcript;
 
 pub use config::DebateConfig;

@@ -10,6 +10,7 @@
 //! then partial with reduced confidence. The call order is listed in `prompts/README.md`.
 
 pub mod consensus;
+pub mod ledger;
 pub mod options;
 pub mod parse;
 pub(super) mod plan;

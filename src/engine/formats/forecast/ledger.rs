@@ -1,0 +1,390 @@
+//! The forecast ledger: a finished forecast resolved later, and how well each of its
+//! forecasters did — every role, the roles' consensus, the judge and the final blend —
+//! by the Brier score and the log score, per forecast, per model, and as a calibration
+//! table once enough forecasts are resolved to draw one honestly.
+
+use serde::{Deserialize, Serialize};
+
+use super::types::ForecastResult;
+use crate::engine::config::{DebateConfig, Participant};
+
+/// What happened, recorded in the debate's log (`EventKind::Resolved`), so it is exported,
+/// imported and shared with the forecast.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Resolution {
+    /// The id of the outcome that happened.
+    pub outcome: String,
+    /// For a numeric question, the value observed (its outcome is the range it fell in).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub value: Option<f64>,
+    /// When it happened, as the user gave it (`2027-03-31`).
+    pub on: String,
+    #[serde(default, skip_serializing_if = "String::is_empty")]
+    pub note: String,
+}
+
+/// Probabilities below this count as this in the log score, so one confident miss costs
+/// ln(0.001) ≈ −6.9 instead of minus infinity.
+pub const LOG_FLOOR: f64 = 0.001;
+/// Resolved forecasts needed before the calibration chart is drawn.
+pub const CALIBRATION_MIN_FORECASTS: usize = 10;
+/// Points a calibration bin needs to be drawn as a point rather than left hollow.
+pub const CALIBRATION_MIN_POINTS: u32 = 5;
+
+/// Who made a forecast: a role (with its model), or the aggregates.
+#[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Forecaster {
+    Role {
+        seat: String,
+        /// The seat's name ("Optimist", a custom role's name).
+        name: String,
+        model: Option<String>,
+    },
+    Consensus,
+    Judge,
+    Final,
+}
+
+impl Forecaster {
+    pub fn label(&self) -> String {
+        match self {
+            Forecaster::Role { name, .. } => name.clone(),
+            Forecaster::Consensus => "Role consensus".into(),
+            Forecaster::Judge => "Judge".into(),
+            Forecaster::Final => "Final blend".into(),
+        }
+    }
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct Score {
+    pub forecaster: Forecaster,
+    /// The distribution as scored (normalised to sum to 1), in the outcomes' order.
+    pub probabilities: Vec<f64>,
+    /// Σ (p − o)² over the outcomes: 0 is perfect, 2 the worst (Brier's own definition;
+    /// for a yes/no question it is twice the one-probability form).
+    pub brier: f64,
+    /// ln of the probability given to what happened: 0 is perfect, lower is worse.
+    pub log: f64,
+}
+
+/// A distribution that sums to 1, or `None` when it has no mass or a bad number.
+fn normalised(p: &[f64]) -> Option<Vec<f64>> {
+    let sum: f64 = p.iter().sum();
+    if p.iter().any(|x| !x.is_finite() || *x < 0.0) || sum <= 0.0 {
+        return None;
+    }
+    Some(p.iter().map(|x| x / sum).collect())
+}
+
+/// Brier and log scores of one distribution when outcome `happened` happened.
+pub fn score(probabilities: &[f64], happened: usize) -> Option<(Vec<f64>, f64, f64)> {
+    let p = normalised(probabilities)?;
+    let brier = p
+        .iter()
+        .enumerate()
+        .map(|(k, pk)| (pk - if k == happened { 1.0 } else { 0.0 }).powi(2))
+        .sum();
+    let log = p.get(happened)?.max(LOG_FLOOR).ln();
+    Some((p, brier, log))
+}
+
+/// Every forecaster's score on one resolved forecast. A forecaster missing a probability
+/// for some outcome is left out rather than scored on a guess.
+pub fn scores(
+    config: &DebateConfig,
+    result: &ForecastResult,
+    resolution: &Resolution,
+) -> Result<Vec<Score>, String> {
+    let happened = result
+        .outcomes
+        .iter()
+        .position(|o| o.outcome == resolution.outcome)
+        .ok_or_else(|| {
+            format!(
+                "\"{}\" is not one of this forecast's outcomes.",
+                resolution.outcome
+            )
+        })?;
+    let mut seats: Vec<&str> = Vec::new();
+    for o in &result.outcomes {
+        for r in &o.roles {
+            if !seats.contains(&r.role.as_str()) {
+                seats.push(&r.role);
+            }
+        }
+    }
+    let mut columns: Vec<(Forecaster, Vec<Option<f64>>)> = seats
+        .iter()
+        .map(|seat| {
+            let seat_config = config.seat(seat);
+            let model = seat_config.and_then(|s| match &s.participant {
+                Participant::Model { model, .. } => Some(model.clone()),
+                Participant::Human => None,
+            });
+            let name = seat_config.map_or_else(|| super::role_name(seat), |s| s.name.clone());
+            let column = result
+                .outcomes
+                .iter()
+                .map(|o| {
+                    o.roles
+                        .iter()
+                        .find(|r| r.role == *seat)
+                        .map(|r| r.probability)
+                })
+                .collect();
+            (
+                Forecaster::Role {
+                    seat: seat.to_string(),
+                    name,
+                    model,
+                },
+                column,
+            )
+        })
+        .collect();
+    let aggregate = |f: fn(&super::types::OutcomeResult) -> Option<f64>| -> Vec<Option<f64>> {
+        result.outcomes.iter().map(f).collect()
+    };
+    columns.push((Forecaster::Consensus, aggregate(|o| o.consensus)));
+    columns.push((Forecaster::Judge, aggregate(|o| o.judge)));
+    columns.push((Forecaster::Final, aggregate(|o| o.final_probability)));
+    Ok(columns
+        .into_iter()
+        .filter_map(|(forecaster, column)| {
+            let p: Vec<f64> = column.into_iter().collect::<Option<_>>()?;
+            let (probabilities, brier, log) = score(&p, happened)?;
+            Some(Score {
+                forecaster,
+                probabilities,
+                brier,
+                log,
+            })
+        })
+        .collect())
+}
+
+/// Mean scores of one model (over every role it played) or one aggregate.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Average {
+    pub who: String,
+    pub forecasts: u32,
+    pub brier: f64,
+    pub log: f64,
+}
+
+/// Averages by model for the roles ("model (as role)" would split a model's record too
+/// thin), and by aggregate for the consensus, the judge and the final blend.
+pub fn averages(resolved: &[Vec<Score>]) -> Vec<Average> {
+    let mut out: Vec<Average> = Vec::new();
+    for s in resolved.iter().flatten() {
+        let who = match &s.forecaster {
+            Forecaster::Role { model: Some(m), .. } => m.clone(),
+            Forecaster::Role {
+                model: None, name, ..
+            } => format!("a person ({name})"),
+            f => f.label(),
+        };
+        match out.iter_mut().find(|a| a.who == who) {
+            Some(a) => {
+                a.forecasts += 1;
+                a.brier += s.brier;
+                a.log += s.log;
+            }
+            None => out.push(Average {
+                who,
+                forecasts: 1,
+                brier: s.brier,
+                log: s.log,
+            }),
+        }
+    }
+    for a in &mut out {
+        a.brier /= a.forecasts as f64;
+        a.log /= a.forecasts as f64;
+    }
+    out.sort_by(|a, b| a.brier.total_cmp(&b.brier));
+    out
+}
+
+/// One tenth of the probability scale: what was predicted in it and how often it happened.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Bin {
+    pub low: f64,
+    pub high: f64,
+    pub points: u32,
+    pub mean_predicted: f64,
+    pub observed: f64,
+}
+
+/// The final blend's calibration: every outcome of every resolved forecast is a point
+/// (its probability, and whether it happened), in ten bins. `None` until
+/// `CALIBRATION_MIN_FORECASTS` forecasts are resolved; empty bins are left out.
+pub fn calibration(resolved: &[(Vec<f64>, usize)]) -> Option<Vec<Bin>> {
+    if resolved.len() < CALIBRATION_MIN_FORECASTS {
+        return None;
+    }
+    let mut sums = [(0u32, 0.0f64, 0.0f64); 10];
+    for (p, happened) in resolved {
+        for (k, pk) in p.iter().enumerate() {
+            let bin = ((pk * 10.0).floor() as usize).min(9);
+            sums[bin].0 += 1;
+            sums[bin].1 += pk;
+            sums[bin].2 += (k == *happened) as u32 as f64;
+        }
+    }
+    Some(
+        sums.iter()
+            .enumerate()
+            .filter(|(_, s)| s.0 > 0)
+            .map(|(i, s)| Bin {
+                low: i as f64 / 10.0,
+                high: (i + 1) as f64 / 10.0,
+                points: s.0,
+                mean_predicted: s.1 / s.0 as f64,
+                observed: s.2 / s.0 as f64,
+            })
+            .collect(),
+    )
+}
+
+/// For a numeric question whose outcomes are ranges ("Under 2%", "2–3%", "3% or more",
+/// "< 2", "2-3", "> 3"), the outcome a value falls in; `None` when the labels cannot be
+/// read as ranges or the value fits none or several, so the user picks it.
+pub fn outcome_for_value(outcomes: &[(String, String)], value: f64) -> Option<String> {
+    let hits: Vec<&String> = outcomes
+        .iter()
+        .filter(|(_, label)| range(label).is_some_and(|(lo, hi)| value >= lo && value < hi))
+        .map(|(id, _)| id)
+        .collect();
+    match hits.as_slice() {
+        [one] => Some(one.to_string()),
+        _ => None,
+    }
+}
+
+/// A label's range [low, high).
+fn range(label: &str) -> Option<(f64, f64)> {
+    let l = label
+        .to_lowercase()
+        .replace(['%', ','], "")
+        .replace(['–', '—'], "-");
+    let numbers: Vec<f64> = l
+        .split(|c: char| !(c.is_ascii_digit() || c == '.'))
+        .filter(|s| !s.is_empty() && *s != ".")
+        .filter_map(|s| s.parse().ok())
+        .collect();
+    let below = ["under", "below", "less than", "<"]
+        .iter()
+        .any(|w| l.contains(w));
+    let above = ["over", "above", "more", "at least", ">", "+"]
+        .iter()
+        .any(|w| l.contains(w));
+    match numbers.as_slice() {
+        [x] if below && !above => Some((f64::NEG_INFINITY, *x)),
+        [x] if above && !below => Some((*x, f64::INFINITY)),
+        [a, b] if !below && !above && l.contains('-') && a < b => Some((*a, *b)),
+        _ => None,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn close(a: f64, b: f64) {
+        assert!((a - b).abs() < 1e-9, "{a} != {b}");
+    }
+
+    #[test]
+    fn brier_and_log_scores_match_hand_computed_values() {
+        // 70% yes, and yes happened: (0.7−1)² + (0.3−0)² = 0.18; ln 0.7.
+        let (_, brier, log) = score(&[0.7, 0.3], 0).unwrap();
+        close(brier, 0.18);
+        close(log, 0.7f64.ln());
+        // Three outcomes, the middle happened: 0.2² + 0.5² + 0.3² = 0.38; ln 0.5.
+        let (_, brier, log) = score(&[0.2, 0.5, 0.3], 1).unwrap();
+        close(brier, 0.38);
+        close(log, 0.5f64.ln());
+        // A distribution that sums to 2 is normalised first: the same as 0.25/0.75.
+        let (p, brier, _) = score(&[0.5, 1.5], 1).unwrap();
+        assert_eq!(p, [0.25, 0.75]);
+        close(brier, 0.125);
+        // A certain miss: Brier's worst (2) and the log score's floor, not −∞.
+        let (_, brier, log) = score(&[1.0, 0.0], 1).unwrap();
+        close(brier, 2.0);
+        close(log, LOG_FLOOR.ln());
+        assert!(score(&[0.0, 0.0], 0).is_none());
+        assert!(score(&[f64::NAN, 1.0], 0).is_none());
+    }
+
+    #[test]
+    fn averages_rank_models_by_their_mean_brier_score() {
+        let role = |m: &str| Forecaster::Role {
+            seat: "optimist".into(),
+            name: "Optimist".into(),
+            model: Some(m.into()),
+        };
+        let s = |f: Forecaster, brier: f64, log: f64| Score {
+            forecaster: f,
+            probabilities: vec![],
+            brier,
+            log,
+        };
+        let a = averages(&[
+            vec![
+                s(role("m1"), 0.2, -0.5),
+                s(role("m2"), 0.6, -1.0),
+                s(Forecaster::Final, 0.1, -0.2),
+            ],
+            vec![s(role("m1"), 0.4, -0.7), s(Forecaster::Final, 0.3, -0.4)],
+        ]);
+        let names: Vec<&str> = a.iter().map(|x| x.who.as_str()).collect();
+        assert_eq!(names, ["Final blend", "m1", "m2"]);
+        close(a[0].brier, 0.2);
+        close(a[1].brier, 0.3);
+        close(a[1].log, -0.6);
+        assert_eq!(a[1].forecasts, 2);
+    }
+
+    #[test]
+    fn calibration_waits_for_enough_forecasts_and_bins_by_tenths() {
+        let few = vec![(vec![0.8, 0.2], 0); CALIBRATION_MIN_FORECASTS - 1];
+        assert_eq!(calibration(&few), None);
+        // Ten forecasts at 80/20: the 80% outcome happened in 8 of them.
+        let many: Vec<(Vec<f64>, usize)> = (0..10)
+            .map(|i| (vec![0.8, 0.2], (i >= 8) as usize))
+            .collect();
+        let bins = calibration(&many).unwrap();
+        assert_eq!(bins.len(), 2);
+        assert_eq!((bins[0].low, bins[0].points), (0.2, 10));
+        close(bins[0].observed, 0.2);
+        assert_eq!((bins[1].low, bins[1].points), (0.8, 10));
+        close(bins[1].mean_predicted, 0.8);
+        close(bins[1].observed, 0.8);
+        // 1.0 falls in the top bin, not an eleventh.
+        let certain = vec![(vec![1.0, 0.0], 0); 10];
+        assert_eq!(calibration(&certain).unwrap().last().unwrap().low, 0.9);
+    }
+
+    #[test]
+    fn a_value_resolves_a_numeric_question_to_its_range() {
+        let outcomes: Vec<(String, String)> =
+            [("low", "Under 2%"), ("mid", "2–3%"), ("high", "3% or more")]
+                .iter()
+                .map(|(a, b)| (a.to_string(), b.to_string()))
+                .collect();
+        assert_eq!(outcome_for_value(&outcomes, 1.4).as_deref(), Some("low"));
+        assert_eq!(outcome_for_value(&outcomes, 2.0).as_deref(), Some("mid"));
+        assert_eq!(outcome_for_value(&outcomes, 3.0).as_deref(), Some("high"));
+        let yes_no = [
+            ("yes".to_string(), "Yes".to_string()),
+            ("no".into(), "No".into()),
+        ];
+        assert_eq!(
+            outcome_for_value(&yes_no, 2.0),
+            None,
+            "not a numeric question"
+        );
+    }
+}
