@@ -494,6 +494,8 @@ impl DebateView {
                 self.paused.set(false);
                 self.held.set(false);
             }
+            // A forecast's resolution is read from the log by the ledger, not drawn as a block.
+            EventKind::Resolved(_) => {}
         }
     }
 
