@@ -888,3 +888,82 @@ fn a_question_sent_just_before_stop_is_taken_by_the_resumed_run() {
         })
     ));
 }
+
+/// A forecast resolved later keeps its resolution in its log, scored by the ledger; a
+/// resolution that cannot be right is refused with a reason and stores nothing.
+#[test]
+fn a_finished_forecast_is_resolved_in_its_log_and_scored() {
+    use agora::engine::config::FormatId;
+    use agora::engine::formats::defaults::default_config;
+    use agora::engine::formats::forecast::ledger::{entry, scores, Forecaster, Resolution};
+    let w = world();
+    let (clock, heard) = (w.clock.clone(), w.heard.clone());
+    let resolution = |outcome: &str, on: &str| Resolution {
+        outcome: outcome.into(),
+        value: None,
+        on: on.into(),
+        note: String::new(),
+    };
+    let (refused, loaded) = run_virtual_with(&w.clock, |spawner| {
+        let s = session(&w, spawner, r#"{"default": {"chunk_delay_ms": 5}}"#);
+        async move {
+            let config = default_config(FormatId::Forecast, "Will it rain tomorrow?", &|_| {
+                Participant::Model {
+                    connection: "cloud".into(),
+                    connection_label: "Cloud".into(),
+                    model: "gpt-x".into(),
+                    context_tokens: 16_000,
+                    price: None,
+                }
+            });
+            let id = s.start(config).unwrap();
+            until_ended(&clock, &heard).await;
+            let mut refused = Vec::new();
+            for r in [
+                resolution("maybe", "2027-01-01"),
+                resolution("yes", "2027-02-30"),
+                resolution("yes", "tomorrow"),
+            ] {
+                refused.push(s.resolve(&id, r).await.unwrap_err());
+            }
+            s.resolve(&id, resolution("no", "2027-01-01"))
+                .await
+                .unwrap();
+            // Corrected: the later resolution is the one that counts.
+            s.resolve(&id, resolution("yes", "2027-01-02"))
+                .await
+                .unwrap();
+            (refused, s.load(&id).await.unwrap().unwrap())
+        }
+    });
+    assert!(
+        refused[0].contains("not one of this forecast's outcomes"),
+        "{refused:?}"
+    );
+    assert!(refused[1].contains("not a date") && refused[2].contains("not a date"));
+    let resolved = loaded
+        .events
+        .iter()
+        .filter(|e| matches!(e.kind, EventKind::Resolved(_)))
+        .count();
+    assert_eq!(resolved, 2, "only the accepted resolutions are stored");
+    let seqs: Vec<u32> = loaded.events.iter().map(|e| e.seq).collect();
+    assert!(seqs.windows(2).all(|p| p[1] == p[0] + 1), "{seqs:?}");
+    let e = entry(&loaded.events).unwrap();
+    let r = e.resolution.clone().unwrap();
+    assert_eq!((r.outcome.as_str(), r.on.as_str()), ("yes", "2027-01-02"));
+    let scored = scores(e.config, &e.result, &r).unwrap();
+    let last = scored
+        .iter()
+        .find(|s| s.forecaster == Forecaster::Final)
+        .unwrap();
+    // Brier's score of the final blend, by hand from its own probabilities.
+    let p_yes = last.probabilities[0];
+    let by_hand = (p_yes - 1.0).powi(2) + (last.probabilities[1]).powi(2);
+    assert!((last.brier - by_hand).abs() < 1e-12);
+    assert!((last.log - p_yes.max(0.001).ln()).abs() < 1e-12);
+    assert!(
+        scored.len() >= 4,
+        "roles, consensus, judge and blend: {scored:?}"
+    );
+}

@@ -13,8 +13,9 @@ use super::writer::{run_writer, Kept, Listener, Recorder};
 use crate::engine::cancel::CancelToken;
 use crate::engine::clock::Clock;
 use crate::engine::context::{DebateCtx, Inputs, Wiring};
-use crate::engine::event::{Event, Input, Purpose};
+use crate::engine::event::{Event, EventKind, Input, Purpose};
 use crate::engine::formats;
+use crate::engine::formats::forecast::ledger::{self, Resolution};
 use crate::engine::model::{ChatMessage, ChatModel, ChatRequest};
 use crate::engine::{CallKey, DebateConfig};
 use crate::store::{DebateSummary, Store, StoredDebate};
@@ -534,6 +535,41 @@ impl Session {
                 }
             }
             Ok(out)
+        })
+    }
+
+    /// Records what happened to a finished forecast: one `Resolved` event appended to its
+    /// stored log (a later one corrects an earlier one). Returns the event, for the view.
+    pub fn resolve(
+        &self,
+        id: &str,
+        resolution: Resolution,
+    ) -> LocalBoxFuture<'static, Result<Event, String>> {
+        let busy = self.running.borrow().get(id).is_some() || self.kept.borrow().get(id).is_some();
+        let (store, clock, id) = (
+            self.env.store.clone(),
+            self.env.clock.clone(),
+            id.to_string(),
+        );
+        Box::pin(async move {
+            if busy {
+                return Err("This forecast is running or not saved in this browser; it can be resolved once it is stored.".into());
+            }
+            let stored = store
+                .load(&id)
+                .await?
+                .ok_or("This forecast is no longer stored.")?;
+            ledger::check(&stored.events, &resolution)?;
+            let event = Event {
+                seq: stored.events.last().map_or(0, |e| e.seq + 1),
+                at_ms: clock.now_ms(),
+                kind: EventKind::Resolved(resolution),
+            };
+            store.append(&id, &event).await?;
+            let mut summary = stored.summary;
+            summary.apply(&event);
+            store.put_summary(&summary).await?;
+            Ok(event)
         })
     }
 

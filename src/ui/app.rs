@@ -57,6 +57,9 @@ fn route_from_location() -> Route {
         if pair == "view=history" {
             return Route::History;
         }
+        if pair == "view=ledger" {
+            return Route::Ledger;
+        }
     }
     Route::Setup
 }
@@ -67,6 +70,7 @@ pub fn href(route: &Route) -> String {
     match route {
         Route::Setup => path,
         Route::History => format!("{path}?view=history"),
+        Route::Ledger => format!("{path}?view=ledger"),
         Route::Debate(id) => format!("{path}?debate={}", js_sys::encode_uri_component(id)),
         // Only ever opened from the address it came with.
         Route::Shared => window().location().href().unwrap_or(path),
@@ -92,7 +96,7 @@ fn open_route(state: AppState, route: Route) {
         }
         Route::History => refresh_history(state),
         Route::Shared => load_shared(state),
-        Route::Setup => {}
+        Route::Setup | Route::Ledger => {}
     }
     state.route.set(route);
     let _ = window().scroll_to_with_x_and_y(0.0, 0.0);
@@ -256,6 +260,7 @@ pub fn App() -> impl IntoView {
         let title = match (state.route.get(), topic) {
             (Route::Setup, _) => "New debate · Agora".to_string(),
             (Route::History, _) => "History · Agora".to_string(),
+            (Route::Ledger, _) => "Forecast ledger · Agora".to_string(),
             (Route::Debate(_), Some(t)) => format!("{} · Agora", clip_title(&t)),
             (Route::Shared, Some(t)) => format!("Shared: {} · Agora", clip_title(&t)),
             (Route::Debate(_) | Route::Shared, None) => "Debate · Agora".to_string(),
@@ -283,6 +288,8 @@ pub fn App() -> impl IntoView {
                     class:active=move || state.route.get() == Route::Setup>"New debate"</a>
                 <a href=move || href(&Route::History) on:click=nav(Route::History)
                     class:active=move || state.route.get() == Route::History>"History"</a>
+                <a href=move || href(&Route::Ledger) on:click=nav(Route::Ledger)
+                    class:active=move || state.route.get() == Route::Ledger>"Ledger"</a>
             </nav>
         </header>
         {move || state.notice.get().map(|n| view! {
@@ -296,6 +303,7 @@ pub fn App() -> impl IntoView {
                 Route::Setup => view! { <SetupScreen/> }.into_any(),
                 Route::Debate(_) | Route::Shared => view! { <DebateScreen/> }.into_any(),
                 Route::History => view! { <HistoryScreen/> }.into_any(),
+                Route::Ledger => view! { <super::ledger::LedgerScreen/> }.into_any(),
             }}
         </main>
         <footer class="foot">

@@ -29,6 +29,8 @@ mod import;
 #[cfg(target_arch = "wasm32")]
 mod inpage;
 #[cfg(target_arch = "wasm32")]
+mod ledger;
+#[cfg(target_arch = "wasm32")]
 pub mod markdown;
 #[cfg(target_arch = "wasm32")]
 mod progressive;

@@ -158,6 +158,8 @@ pub struct DebateView {
     pub shared: RwSignal<Option<std::sync::Arc<Vec<Event>>>>,
     /// The finding a share link opened on (one crux card, one forecast), shown alone.
     pub focus: RwSignal<Option<String>>,
+    /// What happened, for a forecast resolved after it finished.
+    pub resolution: RwSignal<Option<crate::engine::formats::forecast::ledger::Resolution>>,
     /// The session this view's debate runs on.
     pub session: super::app::SessionHandle,
     /// Where share links made in this view open: a widget's Agora (`None`: this page).
@@ -194,6 +196,7 @@ impl DebateView {
             transcript_hidden: RwSignal::new(false),
             shared: RwSignal::new(None),
             focus: RwSignal::new(None),
+            resolution: RwSignal::new(None),
             turns: StoredValue::new(crate::engine::small_map::SmallMap::new()),
             epoch: StoredValue::new(0),
             owner: StoredValue::new(Owner::new()),
@@ -217,6 +220,7 @@ impl DebateView {
         self.findings.set(Vec::new());
         self.transcript_hidden.set(false);
         self.focus.set(None);
+        self.resolution.set(None);
         // A new debate (or none) is not the shared one.
         self.shared.set(None);
         self.turns.update_value(|t| t.clear());
@@ -494,8 +498,7 @@ impl DebateView {
                 self.paused.set(false);
                 self.held.set(false);
             }
-            // A forecast's resolution is read from the log by the ledger, not drawn as a block.
-            EventKind::Resolved(_) => {}
+            EventKind::Resolved(r) => self.resolution.set(Some(r.clone())),
         }
     }
 
@@ -607,6 +610,8 @@ pub enum Route {
     Setup,
     Debate(String),
     History,
+    /// The forecast ledger.
+    Ledger,
     /// A debate carried in a share link's fragment (`#share=1.…`).
     Shared,
 }

@@ -17,7 +17,13 @@ pub fn excerpt(events: &[Event], key: &str) -> Option<Vec<Event>> {
         .iter()
         .rev()
         .find(|e| matches!(e.kind, EventKind::Finished { .. }));
-    let kept = [Some(start), Some(finding), end];
+    // A resolved forecast carries its resolution (the latest) with it.
+    let resolution = events
+        .iter()
+        .rev()
+        .find(|e| matches!(e.kind, EventKind::Resolved(_)))
+        .filter(|_| end.is_some());
+    let kept = [Some(start), Some(finding), end, resolution];
     Some(
         kept.into_iter()
             .flatten()
@@ -66,5 +72,58 @@ mod tests {
             "no turn comes with the card"
         );
         assert_eq!(excerpt(&run.events, "no/such/finding"), None);
+    }
+
+    /// A resolution is part of the log: exported, imported and shared (with the forecast
+    /// alone) with it; one placed before the forecast finished is refused on import.
+    #[test]
+    fn a_resolved_forecast_travels_with_its_resolution() {
+        use crate::engine::formats::forecast::ledger::Resolution;
+        let config = default_config(FormatId::Forecast, "Rain tomorrow?", &|_| model("c"));
+        let run = run_scripted(
+            config,
+            Default::default(),
+            crate::engine::context::Inputs::new(),
+        );
+        let mut events = run.events.clone();
+        let resolved = |seq: u32, outcome: &str| Event {
+            seq,
+            at_ms: 1,
+            kind: EventKind::Resolved(Resolution {
+                outcome: outcome.into(),
+                value: None,
+                on: "2027-01-01".into(),
+                note: "the weather service".into(),
+            }),
+        };
+        let next = events.last().unwrap().seq + 1;
+        events.push(resolved(next, "no"));
+        events.push(resolved(next + 1, "yes"));
+        let back = import(&to_json(&events)).expect("a resolved forecast imports");
+        assert_eq!(back.len(), events.len());
+        assert_eq!(back[back.len() - 2..], events[events.len() - 2..]);
+        let key = events
+            .iter()
+            .find_map(|e| match &e.kind {
+                EventKind::FindingRecorded(f) if f.body.label() == "Forecast" => {
+                    Some(f.key.clone())
+                }
+                _ => None,
+            })
+            .unwrap();
+        let cut = excerpt(&events, &key).unwrap();
+        assert_eq!(cut.len(), 4);
+        assert!(matches!(&cut[3].kind, EventKind::Resolved(r) if r.outcome == "yes"));
+        // (Numbers may differ in their last digit after a trip through JSON text.)
+        assert_eq!(import(&to_json(&cut)).unwrap()[3], cut[3]);
+        // Before the end: refused, with where.
+        let mut early = run.events.clone();
+        let at = early.len() - 1;
+        early.insert(at, resolved(early[at].seq, "yes"));
+        for (i, e) in early.iter_mut().enumerate() {
+            e.seq = i as u32;
+        }
+        let e = import(&to_json(&early)).unwrap_err();
+        assert!(e.contains("a resolution before the debate finished"), "{e}");
     }
 }

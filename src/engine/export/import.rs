@@ -201,13 +201,20 @@ pub(super) fn debate(schema: u32, events: Option<&Value>, at: &str) -> Result<Ve
                 event.seq
             ));
         }
-        // A stopped debate may be resumed later: then `Resumed` follows its `Finished`.
-        if out
+        // A stopped debate may be resumed later: then `Resumed` follows its `Finished`. A
+        // finished forecast may be resolved (and the resolution corrected) after it.
+        let ended = out
             .last()
-            .is_some_and(|p| matches!(p.kind, EventKind::Finished { .. }))
-            && !matches!(event.kind, EventKind::Resumed)
-        {
-            return Err(format!("{at}[{i}]: an event after the debate finished."));
+            .is_some_and(|p| matches!(p.kind, EventKind::Finished { .. } | EventKind::Resolved(_)));
+        match (&event.kind, ended) {
+            (EventKind::Resumed | EventKind::Resolved(_), true) => {}
+            (EventKind::Resolved(_), false) => {
+                return Err(format!(
+                    "{at}[{i}]: a resolution before the debate finished."
+                ))
+            }
+            (_, true) => return Err(format!("{at}[{i}]: an event after the debate finished.")),
+            _ => {}
         }
         out.push(event);
     }

@@ -5,8 +5,13 @@
 
 use serde::{Deserialize, Serialize};
 
-use super::types::ForecastResult;
-use crate::engine::config::{DebateConfig, Participant};
+use super::types::{ForecastFinding, ForecastResult};
+use crate::engine::config::{DebateConfig, FormatOptions, Participant};
+use crate::engine::event::{config_of, Event, EventKind, Outcome};
+use crate::engine::finding::FindingBody;
+
+/// Longest note a resolution keeps.
+pub const MAX_NOTE_CHARS: usize = 2_000;
 
 /// What happened, recorded in the debate's log (`EventKind::Resolved`), so it is exported,
 /// imported and shared with the forecast.
@@ -21,6 +26,100 @@ pub struct Resolution {
     pub on: String,
     #[serde(default, skip_serializing_if = "String::is_empty")]
     pub note: String,
+}
+
+/// A forecast's log as the ledger reads it: the question, its result and its latest
+/// resolution, if any.
+pub struct Entry<'a> {
+    pub config: &'a DebateConfig,
+    pub result: ForecastResult,
+    pub resolution: Option<Resolution>,
+}
+
+/// The ledger's view of a log: `None` for anything but a forecast that finished with a
+/// result.
+pub fn entry(events: &[Event]) -> Option<Entry<'_>> {
+    let config = config_of(events)?;
+    if !matches!(config.options, FormatOptions::Forecast(_)) {
+        return None;
+    }
+    let mut result = None;
+    let mut resolution = None;
+    for e in events {
+        match &e.kind {
+            EventKind::FindingRecorded(f) => {
+                if let FindingBody::Forecast(x) = &f.body {
+                    if let ForecastFinding::Result(r) = x.as_ref() {
+                        result = Some(r.clone());
+                    }
+                }
+            }
+            EventKind::Resolved(r) => resolution = Some(r.clone()),
+            _ => {}
+        }
+    }
+    Some(Entry {
+        config,
+        result: result?,
+        resolution,
+    })
+}
+
+/// Whether `r` may resolve the forecast in `events`: a finished forecast with a result, one
+/// of its outcomes, a real date and a note of bounded size. Says what is wrong otherwise.
+pub fn check(events: &[Event], r: &Resolution) -> Result<(), String> {
+    let finished = events.iter().rev().find_map(|e| match &e.kind {
+        EventKind::Finished { outcome, .. } => Some(*outcome),
+        EventKind::Resumed => Some(Outcome::Stopped),
+        _ => None,
+    });
+    let Some(entry) = entry(events) else {
+        return Err("Only a forecast that reached its result can be resolved.".into());
+    };
+    if finished != Some(Outcome::Completed) {
+        return Err("Only a finished forecast can be resolved; this one has not finished.".into());
+    }
+    if !entry.result.outcomes.iter().any(|o| o.outcome == r.outcome) {
+        return Err(format!(
+            "\"{}\" is not one of this forecast's outcomes.",
+            r.outcome
+        ));
+    }
+    if !is_date(&r.on) {
+        return Err(format!("\"{}\" is not a date (YYYY-MM-DD).", r.on));
+    }
+    if r.value.is_some_and(|v| !v.is_finite()) {
+        return Err("The value is not a number.".into());
+    }
+    if r.note.chars().count() > MAX_NOTE_CHARS {
+        return Err(format!(
+            "The note is longer than {MAX_NOTE_CHARS} characters."
+        ));
+    }
+    Ok(())
+}
+
+/// `YYYY-MM-DD` with a real month and day (leap years included).
+fn is_date(s: &str) -> bool {
+    let parts: Vec<&str> = s.split('-').collect();
+    let [y, m, d] = parts.as_slice() else {
+        return false;
+    };
+    if y.len() != 4 || m.len() != 2 || d.len() != 2 {
+        return false;
+    }
+    let (Ok(y), Ok(m), Ok(d)) = (y.parse::<u32>(), m.parse::<u32>(), d.parse::<u32>()) else {
+        return false;
+    };
+    let leap = y % 4 == 0 && (y % 100 != 0 || y % 400 == 0);
+    let days = match m {
+        1 | 3 | 5 | 7 | 8 | 10 | 12 => 31,
+        4 | 6 | 9 | 11 => 30,
+        2 if leap => 29,
+        2 => 28,
+        _ => return false,
+    };
+    (1..=days).contains(&d)
 }
 
 /// Probabilities below this count as this in the log score, so one confident miss costs
@@ -50,7 +149,7 @@ impl Forecaster {
         match self {
             Forecaster::Role { name, .. } => name.clone(),
             Forecaster::Consensus => "Role consensus".into(),
-            Forecaster::Judge => "Judge".into(),
+            Forecaster::Judge => "Judge's synthesis".into(),
             Forecaster::Final => "Final blend".into(),
         }
     }
@@ -164,6 +263,21 @@ pub fn scores(
         .collect())
 }
 
+/// A Brier score as shown: three decimals.
+pub fn brier(x: f64) -> String {
+    crate::engine::cost::decimal(x, 3)
+}
+
+/// A log score as shown: three decimals, with a true minus sign.
+pub fn log_score(x: f64) -> String {
+    let s = crate::engine::cost::decimal(x.abs(), 3);
+    if x < 0.0 && s != "0.000" {
+        format!("−{s}")
+    } else {
+        s
+    }
+}
+
 /// Mean scores of one model (over every role it played) or one aggregate.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Average {
@@ -263,8 +377,8 @@ pub fn outcome_for_value(outcomes: &[(String, String)], value: f64) -> Option<St
     }
 }
 
-/// A label's range [low, high).
-fn range(label: &str) -> Option<(f64, f64)> {
+/// A label's range [low, high), when it reads as one.
+pub fn range(label: &str) -> Option<(f64, f64)> {
     let l = label
         .to_lowercase()
         .replace(['%', ','], "")
@@ -365,6 +479,21 @@ mod tests {
         // 1.0 falls in the top bin, not an eleventh.
         let certain = vec![(vec![1.0, 0.0], 0); 10];
         assert_eq!(calibration(&certain).unwrap().last().unwrap().low, 0.9);
+    }
+
+    #[test]
+    fn dates_are_checked_to_the_day() {
+        assert!(is_date("2027-03-31") && is_date("2024-02-29"));
+        for bad in [
+            "2023-02-29",
+            "2027-04-31",
+            "2027-13-01",
+            "27-03-31",
+            "2027/03/31",
+            "",
+        ] {
+            assert!(!is_date(bad), "{bad}");
+        }
     }
 
     #[test]

@@ -6,6 +6,8 @@
 #[cfg(target_arch = "wasm32")]
 mod panel;
 #[cfg(target_arch = "wasm32")]
+mod resolve;
+#[cfg(target_arch = "wasm32")]
 mod setup;
 
 #[cfg(target_arch = "wasm32")]

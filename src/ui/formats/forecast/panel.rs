@@ -526,6 +526,7 @@ pub fn ForecastPanel() -> impl IntoView {
     view! {
         <section class="fc-panel" aria-label="Forecast">
             <ForecastOutcome with_roles=true/>
+            <super::resolve::Resolve/>
             <div class="fc-rounds">
                 <div class="fc-tabs" role="tablist">{tabs}</div>
                 <div class="fc-cards">{cards}</div>

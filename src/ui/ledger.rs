@@ -1,0 +1,247 @@
+//! The forecast ledger: every finished forecast in this browser, open or resolved; the
+//! resolved ones scored (Brier and log) for each model and for the consensus, the judge and
+//! the final blend; and the final blend's calibration once enough are resolved.
+
+use leptos::prelude::*;
+use leptos::task::spawn_local;
+
+use super::app::{href, navigate};
+use super::state::{AppState, Route};
+use crate::engine::config::FormatId;
+use crate::engine::cost::decimal;
+use crate::engine::event::Outcome;
+use crate::engine::formats::forecast::ledger::{
+    self, averages, brier, calibration, entry, log_score, Bin, Forecaster, Resolution, Score,
+    CALIBRATION_MIN_FORECASTS, CALIBRATION_MIN_POINTS,
+};
+
+#[derive(Clone)]
+struct Item {
+    id: String,
+    topic: String,
+    /// The final blend's most likely outcome and its probability.
+    likely: Option<(String, f64)>,
+    /// What happened (its label), and every forecaster's score.
+    resolved: Option<(Resolution, String, Vec<Score>)>,
+    /// The final blend's distribution, for calibration.
+    blend: Option<Vec<f64>>,
+    happened: Option<usize>,
+}
+
+async fn load(state: AppState) -> Result<Vec<Item>, String> {
+    let s = state.session().ok_or("Storage is not ready yet.")?;
+    let list = s.list().await?;
+    let mut out = Vec::new();
+    for d in list {
+        if d.format != Some(FormatId::Forecast) || d.outcome != Some(Outcome::Completed) {
+            continue;
+        }
+        let Some(stored) = s.load(&d.id).await? else {
+            continue;
+        };
+        let Some(e) = entry(&stored.events) else {
+            continue;
+        };
+        let likely = e
+            .result
+            .outcomes
+            .iter()
+            .filter_map(|o| o.final_probability.map(|p| (o.label.clone(), p)))
+            .max_by(|a, b| a.1.total_cmp(&b.1));
+        let blend: Option<Vec<f64>> = e
+            .result
+            .outcomes
+            .iter()
+            .map(|o| o.final_probability)
+            .collect();
+        let happened = e.resolution.as_ref().and_then(|r| {
+            e.result
+                .outcomes
+                .iter()
+                .position(|o| o.outcome == r.outcome)
+        });
+        let resolved = e.resolution.as_ref().and_then(|r| {
+            let label = e
+                .result
+                .outcomes
+                .iter()
+                .find(|o| o.outcome == r.outcome)?
+                .label
+                .clone();
+            let scores = ledger::scores(e.config, &e.result, r).ok()?;
+            Some((r.clone(), label, scores))
+        });
+        out.push(Item {
+            id: d.id,
+            topic: d.topic,
+            likely,
+            resolved,
+            blend,
+            happened,
+        });
+    }
+    Ok(out)
+}
+
+fn pct(p: f64) -> String {
+    format!("{}%", decimal(p * 100.0, 1))
+}
+
+/// Predicted against observed frequency, per tenth: a point per bin (hollow when it holds
+/// too few to trust), the diagonal of perfect calibration behind them.
+fn chart(bins: Vec<Bin>) -> impl IntoView {
+    const S: f64 = 200.0;
+    // Coordinates as text: float formatting would add its tables to the bundle.
+    let x = |p: f64| decimal(30.0 + p * S, 1);
+    let y = |p: f64| decimal(10.0 + (1.0 - p) * S, 1);
+    let label = bins
+        .iter()
+        .map(|b| {
+            format!(
+                "{}–{}%: predicted {}, happened {} of {}",
+                decimal(b.low * 100.0, 0),
+                decimal(b.high * 100.0, 0),
+                pct(b.mean_predicted),
+                pct(b.observed),
+                b.points
+            )
+        })
+        .collect::<Vec<_>>()
+        .join("; ");
+    view! {
+        <svg class="calibration" viewBox="0 0 240 240" role="img" aria-label=format!("Calibration of the final blend: {label}")>
+            <line class="axis" x1=x(0.0) y1=y(0.0) x2=x(1.0) y2=y(0.0)/>
+            <line class="axis" x1=x(0.0) y1=y(0.0) x2=x(0.0) y2=y(1.0)/>
+            <line class="ideal" x1=x(0.0) y1=y(0.0) x2=x(1.0) y2=y(1.0)/>
+            <text x=x(0.0) y="228" text-anchor="middle">"0"</text>
+            <text x=x(0.5) y="228" text-anchor="middle">"50%"</text>
+            <text x=x(1.0) y="228" text-anchor="middle">"100%"</text>
+            <text x="24" y=y(0.0) text-anchor="end" dominant-baseline="middle">"0"</text>
+            <text x="24" y=y(1.0) text-anchor="end" dominant-baseline="middle">"100%"</text>
+            {bins.into_iter().map(|b| view! {
+                <circle class:thin=b.points < CALIBRATION_MIN_POINTS cx=x(b.mean_predicted) cy=y(b.observed)
+                    r=decimal(3.0 + (b.points as f64).sqrt().min(6.0), 1) data-points=b.points>
+                    <title>{format!("predicted {}, happened {} ({} points)", pct(b.mean_predicted), pct(b.observed), b.points)}</title>
+                </circle>
+            }).collect_view()}
+        </svg>
+    }
+}
+
+#[component]
+pub fn LedgerScreen() -> impl IntoView {
+    let state = expect_context::<AppState>();
+    let items = RwSignal::new(None::<Result<Vec<Item>, String>>);
+    spawn_local(async move { items.set(Some(load(state).await)) });
+    let open_link = move |id: String, text: String| {
+        let route = Route::Debate(id);
+        let go = route.clone();
+        view! {
+            <a href=href(&route) on:click=move |ev: leptos::ev::MouseEvent| {
+                ev.prevent_default();
+                navigate(state, go.clone());
+            }>{text}</a>
+        }
+    };
+    let body = move || {
+        let all = match items.get() {
+            None => return view! { <p class="hint">"Reading the forecasts…"</p> }.into_any(),
+            Some(Err(e)) => return view! { <p class="error" role="alert">{e}</p> }.into_any(),
+            Some(Ok(all)) => all,
+        };
+        if all.is_empty() {
+            return view! {
+                <div class="card empty"><p>"No finished forecasts yet. Run one (New debate, Forecast), then resolve it here when the question is settled."</p></div>
+            }
+            .into_any();
+        }
+        let (resolved, open): (Vec<Item>, Vec<Item>) =
+            all.into_iter().partition(|i| i.resolved.is_some());
+        let scored: Vec<Vec<Score>> = resolved
+            .iter()
+            .filter_map(|i| i.resolved.as_ref().map(|r| r.2.clone()))
+            .collect();
+        let points: Vec<(Vec<f64>, usize)> = resolved
+            .iter()
+            .filter_map(|i| Some((i.blend.clone()?, i.happened?)))
+            .collect();
+        let count = points.len();
+        let summary = format!(
+            "{} forecast{}: {} resolved, {} open.",
+            resolved.len() + open.len(),
+            if resolved.len() + open.len() == 1 {
+                ""
+            } else {
+                "s"
+            },
+            resolved.len(),
+            open.len()
+        );
+        view! {
+            <p id="ledger-summary">{summary}</p>
+            {(!open.is_empty()).then(|| view! {
+                <section class="card ledger-section">
+                    <h2>"Open"</h2>
+                    <div class="table-scroll"><table class="data-table" id="ledger-open">
+                        <thead><tr><th scope="col">"Question"</th><th scope="col">"Most likely (final blend)"</th></tr></thead>
+                        <tbody>{open.into_iter().map(|i| view! {
+                            <tr>
+                                <td>{open_link(i.id.clone(), i.topic.clone())}</td>
+                                <td>{i.likely.map_or("—".to_string(), |(l, p)| format!("{l}, {}", pct(p)))}</td>
+                            </tr>
+                        }).collect_view()}</tbody>
+                    </table></div>
+                    <p class="hint">"Open a forecast to resolve it."</p>
+                </section>
+            })}
+            {(!resolved.is_empty()).then(|| view! {
+                <section class="card ledger-section">
+                    <h2>"Resolved"</h2>
+                    <div class="table-scroll"><table class="data-table" id="ledger-resolved">
+                        <thead><tr><th scope="col">"Question"</th><th scope="col">"What happened"</th><th scope="col" class="num">"Blend gave it"</th><th scope="col" class="num">"Brier"</th><th scope="col" class="num">"Log"</th></tr></thead>
+                        <tbody>{resolved.into_iter().map(|i| {
+                            let (r, label, scores) = i.resolved.clone().unwrap();
+                            let fin = scores.iter().find(|s| s.forecaster == Forecaster::Final).cloned();
+                            view! {
+                                <tr>
+                                    <td>{open_link(i.id.clone(), i.topic.clone())}</td>
+                                    <td>{label}<span class="hint">{r.on.clone()}</span></td>
+                                    <td class="num">{fin.as_ref().zip(i.happened).map_or("—".to_string(), |(f, k)| pct(f.probabilities[k]))}</td>
+                                    <td class="num">{fin.as_ref().map_or("—".to_string(), |f| brier(f.brier))}</td>
+                                    <td class="num">{fin.as_ref().map_or("—".to_string(), |f| log_score(f.log))}</td>
+                                </tr>
+                            }
+                        }).collect_view()}</tbody>
+                    </table></div>
+                </section>
+                <section class="card ledger-section">
+                    <h2>"Record by model"</h2>
+                    <div class="table-scroll"><table class="data-table" id="ledger-models">
+                        <caption class="hint">"Mean over resolved forecasts; a model that played several roles in one forecast is scored once per role. Brier: 0 is perfect, 2 the worst. Log: 0 is perfect, lower is worse."</caption>
+                        <thead><tr><th scope="col">"Model or aggregate"</th><th scope="col" class="num">"Scored"</th><th scope="col" class="num">"Brier"</th><th scope="col" class="num">"Log"</th></tr></thead>
+                        <tbody>{averages(&scored).into_iter().map(|a| view! {
+                            <tr><th scope="row">{a.who}</th><td class="num">{a.forecasts}</td><td class="num">{brier(a.brier)}</td><td class="num">{log_score(a.log)}</td></tr>
+                        }).collect_view()}</tbody>
+                    </table></div>
+                </section>
+            })}
+            <section class="card ledger-section" id="ledger-calibration">
+                <h2>"Calibration of the final blend"</h2>
+                {match calibration(&points) {
+                    Some(bins) => view! {
+                        {chart(bins)}
+                        <p class="hint">{format!("Every outcome of the {count} resolved forecasts is a point: how likely the blend said it was, against how often such outcomes happened. Points on the diagonal are well calibrated; hollow ones hold fewer than {CALIBRATION_MIN_POINTS} outcomes.")}</p>
+                    }.into_any(),
+                    None => view! {
+                        <p class="hint">{format!("The chart needs {CALIBRATION_MIN_FORECASTS} resolved forecasts to say anything honest; there {} {count} so far.", if count == 1 { "is" } else { "are" })}</p>
+                    }.into_any(),
+                }}
+            </section>
+        }
+        .into_any()
+    };
+    view! {
+        <h1>"Forecast ledger"</h1>
+        {body}
+    }
+}

@@ -1,0 +1,92 @@
+// The forecast ledger against the scripted stand-in: a finished forecast (final blend
+// .44/.34/.22 on Passes/Fails/Delayed, as in forecast.test.mjs) is resolved as Passes, its
+// scores are read on screen against values worked out by hand, the resolution survives a
+// reload and can be corrected, and the ledger lists it with its model's record and says how
+// many resolved forecasts the calibration chart still needs.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { mkdir } from 'node:fs/promises';
+import { join } from 'node:path';
+import { world, openApp, addConnection, ROOT, fullScreenshot, storedEvents } from './harness.mjs';
+
+const w = world('e2e-forecast.json');
+const SHOTS = join(ROOT, 'tests/e2e/artifacts');
+
+// Brier = Σ (p − o)²; log = ln p(what happened).
+const brier = (p, k) => p.reduce((s, x, i) => s + (x - (i === k ? 1 : 0)) ** 2, 0);
+const FINAL = [0.44, 0.34, 0.22];
+
+async function scoreRow(page, forecaster) {
+  const row = page.locator('.fc-scores tbody tr', { has: page.locator('th', { hasText: forecaster }) });
+  const cells = await row.locator('td').allTextContents();
+  return { brier: Number(await row.locator('td[data-brier]').getAttribute('data-brier')), cells };
+}
+
+test('a resolved forecast is scored, kept, corrected and listed in the ledger', async () => {
+  const { page, consoleLines } = await openApp(w.browser, w.site.url, { width: 1280, height: 900 });
+  await addConnection(page, { name: 'Stand-in', url: `${w.standin.base}/v1`, model: 'standin', callHeader: true });
+  await page.getByRole('radio', { name: 'Forecast' }).check();
+  await page.fill('#topic', 'Will the transit bill pass this year?');
+  await page.getByLabel('Outcome 1 label').fill('Passes');
+  await page.getByLabel('Outcome 2 label').fill('Fails');
+  await page.click('#add-outcome');
+  await page.getByLabel('Outcome 3 id').fill('delay');
+  await page.getByLabel('Outcome 3 label').fill('Delayed to next session');
+  await page.click('#start');
+  await page.waitForSelector('.badge.done, .badge.failed', { timeout: 60_000 });
+  assert.ok(await page.locator('.badge.done').isVisible(), consoleLines.join('\n'));
+
+  // Nothing picked: told, nothing stored.
+  await page.click('#resolve-save');
+  assert.match(await page.locator('.fc-resolution [role="alert"]').textContent(), /Pick the outcome/);
+  await page.selectOption('#resolve-outcome', 'yes');
+  await page.fill('#resolve-date', '2027-03-31');
+  await page.fill('#resolve-note', 'Signed into law');
+  await page.click('#resolve-save');
+  await page.waitForSelector('#resolution-line');
+  assert.match(await page.locator('#resolution-line').textContent(), /Passes on 2027-03-31 · Signed into law/);
+  const fin = await scoreRow(page, 'Final blend');
+  assert.ok(Math.abs(fin.brier - brier(FINAL, 0)) < 1e-6, `${fin.brier}`);
+  assert.equal(fin.cells[1], brier(FINAL, 0).toFixed(3));
+  assert.equal(fin.cells[2], `−${(-Math.log(0.44)).toFixed(3)}`);
+  // Every role is scored with its model: the optimist said 60% Passes.
+  const opt = await scoreRow(page, 'Optimist');
+  assert.equal(opt.cells[0], 'standin');
+  assert.ok(Math.abs(opt.brier - brier([0.6, 0.2, 0.2], 0)) < 1e-6, `${opt.brier}`);
+  const resolved = (await storedEvents(page)).filter(e => e.kind.Resolved);
+  assert.equal(resolved.length, 1);
+  assert.deepEqual(resolved[0].kind.Resolved, { outcome: 'yes', on: '2027-03-31', note: 'Signed into law' });
+
+  await mkdir(SHOTS, { recursive: true });
+  await page.locator('.fc-resolution').scrollIntoViewIfNeeded();
+  await page.screenshot({ path: join(SHOTS, 'forecast-resolved-1280.png') });
+
+  // From the stored log after a reload, and corrected: Fails happened instead.
+  await page.reload();
+  await page.waitForSelector('#resolution-line');
+  await page.click('#resolve-correct');
+  await page.selectOption('#resolve-outcome', 'no');
+  await page.click('#resolve-save');
+  await page.waitForFunction(() => /Fails/.test(document.querySelector('#resolution-line')?.textContent ?? ''));
+  const corrected = await scoreRow(page, 'Final blend');
+  assert.ok(Math.abs(corrected.brier - brier(FINAL, 1)) < 1e-6, `${corrected.brier}`);
+
+  // The ledger: one resolved forecast, the model's record, and the chart's wait said.
+  await page.getByRole('link', { name: 'Ledger' }).click();
+  await page.waitForSelector('#ledger-summary');
+  assert.equal(await page.locator('#ledger-summary').textContent(), '1 forecast: 1 resolved, 0 open.');
+  const row = await page.locator('#ledger-resolved tbody tr').first().locator('td').allTextContents();
+  assert.deepEqual(row, ['Will the transit bill pass this year?', 'Fails2027-03-31', '34.0%',
+    brier(FINAL, 1).toFixed(3), `−${(-Math.log(0.34)).toFixed(3)}`]);
+  const models = await page.locator('#ledger-models tbody th').allTextContents();
+  assert.ok(models.includes('standin') && models.includes('Final blend'), models.join());
+  assert.match(await page.locator('#ledger-calibration').textContent(), /needs 10 resolved forecasts.*there is 1 so far/);
+  await fullScreenshot(page, join(SHOTS, 'ledger-1280.png'));
+  await page.setViewportSize({ width: 390, height: 900 });
+  await page.waitForTimeout(100);
+  await fullScreenshot(page, join(SHOTS, 'ledger-390.png'));
+  assert.equal(await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth), 0, 'ledger: no horizontal scroll at 390 px');
+  // The ledger's row opens the forecast.
+  await page.getByRole('link', { name: 'Will the transit bill pass this year?' }).click();
+  await page.waitForSelector('#resolution-line');
+});
