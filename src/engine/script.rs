@@ -148,6 +148,18 @@ impl Script {
         Ok(script)
     }
 
+    /// Reads a stored connection's script through the same path-tracking reader as
+    /// `from_json`, so the app links one copy of the script's deserializer, not two
+    /// (4 KB gzipped). Errors are the plain serde ones, as before.
+    pub fn deserialize_stored<'de, D: serde::Deserializer<'de>>(
+        d: D,
+    ) -> Result<Option<Script>, D::Error> {
+        let mut track = serde_path_to_error::Track::new();
+        <Option<Script> as serde::Deserialize>::deserialize(serde_path_to_error::Deserializer::new(
+            d, &mut track,
+        ))
+    }
+
     /// What serde cannot see: a fault names exactly one failure, and a status is an HTTP
     /// error. The message names the answer (`answers[2].fault`).
     pub fn check(&self) -> Result<(), String> {

@@ -199,7 +199,11 @@ pub struct Connection {
     #[serde(default)]
     pub schema_form_known: bool,
     /// What a `Scripted` connection plays.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(
+        default,
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "crate::engine::script::Script::deserialize_stored"
+    )]
     pub script: Option<crate::engine::script::Script>,
     #[serde(skip)]
     pub api_key: String,

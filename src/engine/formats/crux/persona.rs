@@ -354,7 +354,11 @@ pub fn clean(text: &str, name: &str, banned: &[String]) -> String {
     }
     let mut chars = rest.chars();
     match chars.next() {
-        Some(first) if first.is_lowercase() => first.to_uppercase().chain(chars).collect(),
+        // ASCII only: the banned openers are English, so what follows one is too, and
+        // Unicode's case tables would cost the bundle 8 KB gzipped.
+        Some(first) if first.is_ascii_lowercase() => std::iter::once(first.to_ascii_uppercase())
+            .chain(chars)
+            .collect(),
         _ => rest.to_string(),
     }
 }

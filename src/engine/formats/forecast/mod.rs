@@ -46,7 +46,8 @@ pub const DEFAULT_ROLES: [&str; 5] = ["optimist", "pessimist", "contrarian", "hi
 pub fn role_name(kind: &str) -> String {
     let mut c = kind.chars();
     c.next()
-        .map(|f| f.to_uppercase().collect::<String>() + c.as_str())
+        // Role kinds are ASCII ids (`optimist`, `role-2`).
+        .map(|f| f.to_ascii_uppercase().to_string() + c.as_str())
         .unwrap_or_default()
 }
 

@@ -131,8 +131,8 @@ pub fn svg(card: &CruxCard, name: &dyn Fn(&str) -> String, topic: &str) -> Strin
         "#6b5bd6",
         &format!(
             "CRUX CARD · {} · {}",
-            kind_title(card).to_uppercase(),
-            status(card).to_uppercase()
+            kind_title(card).to_ascii_uppercase(),
+            status(card).to_ascii_uppercase()
         ),
     );
     y += 50;
@@ -159,7 +159,7 @@ pub fn svg(card: &CruxCard, name: &dyn Fn(&str) -> String, topic: &str) -> Strin
         let mut yy = top + 36;
         let mut lines: Vec<(u32, &str, &str, String)> = vec![(24, "700", "#1c1b29", name(&s.seat))];
         let section = |label: &str, value: &str, lines: &mut Vec<(u32, &str, &str, String)>| {
-            lines.push((15, "600", "#6b5bd6", label.to_uppercase()));
+            lines.push((15, "600", "#6b5bd6", label.to_ascii_uppercase()));
             for l in wrap(value, chars) {
                 lines.push((19, "400", "#2b2a3a", l));
             }
@@ -256,8 +256,8 @@ pub fn map_svg(names: &[String], edges: &[Edge]) -> String {
     let pos = |i: usize| {
         let a = start + std::f64::consts::TAU * i as f64 / n;
         (
-            (cx + r * a.cos()).round() as i32,
-            (cy + r * a.sin()).round() as i32,
+            (cx + r * cos(a)).round() as i32,
+            (cy + r * sin(a)).round() as i32,
         )
     };
     let mut body = String::new();
@@ -344,6 +344,25 @@ pub fn file_name(card: &CruxCard, ext: &str) -> String {
             slug
         }
     )
+}
+
+// In the browser the page's own Math: Rust's would link libm's trigonometry (3 KB gzipped)
+// for the map's two calls. Positions are rounded to whole pixels either way.
+#[cfg(target_arch = "wasm32")]
+fn cos(x: f64) -> f64 {
+    js_sys::Math::cos(x)
+}
+#[cfg(target_arch = "wasm32")]
+fn sin(x: f64) -> f64 {
+    js_sys::Math::sin(x)
+}
+#[cfg(not(target_arch = "wasm32"))]
+fn cos(x: f64) -> f64 {
+    x.cos()
+}
+#[cfg(not(target_arch = "wasm32"))]
+fn sin(x: f64) -> f64 {
+    x.sin()
 }
 
 #[cfg(test)]
