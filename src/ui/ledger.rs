@@ -5,8 +5,8 @@
 use leptos::prelude::*;
 use leptos::task::spawn_local;
 
-use super::app::{href, navigate};
 use super::state::{AppState, Route};
+use super::table::{data_table, Cell, Column};
 use crate::engine::config::FormatId;
 use crate::engine::cost::decimal;
 use crate::engine::event::Outcome;
@@ -90,9 +90,10 @@ fn pct(p: f64) -> String {
 /// Predicted against observed frequency, per tenth: a point per bin (hollow when it holds
 /// too few to trust), the diagonal of perfect calibration behind them.
 fn chart(bins: Vec<Bin>) -> impl IntoView {
-    const S: f64 = 200.0;
+    // A 180-unit square with room left of it and under it for the axes' labels.
+    const S: f64 = 180.0;
     // Coordinates as text: float formatting would add its tables to the bundle.
-    let x = |p: f64| decimal(30.0 + p * S, 1);
+    let x = |p: f64| decimal(44.0 + p * S, 1);
     let y = |p: f64| decimal(10.0 + (1.0 - p) * S, 1);
     let label = bins
         .iter()
@@ -109,15 +110,18 @@ fn chart(bins: Vec<Bin>) -> impl IntoView {
         .collect::<Vec<_>>()
         .join("; ");
     view! {
-        <svg class="calibration" viewBox="0 0 240 240" role="img" aria-label=format!("Calibration of the final blend: {label}")>
+        <svg class="calibration" viewBox="0 0 240 230" role="img" aria-label=format!("Calibration of the final blend: {label}")>
             <line class="axis" x1=x(0.0) y1=y(0.0) x2=x(1.0) y2=y(0.0)/>
             <line class="axis" x1=x(0.0) y1=y(0.0) x2=x(0.0) y2=y(1.0)/>
             <line class="ideal" x1=x(0.0) y1=y(0.0) x2=x(1.0) y2=y(1.0)/>
-            <text x=x(0.0) y="228" text-anchor="middle">"0"</text>
-            <text x=x(0.5) y="228" text-anchor="middle">"50%"</text>
-            <text x=x(1.0) y="228" text-anchor="middle">"100%"</text>
-            <text x="24" y=y(0.0) text-anchor="end" dominant-baseline="middle">"0"</text>
-            <text x="24" y=y(1.0) text-anchor="end" dominant-baseline="middle">"100%"</text>
+            <text x=x(0.0) y="204" text-anchor="middle">"0"</text>
+            <text x=x(0.5) y="204" text-anchor="middle">"50%"</text>
+            <text x=x(1.0) y="204" text-anchor="end">"100%"</text>
+            <text x=x(0.5) y="222" text-anchor="middle" class="axis-title">"predicted"</text>
+            <text x="38" y=y(0.0) text-anchor="end" dominant-baseline="middle">"0"</text>
+            <text x="38" y=y(0.5) text-anchor="end" dominant-baseline="middle">"50%"</text>
+            <text x="38" y=y(1.0) text-anchor="end" dominant-baseline="hanging">"100%"</text>
+            <text x="10" y=y(0.5) text-anchor="middle" class="axis-title" transform=format!("rotate(-90 10 {})", y(0.5))>"happened"</text>
             {bins.into_iter().map(|b| view! {
                 <circle class:thin=b.points < CALIBRATION_MIN_POINTS cx=x(b.mean_predicted) cy=y(b.observed)
                     r=decimal(3.0 + (b.points as f64).sqrt().min(6.0), 1) data-points=b.points>
@@ -133,16 +137,6 @@ pub fn LedgerScreen() -> impl IntoView {
     let state = expect_context::<AppState>();
     let items = RwSignal::new(None::<Result<Vec<Item>, String>>);
     spawn_local(async move { items.set(Some(load(state).await)) });
-    let open_link = move |id: String, text: String| {
-        let route = Route::Debate(id);
-        let go = route.clone();
-        view! {
-            <a href=href(&route) on:click=move |ev: leptos::ev::MouseEvent| {
-                ev.prevent_default();
-                navigate(state, go.clone());
-            }>{text}</a>
-        }
-    };
     let body = move || {
         let all = match items.get() {
             None => return view! { <p class="hint">"Reading the forecasts…"</p> }.into_any(),
@@ -177,54 +171,68 @@ pub fn LedgerScreen() -> impl IntoView {
             resolved.len(),
             open.len()
         );
-        view! {
-            <p id="ledger-summary">{summary}</p>
-            {(!open.is_empty()).then(|| view! {
+        let open_table = (!open.is_empty()).then(|| {
+            let rows = open
+                .into_iter()
+                .map(|i| {
+                    vec![
+                        Cell::Link(i.topic, Route::Debate(i.id)),
+                        Cell::Text(i.likely.map_or("—".to_string(), |(l, p)| format!("{l}, {}", pct(p)))),
+                    ]
+                })
+                .collect();
+            view! {
                 <section class="card ledger-section">
                     <h2>"Open"</h2>
-                    <div class="table-scroll"><table class="data-table" id="ledger-open">
-                        <thead><tr><th scope="col">"Question"</th><th scope="col">"Most likely (final blend)"</th></tr></thead>
-                        <tbody>{open.into_iter().map(|i| view! {
-                            <tr>
-                                <td>{open_link(i.id.clone(), i.topic.clone())}</td>
-                                <td>{i.likely.map_or("—".to_string(), |(l, p)| format!("{l}, {}", pct(p)))}</td>
-                            </tr>
-                        }).collect_view()}</tbody>
-                    </table></div>
+                    {data_table("ledger-open", "", None, vec![Column("Question", false), Column("Most likely (final blend)", false)], rows)}
                     <p class="hint">"Open a forecast to resolve it."</p>
                 </section>
-            })}
-            {(!resolved.is_empty()).then(|| view! {
+            }
+        });
+        let resolved_tables = (!resolved.is_empty()).then(|| {
+            let rows = resolved
+                .into_iter()
+                .filter_map(|i| {
+                    let (r, label, scores) = i.resolved?;
+                    let fin = scores.into_iter().find(|s| s.forecaster == Forecaster::Final);
+                    let shown = |f: &dyn Fn(&Score) -> String| fin.as_ref().map_or("—".to_string(), f);
+                    Some(vec![
+                        Cell::Link(i.topic, Route::Debate(i.id)),
+                        Cell::Two(label, r.on),
+                        Cell::Text(shown(&|f| i.happened.map_or("—".into(), |k| pct(f.probabilities[k])))),
+                        Cell::Text(shown(&|f| brier(f.brier))),
+                        Cell::Text(shown(&|f| log_score(f.log))),
+                    ])
+                })
+                .collect();
+            let models = averages(&scored)
+                .into_iter()
+                .map(|a| {
+                    vec![
+                        Cell::Head(a.who),
+                        Cell::Text(a.forecasts.to_string()),
+                        Cell::Text(brier(a.brier)),
+                        Cell::Text(log_score(a.log)),
+                    ]
+                })
+                .collect();
+            view! {
                 <section class="card ledger-section">
                     <h2>"Resolved"</h2>
-                    <div class="table-scroll"><table class="data-table" id="ledger-resolved">
-                        <thead><tr><th scope="col">"Question"</th><th scope="col">"What happened"</th><th scope="col" class="num">"Blend gave it"</th><th scope="col" class="num">"Brier"</th><th scope="col" class="num">"Log"</th></tr></thead>
-                        <tbody>{resolved.into_iter().map(|i| {
-                            let (r, label, scores) = i.resolved.clone().unwrap();
-                            let fin = scores.iter().find(|s| s.forecaster == Forecaster::Final).cloned();
-                            view! {
-                                <tr>
-                                    <td>{open_link(i.id.clone(), i.topic.clone())}</td>
-                                    <td>{label}<span class="hint">{r.on.clone()}</span></td>
-                                    <td class="num">{fin.as_ref().zip(i.happened).map_or("—".to_string(), |(f, k)| pct(f.probabilities[k]))}</td>
-                                    <td class="num">{fin.as_ref().map_or("—".to_string(), |f| brier(f.brier))}</td>
-                                    <td class="num">{fin.as_ref().map_or("—".to_string(), |f| log_score(f.log))}</td>
-                                </tr>
-                            }
-                        }).collect_view()}</tbody>
-                    </table></div>
+                    {data_table("ledger-resolved", "", None, vec![Column("Question", false), Column("What happened", false),
+                        Column("Blend gave it", true), Column("Brier", true), Column("Log", true)], rows)}
                 </section>
                 <section class="card ledger-section">
                     <h2>"Record by model"</h2>
-                    <div class="table-scroll"><table class="data-table" id="ledger-models">
-                        <caption class="hint">"Mean over resolved forecasts; a model that played several roles in one forecast is scored once per role. Brier: 0 is perfect, 2 the worst. Log: 0 is perfect, lower is worse."</caption>
-                        <thead><tr><th scope="col">"Model or aggregate"</th><th scope="col" class="num">"Scored"</th><th scope="col" class="num">"Brier"</th><th scope="col" class="num">"Log"</th></tr></thead>
-                        <tbody>{averages(&scored).into_iter().map(|a| view! {
-                            <tr><th scope="row">{a.who}</th><td class="num">{a.forecasts}</td><td class="num">{brier(a.brier)}</td><td class="num">{log_score(a.log)}</td></tr>
-                        }).collect_view()}</tbody>
-                    </table></div>
+                    {data_table("ledger-models", "", Some("Mean over resolved forecasts; a model that played several roles in one forecast is scored once per role. Brier: 0 is perfect, 2 the worst. Log: 0 is perfect, lower is worse.".into()),
+                        vec![Column("Model or aggregate", false), Column("Scored", true), Column("Brier", true), Column("Log", true)], models)}
                 </section>
-            })}
+            }
+        });
+        view! {
+            <p id="ledger-summary">{summary}</p>
+            {open_table}
+            {resolved_tables}
             <section class="card ledger-section" id="ledger-calibration">
                 <h2>"Calibration of the final blend"</h2>
                 {match calibration(&points) {

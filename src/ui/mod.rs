@@ -45,6 +45,8 @@ mod share;
 #[cfg(target_arch = "wasm32")]
 pub mod state;
 #[cfg(target_arch = "wasm32")]
+mod table;
+#[cfg(target_arch = "wasm32")]
 pub mod widget;
 
 #[cfg(target_arch = "wasm32")]

@@ -24,8 +24,10 @@ async function reading(page) {
   return page.evaluate(() => {
     const d = document.querySelector('section.debate').cloneNode(true);
     // The announcer says the last turn of a debate run live, for screen readers; a debate
-    // opened from a link was not run here.
-    d.querySelectorAll('.shared-banner, .share-panel, #announcer').forEach(e => e.remove());
+    // opened from a link was not run here. Only the sharer's own copy can be resolved (a
+    // resolution it had is shown in both, and compared: none here).
+    d.querySelectorAll('.shared-banner, .share-panel, #announcer, .fc-resolve-form').forEach(e => e.remove());
+    d.querySelectorAll('.fc-resolution').forEach(e => { if (!e.querySelector('#resolution-line')) e.remove(); });
     return d.innerText;
   });
 }

@@ -9,6 +9,7 @@ use super::progress::{Spend, Tournament};
 use super::rating::{ratings, Game, Rating};
 use super::spec::entrant_name;
 use super::verdict::Decision;
+use crate::engine::cost::decimal;
 
 /// Resamplings for the leaderboard's 95% intervals.
 pub const RESAMPLES: u32 = 1000;
@@ -232,16 +233,16 @@ pub fn csv(t: &Tournament, s: &Standings) -> String {
         let cells = [
             (rank + 1).to_string(),
             csv_field(&r.name),
-            format!("{:.1}", r.rating.points),
-            format!("{:.1}", r.rating.low),
-            format!("{:.1}", r.rating.high),
+            decimal(r.rating.points, 1),
+            decimal(r.rating.low, 1),
+            decimal(r.rating.high, 1),
             r.wins.to_string(),
             r.losses.to_string(),
             r.ties.to_string(),
             r.side_wins.to_string(),
             r.spend.input_tokens.to_string(),
             r.spend.output_tokens.to_string(),
-            format!("{:.6}", r.spend.usd),
+            decimal(r.spend.usd, 6),
         ];
         out.push_str(&cells.join(","));
         out.push('\n');

@@ -5,12 +5,14 @@
 use leptos::prelude::*;
 
 use crate::engine::config::FormatOptions;
-use crate::engine::cost::decimal;
 use crate::engine::event::Outcome;
+use crate::engine::finding::FindingBody;
 use crate::engine::formats::forecast::ledger::{
     self, brier, log_score, outcome_for_value, Resolution,
 };
+use crate::engine::formats::forecast::types::ForecastFinding;
 use crate::ui::state::DebateView;
+use crate::ui::table::{data_table, Cell, Column};
 
 /// Today in the user's time zone, as `YYYY-MM-DD` (a date input's value).
 pub fn today() -> String {
@@ -24,50 +26,48 @@ pub fn today() -> String {
 }
 
 /// The scores of every forecaster of this forecast against its resolution.
-#[component]
-fn Scores(resolution: Resolution) -> impl IntoView {
-    let d = expect_context::<DebateView>();
-    let rows = move || {
-        let config = d.config.get()?;
-        let result = d.findings.with(|all| {
-            all.iter().rev().find_map(|f| match &f.body {
-                crate::engine::finding::FindingBody::Forecast(x) => match x.as_ref() {
-                    crate::engine::formats::forecast::types::ForecastFinding::Result(r) => {
-                        Some(r.clone())
-                    }
-                    _ => None,
-                },
+fn scores_table(d: DebateView, resolution: &Resolution) -> Option<AnyView> {
+    let config = d.config.get()?;
+    let result = d.findings.with(|all| {
+        all.iter().rev().find_map(|f| match &f.body {
+            FindingBody::Forecast(x) => match x.as_ref() {
+                ForecastFinding::Result(r) => Some(r.clone()),
                 _ => None,
-            })
-        })?;
-        let scores = ledger::scores(&config, &result, &resolution).ok()?;
+            },
+            _ => None,
+        })
+    })?;
+    let rows = ledger::scores(&config, &result, resolution)
+        .ok()?
+        .into_iter()
+        .map(|s| {
+            let model = match &s.forecaster {
+                ledger::Forecaster::Role { model, .. } => model.clone().unwrap_or_default(),
+                _ => String::new(),
+            };
+            vec![
+                Cell::Head(s.forecaster.label()),
+                Cell::Text(model),
+                Cell::Text(brier(s.brier)),
+                Cell::Text(log_score(s.log)),
+            ]
+        })
+        .collect();
+    Some(data_table(
+        "fc-scores",
+        "fc-scores",
         Some(
-            scores
-                .into_iter()
-                .map(|s| {
-                    let model = match &s.forecaster {
-                        ledger::Forecaster::Role { model, .. } => model.clone().unwrap_or_default(),
-                        _ => String::new(),
-                    };
-                    view! {
-                        <tr>
-                            <th scope="row">{s.forecaster.label()}</th>
-                            <td>{model}</td>
-                            <td class="num" data-brier=decimal(s.brier, 6)>{brier(s.brier)}</td>
-                            <td class="num">{log_score(s.log)}</td>
-                        </tr>
-                    }
-                })
-                .collect_view(),
-        )
-    };
-    view! {
-        <div class="table-scroll"><table class="data-table fc-scores">
-            <caption class="hint">"Brier score: 0 is perfect, 2 the worst. Log score: 0 is perfect, lower is worse."</caption>
-            <thead><tr><th scope="col">"Forecaster"</th><th scope="col">"Model"</th><th scope="col" class="num">"Brier"</th><th scope="col" class="num">"Log"</th></tr></thead>
-            <tbody>{rows}</tbody>
-        </table></div>
-    }
+            "Brier score: 0 is perfect, 2 the worst. Log score: 0 is perfect, lower is worse."
+                .into(),
+        ),
+        vec![
+            Column("Forecaster", false),
+            Column("Model", false),
+            Column("Brier", true),
+            Column("Log", true),
+        ],
+        rows,
+    ))
 }
 
 /// Under a finished forecast's result: its resolution and scores, or the form to resolve it.
@@ -207,7 +207,7 @@ pub fn Resolve() -> impl IntoView {
                     <section class="fc-section fc-resolution">
                         <h3>"Resolved"</h3>
                         <p>{format!("{} on {}", label_of(&r.outcome), r.on)}</p>
-                        <Scores resolution=r/>
+                        {scores_table(d, &r)}
                     </section>
                 }
                 .into_any()
@@ -222,7 +222,7 @@ pub fn Resolve() -> impl IntoView {
                         {r.value.map(|v| format!(" (value {})", crate::engine::cost::short(v)))}
                         {(!r.note.is_empty()).then(|| format!(" · {}", r.note))}
                     </p>
-                    <Scores resolution=r.clone()/>
+                    {scores_table(d, &r)}
                     <button type="button" class="link" id="resolve-correct" on:click=move |_| {
                         picked.set(r.outcome.clone());
                         on.set(r.on.clone());
