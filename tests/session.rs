@@ -2,6 +2,8 @@
 //! saving, history, the concurrency cap and the key.
 #![cfg(not(target_arch = "wasm32"))]
 
+mod common;
+
 use std::cell::{Cell, RefCell};
 use std::rc::Rc;
 
@@ -15,11 +17,10 @@ use agora::engine::script::{Script, ScriptedModel};
 use agora::engine::CallKey;
 use agora::session::router::Router;
 use agora::session::runner::{DebateLock, LockDebate, RUNNING_ELSEWHERE};
-use agora::session::{Connection, Session, SessionEnv, Update};
+use agora::session::{Connection, Session, Update};
 use agora::store::memory::MemoryStore;
 use agora::store::{DebateSummary, InFlight, Store, StoreResult, StoredDebate};
 use futures::future::LocalBoxFuture;
-use futures::task::LocalSpawnExt;
 
 /// Counts in-flight writes and remembers everything written, to search it for the key.
 struct Spy {
@@ -162,21 +163,13 @@ fn session_with(
     spawner: futures::executor::LocalSpawner,
     providers: agora::session::router::ProviderFactory,
 ) -> Rc<Session> {
-    let counter = Rc::new(Cell::new(0u64));
-    let env = SessionEnv {
-        lock: w.locks.clone(),
-        store: w.store.clone(),
-        clock: Rc::new(w.clock.clone()),
-        spawn: Rc::new(move |f| spawner.spawn_local(f).unwrap()),
+    let env = common::session_env(
+        &w.clock,
+        w.store.clone(),
+        spawner,
         providers,
-        random: Rc::new(move || {
-            counter.set(counter.get() + 1);
-            counter.get() * 7919
-        }),
-        retry: Default::default(),
-        limits: Default::default(),
-        pace_calls: false,
-    };
+        w.locks.clone(),
+    );
     let mut conn =
         Connection::openai_compatible("cloud", "Cloud", "https://api.example.com/v1", "gpt-x", KEY);
     conn.concurrency = 2;

@@ -11,6 +11,7 @@ pub mod runner;
 #[cfg(target_arch = "wasm32")]
 pub mod saved;
 pub mod structured;
+pub mod tournament;
 mod writer;
 
 /// The in-page model's loading, progress and cache, for the setup and History screens.

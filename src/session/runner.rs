@@ -83,6 +83,8 @@ pub struct Session {
     kept: Rc<RefCell<crate::engine::small_map::SmallMap<String, Rc<Kept>>>>,
     /// Questions and evidence a stopped debate had not yet taken, for its next run.
     unconsumed: RefCell<crate::engine::small_map::SmallMap<String, Vec<Input>>>,
+    /// Who waits for a debate's task to end (`ended`): a tournament, for its next step.
+    enders: RefCell<Vec<(String, futures::channel::oneshot::Sender<()>)>>,
 }
 
 impl Session {
@@ -101,6 +103,7 @@ impl Session {
             offline: Default::default(),
             kept: Default::default(),
             unconsumed: Default::default(),
+            enders: Default::default(),
         })
     }
 
@@ -395,7 +398,69 @@ impl Session {
                 this.unconsumed.borrow_mut().insert(id.clone(), left);
             }
             this.notify(&id, &Update::Ended);
+            let waiting: Vec<_> = {
+                let mut enders = this.enders.borrow_mut();
+                let (these, others) = enders.drain(..).partition(|(d, _)| *d == id);
+                *enders = others;
+                these
+            };
+            for (_, tx) in waiting {
+                let _ = tx.send(());
+            }
         }));
+    }
+
+    /// Resolves when debate `id`'s task in this tab has ended (at once when it is not
+    /// running here): what a tournament waits for before it reads the debate's result.
+    pub fn ended(&self, id: &str) -> LocalBoxFuture<'static, ()> {
+        if !self.is_running(id) {
+            return Box::pin(async {});
+        }
+        let (tx, rx) = futures::channel::oneshot::channel();
+        self.enders.borrow_mut().push((id.to_string(), tx));
+        Box::pin(async move {
+            let _ = rx.await;
+        })
+    }
+
+    /// One call outside any debate (a tournament judge's verdict): in its connection's
+    /// limit on calls at once, and retried as a debate's calls are.
+    pub fn ask(
+        &self,
+        req: ChatRequest,
+        stop: CancelToken,
+    ) -> LocalBoxFuture<
+        'static,
+        Result<crate::engine::model::ChatResponse, crate::engine::model::ModelError>,
+    > {
+        let (router, clock, retry, random) = (
+            self.router.clone(),
+            self.env.clock.clone(),
+            self.env.retry,
+            self.env.random.clone(),
+        );
+        Box::pin(async move {
+            let mut attempt = 1;
+            loop {
+                let place = router.admit(&req, true).await?;
+                let result = router.complete(&req, &|_| {}, &stop).await;
+                drop(place);
+                match result {
+                    Err(e) if e.retryable() && attempt < retry.max_attempts => {
+                        let jitter = (random() >> 11) as f64 / (1u64 << 53) as f64;
+                        let Some(wait) = retry.delay(attempt, e.retry_after_ms, jitter) else {
+                            return Err(e);
+                        };
+                        clock.sleep(wait).await;
+                        if stop.is_cancelled() {
+                            return Err(crate::engine::model::ModelError::cancelled(String::new()));
+                        }
+                        attempt += 1;
+                    }
+                    other => return other,
+                }
+            }
+        })
     }
 
     pub fn is_running(&self, id: &str) -> bool {

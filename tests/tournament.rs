@@ -1,0 +1,177 @@
+//! A tournament run through the session on the scripted model and the in-memory store:
+//! every debate is an ordinary stored debate, each model judge gives one verdict per debate
+//! it may judge, and a tournament stopped half-way (a closed tab) goes on from its log with
+//! no debate run twice.
+#![cfg(not(target_arch = "wasm32"))]
+
+mod common;
+
+use std::cell::RefCell;
+use std::rc::Rc;
+
+use agora::engine::clock::{run_virtual_with, Clock, VirtualClock};
+use agora::engine::config::{FormatId, Participant};
+use agora::engine::model::ChatModel;
+use agora::engine::script::{Script, ScriptedModel};
+use agora::engine::tournament::progress::{Tournament, TournamentEvent};
+use agora::engine::tournament::spec::TournamentSpec;
+use agora::engine::tournament::standings::standings;
+use agora::session::runner::{DebateLock, LockDebate};
+use agora::session::tournament::TournamentRun;
+use agora::session::{Connection, Session};
+use agora::store::memory::MemoryStore;
+use agora::store::Store;
+
+fn locks() -> LockDebate {
+    Rc::new(|_id: &str| Box::pin(async { Some(Box::new(()) as DebateLock) }))
+}
+
+fn session(
+    clock: &VirtualClock,
+    store: Rc<MemoryStore>,
+    spawner: futures::executor::LocalSpawner,
+) -> Rc<Session> {
+    let c = clock.clone();
+    let providers: agora::session::router::ProviderFactory = Rc::new(move |_c: &Connection| {
+        Rc::new(ScriptedModel::new(Script::default(), c.clone())) as Rc<dyn ChatModel>
+    });
+    let env = common::session_env(clock, store, spawner, providers, locks());
+    let mut conn = Connection::openai_compatible(
+        "cloud",
+        "Cloud",
+        "https://api.example.com/v1",
+        "m",
+        "sk-test",
+    );
+    conn.concurrency = 2;
+    Session::new(env, vec![conn])
+}
+
+fn model(name: &str) -> Participant {
+    Participant::Model {
+        connection: "cloud".into(),
+        connection_label: "Cloud".into(),
+        model: name.into(),
+        context_tokens: 16_000,
+        price: Some(agora::engine::cost::Price {
+            input: 1.0,
+            output: 2.0,
+        }),
+    }
+}
+
+fn spec() -> TournamentSpec {
+    TournamentSpec {
+        name: "Three models".into(),
+        format: FormatId::Classic,
+        motions: vec!["Cities should ban cars".into()],
+        contestants: vec![model("alpha"), model("beta"), model("gamma")],
+        // The second judge is gamma's model: it judges only alpha against beta.
+        judges: vec![model("judge-one"), model("gamma")],
+        host: model("host"),
+        seed: 42,
+        spending_cap: None,
+    }
+}
+
+/// Runs the tournament from `log` until it ends, or stops it after `stop_after` of its
+/// events were recorded; returns the log.
+fn run(
+    clock: &VirtualClock,
+    store: Rc<MemoryStore>,
+    log: Vec<TournamentEvent>,
+    stop_after: Option<usize>,
+) -> Vec<TournamentEvent> {
+    let clock2 = clock.clone();
+    run_virtual_with(clock, move |spawner| {
+        let s = session(&clock2, store, spawner);
+        let saved: Rc<RefCell<Vec<TournamentEvent>>> = Rc::new(RefCell::new(log.clone()));
+        let sink = saved.clone();
+        let start = log.len();
+        let run = TournamentRun::new(s, log, move |l| *sink.borrow_mut() = l.to_vec()).unwrap();
+        let stopper = run.clone();
+        let watch = saved.clone();
+        async move {
+            let go = run.clone().run();
+            let stop = async move {
+                if let Some(n) = stop_after {
+                    while watch.borrow().len() < start + n {
+                        clock2.sleep(5).await;
+                    }
+                    stopper.stop();
+                }
+            };
+            futures::join!(go, stop);
+            let out = saved.borrow().clone();
+            out
+        }
+    })
+}
+
+#[test]
+fn a_tournament_runs_every_debate_once_and_each_judge_judges_what_it_may() {
+    let clock = VirtualClock::new(1_700_000_000_000);
+    let store = Rc::new(MemoryStore::new());
+    let log = run(
+        &clock,
+        store.clone(),
+        vec![TournamentEvent::Started { spec: spec() }],
+        None,
+    );
+    let t = Tournament::from_events(&log).unwrap();
+    assert!(t.finished(), "{:?}", log.last());
+    // 3 pairings × 1 motion × 2 legs, each an ordinary stored debate.
+    let stored = futures::executor::block_on(store.list()).unwrap();
+    assert_eq!(stored.len(), 6);
+    assert!(t.progress.iter().all(|p| p.completed()));
+    // Judge one judges all six; gamma's model only the two debates gamma is not in.
+    let votes = |j: usize| {
+        t.progress
+            .iter()
+            .filter(|p| p.votes.iter().any(|v| v.judge == j))
+            .count()
+    };
+    assert_eq!((votes(0), votes(1)), (6, 2));
+    let s = standings(&t);
+    let decided: u32 = s.rows.iter().map(|r| r.wins + r.ties).sum();
+    assert!(decided >= 6, "every debate has a result: {:?}", s.rows);
+    assert_eq!(s.unreadable_votes, 0, "the schema's answers are read");
+    // Every party's spend is counted, the judges' too.
+    assert!(s
+        .rows
+        .iter()
+        .all(|r| r.spend.output_tokens > 0 && r.spend.usd > 0.0));
+    assert!(t.judges.iter().all(|j| j.usd > 0.0));
+}
+
+#[test]
+fn a_stopped_tournament_goes_on_from_its_log_with_no_debate_run_twice() {
+    let clock = VirtualClock::new(1_700_000_000_000);
+    let store = Rc::new(MemoryStore::new());
+    let mut log = vec![TournamentEvent::Started { spec: spec() }];
+    // A closed tab after every few events, until it is done.
+    for round in 0..30 {
+        log = run(&clock, store.clone(), log, Some(3));
+        if Tournament::from_events(&log).unwrap().finished() {
+            assert!(round > 1, "it was stopped on the way");
+            break;
+        }
+    }
+    let t = Tournament::from_events(&log).unwrap();
+    assert!(t.finished());
+    let stored = futures::executor::block_on(store.list()).unwrap();
+    assert_eq!(stored.len(), 6, "no debate was started twice");
+    let starts = log
+        .iter()
+        .filter(|e| matches!(e, TournamentEvent::DebateStarted { .. }))
+        .count();
+    assert_eq!(starts, 6);
+    let verdicts = log
+        .iter()
+        .filter(|e| matches!(e, TournamentEvent::Verdict { .. }))
+        .count();
+    assert_eq!(verdicts, 8, "no judge was asked twice");
+    assert!(log
+        .iter()
+        .any(|e| matches!(e, TournamentEvent::Stopped { .. })));
+}
