@@ -910,8 +910,13 @@ fn a_finished_forecast_is_resolved_in_its_log_and_scored() {
                 }
             });
             let id = s.start(config).unwrap();
+            // While it runs: not yet.
+            let early = s
+                .resolve(&id, resolution("yes", "2027-01-01"))
+                .await
+                .unwrap_err();
             until_ended(&clock, &heard).await;
-            let mut refused = Vec::new();
+            let mut refused = vec![early];
             for r in [
                 resolution("maybe", "2027-01-01"),
                 resolution("yes", "2027-02-30"),
@@ -930,10 +935,11 @@ fn a_finished_forecast_is_resolved_in_its_log_and_scored() {
         }
     });
     assert!(
-        refused[0].contains("not one of this forecast's outcomes"),
+        refused[1].contains("not one of this forecast's outcomes"),
         "{refused:?}"
     );
-    assert!(refused[1].contains("not a date") && refused[2].contains("not a date"));
+    assert!(refused[0].contains("running"), "{refused:?}");
+    assert!(refused[2].contains("not a date") && refused[3].contains("not a date"));
     let resolved = loaded
         .events
         .iter()

@@ -121,17 +121,19 @@ pub fn decimal(x: f64, places: u32) -> String {
 }
 
 /// A plain decimal as people type it ("0.5", "12", "2.50", ".25"), without exponents or
-/// signs. The standard parser would bring ~12 KB of tables into the bundle for this.
+/// signs; a model's "0.33333333333333333" is read too (to fifteen decimals). The standard parser would bring ~12 KB of tables into the bundle for this.
 pub fn parse_decimal(s: &str) -> Option<f64> {
     let s = s.trim();
     let (int, frac) = s.split_once('.').unwrap_or((s, ""));
     if int.is_empty() && frac.is_empty() {
         return None;
     }
-    let digits = |d: &str| d.bytes().all(|b| b.is_ascii_digit()) && d.len() <= 15;
-    if !digits(int) || !digits(frac) {
+    let digits = |d: &str| d.bytes().all(|b| b.is_ascii_digit());
+    if !digits(int) || !digits(frac) || int.len() > 15 {
         return None;
     }
+    // Digits past the fifteenth after the point change nothing an f64 can hold.
+    let frac = &frac[..frac.len().min(15)];
     let whole = if int.is_empty() {
         0
     } else {

@@ -137,9 +137,15 @@ impl TournamentRun {
         loop {
             let t = self.state();
             let capped = t.spec.spending_cap.is_some_and(|cap| t.spent() >= cap);
-            if capped && running.is_empty() && failure.is_none() && !self.stop.is_cancelled() {
+            let left = !t.work(&[]).is_empty();
+            if capped
+                && left
+                && running.is_empty()
+                && failure.is_none()
+                && !self.stop.is_cancelled()
+            {
                 failure = Some(format!(
-                    "The tournament's spending cap of {} is reached: raise it to go on.",
+                    "The tournament's spending cap of {} is reached; it stops here with what is done.",
                     crate::engine::cost::dollars(t.spec.spending_cap.unwrap_or_default())
                 ));
             }
@@ -205,16 +211,22 @@ impl TournamentRun {
         // What is left of the tournament's cap bounds each debate too.
         config.spending_cap = t.spec.spending_cap.map(|cap| (cap - t.spent()).max(0.0));
         let id = self.session.new_id();
+        // Started first: a start refused (a connection not set up) records nothing.
+        self.session.start_as(id.clone(), config)?;
         self.record(TournamentEvent::DebateStarted {
             match_id: m.id.clone(),
             debate_id: id.clone(),
         });
         self.debates.borrow_mut().push(id.clone());
-        self.session.start_as(id.clone(), config)?;
         self.finish(i, &id).await
     }
 
     async fn resume(&self, i: usize, id: &str) -> Result<(), String> {
+        // A tab closed before the debate's first event was stored (or the debate deleted
+        // since): nothing of it ran to keep, so the match starts again.
+        if self.session.load(id).await?.is_none() {
+            return self.start(i).await;
+        }
         self.debates.borrow_mut().push(id.to_string());
         self.session.resume(id).await?;
         self.finish(i, id).await

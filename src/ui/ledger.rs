@@ -28,16 +28,24 @@ struct Item {
     happened: Option<usize>,
 }
 
-async fn load(state: AppState) -> Result<Vec<Item>, String> {
+/// The finished forecasts, and one line for each whose log could not be read.
+async fn load(state: AppState) -> Result<(Vec<Item>, Vec<String>), String> {
     let s = state.session().ok_or("Storage is not ready yet.")?;
     let list = s.list().await?;
     let mut out = Vec::new();
+    let mut unreadable = Vec::new();
     for d in list {
         if d.format != Some(FormatId::Forecast) || d.outcome != Some(Outcome::Completed) {
             continue;
         }
-        let Some(stored) = s.load(&d.id).await? else {
-            continue;
+        // One log that cannot be read does not hide the others: it is named instead.
+        let stored = match s.load(&d.id).await {
+            Ok(Some(stored)) => stored,
+            Ok(None) => continue,
+            Err(e) => {
+                unreadable.push(format!("{}: {e}", d.topic));
+                continue;
+            }
         };
         let Some(e) = entry(&stored.events) else {
             continue;
@@ -48,12 +56,6 @@ async fn load(state: AppState) -> Result<Vec<Item>, String> {
             .iter()
             .filter_map(|o| o.final_probability.map(|p| (o.label.clone(), p)))
             .max_by(|a, b| a.1.total_cmp(&b.1));
-        let blend: Option<Vec<f64>> = e
-            .result
-            .outcomes
-            .iter()
-            .map(|o| o.final_probability)
-            .collect();
         let happened = e.resolution.as_ref().and_then(|r| {
             e.result
                 .outcomes
@@ -71,6 +73,13 @@ async fn load(state: AppState) -> Result<Vec<Item>, String> {
             let scores = ledger::scores(e.config, &e.result, r).ok()?;
             Some((r.clone(), label, scores))
         });
+        // As scored: normalised to sum to 1.
+        let blend = resolved.as_ref().and_then(|(_, _, scores)| {
+            scores
+                .iter()
+                .find(|s| s.forecaster == Forecaster::Final)
+                .map(|s| s.probabilities.clone())
+        });
         out.push(Item {
             id: d.id,
             topic: d.topic,
@@ -80,7 +89,7 @@ async fn load(state: AppState) -> Result<Vec<Item>, String> {
             happened,
         });
     }
-    Ok(out)
+    Ok((out, unreadable))
 }
 
 fn pct(p: f64) -> String {
@@ -135,16 +144,23 @@ fn chart(bins: Vec<Bin>) -> impl IntoView {
 #[component]
 pub fn LedgerScreen() -> impl IntoView {
     let state = expect_context::<AppState>();
-    let items = RwSignal::new(None::<Result<Vec<Item>, String>>);
+    let items = RwSignal::new(None::<Result<(Vec<Item>, Vec<String>), String>>);
     spawn_local(async move { items.set(Some(load(state).await)) });
     let body = move || {
-        let all = match items.get() {
+        let (all, unreadable) = match items.get() {
             None => return view! { <p class="hint">"Reading the forecasts…"</p> }.into_any(),
             Some(Err(e)) => return view! { <p class="error" role="alert">{e}</p> }.into_any(),
-            Some(Ok(all)) => all,
+            Some(Ok((all, unreadable))) => (all, unreadable),
         };
+        let unreadable = (!unreadable.is_empty()).then(|| {
+            view! {
+                <div class="error" role="alert"><p>"These forecasts could not be read and are left out:"</p>
+                    <ul>{unreadable.into_iter().map(|u| view! { <li>{u}</li> }).collect_view()}</ul></div>
+            }
+        });
         if all.is_empty() {
             return view! {
+                {unreadable}
                 <div class="card empty"><p>"No finished forecasts yet. Run one (New debate, Forecast), then resolve it here when the question is settled."</p></div>
             }
             .into_any();
@@ -230,6 +246,7 @@ pub fn LedgerScreen() -> impl IntoView {
             }
         });
         view! {
+            {unreadable}
             <p id="ledger-summary">{summary}</p>
             {open_table}
             {resolved_tables}

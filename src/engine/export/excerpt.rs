@@ -125,5 +125,10 @@ mod tests {
         }
         let e = import(&to_json(&early)).unwrap_err();
         assert!(e.contains("a resolution before the debate finished"), "{e}");
+        // Not one of its outcomes: refused, with why.
+        let mut wrong = run.events.clone();
+        wrong.push(resolved(next, "maybe"));
+        let e = import(&to_json(&wrong)).unwrap_err();
+        assert!(e.contains("not one of this forecast's outcomes"), "{e}");
     }
 }

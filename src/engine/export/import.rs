@@ -207,7 +207,11 @@ pub(super) fn debate(schema: u32, events: Option<&Value>, at: &str) -> Result<Ve
             .last()
             .is_some_and(|p| matches!(p.kind, EventKind::Finished { .. } | EventKind::Resolved(_)));
         match (&event.kind, ended) {
-            (EventKind::Resumed | EventKind::Resolved(_), true) => {}
+            (EventKind::Resolved(r), true) => {
+                crate::engine::formats::forecast::ledger::check(&out, r)
+                    .map_err(|e| format!("{at}[{i}]: {e}"))?;
+            }
+            (EventKind::Resumed, true) => {}
             (EventKind::Resolved(_), false) => {
                 return Err(format!(
                     "{at}[{i}]: a resolution before the debate finished."

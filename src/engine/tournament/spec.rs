@@ -27,7 +27,7 @@ pub struct TournamentSpec {
     pub judges: Vec<Participant>,
     /// Fills the seats that take no side: classic's moderator, duelogic's arbiter.
     pub host: Participant,
-    /// Seeds each debate and each judge's blind order.
+    /// Seeds each judge's blind order (each debate draws its own seed as it starts).
     pub seed: u64,
     /// For the whole tournament, in US dollars.
     #[serde(default)]

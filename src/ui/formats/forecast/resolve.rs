@@ -110,9 +110,7 @@ pub fn Resolve() -> impl IntoView {
     let on_value = move |ev| {
         let v = event_target_value(&ev);
         value.set(v.clone());
-        if let Some(id) = crate::engine::cost::parse_decimal(v.trim())
-            .and_then(|x| outcome_for_value(&outcomes(), x))
-        {
+        if let Some(id) = ledger::value(&v).and_then(|x| outcome_for_value(&outcomes(), x)) {
             picked.set(id);
         }
     };
@@ -130,7 +128,7 @@ pub fn Resolve() -> impl IntoView {
         let value = if v.trim().is_empty() {
             None
         } else {
-            match crate::engine::cost::parse_decimal(v.trim()) {
+            match ledger::value(&v) {
                 Some(x) => Some(x),
                 None => {
                     problem.set(Some(format!("\"{}\" is not a number.", v.trim())));
@@ -148,11 +146,13 @@ pub fn Resolve() -> impl IntoView {
         let write = s.resolve(&id, r);
         leptos::task::spawn_local(async move {
             match write.await {
-                Ok(e) => {
+                // Only onto the forecast it was made for: the view may show another by now.
+                Ok(e) if d.id.get_untracked().as_deref() == Some(id.as_str()) => {
                     d.apply(&e);
                     problem.set(None);
                     editing.set(false);
                 }
+                Ok(_) => {}
                 Err(e) => problem.set(Some(e)),
             }
             saving.set(false);
@@ -192,7 +192,10 @@ pub fn Resolve() -> impl IntoView {
                 <div class="row">
                     <button type="submit" class="primary" id="resolve-save" disabled=move || saving.get()>"Record the resolution"</button>
                     {move || editing.get().then(|| view! {
-                        <button type="button" class="link" on:click=move |_| editing.set(false)>"Cancel"</button>
+                        <button type="button" class="link" on:click=move |_| {
+                            problem.set(None);
+                            editing.set(false);
+                        }>"Cancel"</button>
                     })}
                 </div>
                 {move || problem.get().map(|e| view! { <p class="error" role="alert">{e}</p> })}
@@ -225,6 +228,7 @@ pub fn Resolve() -> impl IntoView {
                     {scores_table(d, &r)}
                     <button type="button" class="link" id="resolve-correct" on:click=move |_| {
                         picked.set(r.outcome.clone());
+                        value.set(r.value.map(crate::engine::cost::short).unwrap_or_default());
                         on.set(r.on.clone());
                         note.set(r.note.clone());
                         editing.set(true);
