@@ -6,7 +6,7 @@
 use serde_json::{json, Value};
 
 use super::phase;
-use super::types::{ForecastFinding, ForecastResult};
+use super::types::{result_in, ForecastFinding, ForecastResult};
 use crate::engine::config::FormatOptions;
 use crate::engine::event::{Event, EventKind};
 use crate::engine::finding::{Finding, FindingBody};
@@ -101,10 +101,7 @@ pub fn debate_result(debate_id: &str, events: &[Event]) -> Option<Value> {
             "round_summary": summary,
         }));
     }
-    let result: Option<ForecastResult> = all.iter().find_map(|f| match forecast(f) {
-        Some(ForecastFinding::Result(r)) => Some(r.clone()),
-        _ => None,
-    });
+    let result: Option<ForecastResult> = result_in(all.iter().copied()).cloned();
     let list = |key: &str| by_key(key).and_then(forecast).cloned();
     let disagreement_map = match list("disagreements") {
         Some(ForecastFinding::Disagreements(d)) => d

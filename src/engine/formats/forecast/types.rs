@@ -6,7 +6,7 @@
 
 use serde::{Deserialize, Serialize};
 
-use crate::engine::finding::{Level, OutcomeProbability};
+use crate::engine::finding::{Finding, FindingBody, Level, OutcomeProbability};
 
 /// One role's argument in one round, as parsed.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -172,6 +172,19 @@ pub enum ForecastFinding {
     Insights(Vec<Insight>),
     Precedents(Vec<Precedent>),
     Result(ForecastResult),
+}
+
+/// The panel's result among a debate's findings (the latest, should there be several).
+pub fn result_in<'a>(
+    findings: impl DoubleEndedIterator<Item = &'a Finding>,
+) -> Option<&'a ForecastResult> {
+    findings.rev().find_map(|f| match &f.body {
+        FindingBody::Forecast(x) => match x.as_ref() {
+            ForecastFinding::Result(r) => Some(r),
+            _ => None,
+        },
+        _ => None,
+    })
 }
 
 impl ForecastFinding {

@@ -254,14 +254,7 @@ pub fn ForecastOutcome(with_roles: bool) -> impl IntoView {
     // Memos: what each part shows is worked out again at every finding, but drawn again
     // only when it changed (five cards finishing together would otherwise redraw the
     // charts five times in one frame).
-    let result = Memo::new(move |_| {
-        d.findings.with(|all| {
-            all.iter().rev().find_map(|f| match forecast(f) {
-                Some(ForecastFinding::Result(r)) => Some(r.clone()),
-                _ => None,
-            })
-        })
-    });
+    let result = Memo::new(move |_| d.findings.with(|all| result_in(all.iter()).cloned()));
     let result = move || result.get();
     // The result's finding, for "Share this forecast".
     let result_key = move || {

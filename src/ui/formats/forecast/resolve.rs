@@ -6,11 +6,10 @@ use leptos::prelude::*;
 
 use crate::engine::config::FormatOptions;
 use crate::engine::event::Outcome;
-use crate::engine::finding::FindingBody;
 use crate::engine::formats::forecast::ledger::{
     self, brier, log_score, outcome_for_value, Resolution,
 };
-use crate::engine::formats::forecast::types::ForecastFinding;
+use crate::engine::formats::forecast::types::result_in;
 use crate::ui::state::DebateView;
 use crate::ui::table::{data_table, Cell, Column};
 
@@ -28,15 +27,7 @@ pub fn today() -> String {
 /// The scores of every forecaster of this forecast against its resolution.
 fn scores_table(d: DebateView, resolution: &Resolution) -> Option<AnyView> {
     let config = d.config.get()?;
-    let result = d.findings.with(|all| {
-        all.iter().rev().find_map(|f| match &f.body {
-            FindingBody::Forecast(x) => match x.as_ref() {
-                ForecastFinding::Result(r) => Some(r.clone()),
-                _ => None,
-            },
-            _ => None,
-        })
-    })?;
+    let result = d.findings.with(|all| result_in(all.iter()).cloned())?;
     let rows = ledger::scores(&config, &result, resolution)
         .ok()?
         .into_iter()
