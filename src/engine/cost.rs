@@ -120,6 +120,11 @@ pub fn decimal(x: f64, places: u32) -> String {
     )
 }
 
+/// A share (0–1) as a percentage with one decimal: "44.0%".
+pub fn percent(p: f64) -> String {
+    format!("{}%", decimal(p * 100.0, 1))
+}
+
 /// A plain decimal as people type it ("0.5", "12", "2.50", ".25"), without exponents or
 /// signs; a model's "0.33333333333333333" is read too (to fifteen decimals). The standard parser would bring ~12 KB of tables into the bundle for this.
 pub fn parse_decimal(s: &str) -> Option<f64> {

@@ -52,16 +52,6 @@ async fn all_logs(state: AppState) -> Result<Vec<Vec<Event>>, String> {
     Ok(out)
 }
 
-fn today() -> String {
-    let d = js_sys::Date::new_0();
-    format!(
-        "{}-{:02}-{:02}",
-        d.get_full_year(),
-        d.get_month() + 1,
-        d.get_date()
-    )
-}
-
 #[component]
 pub fn ImportBar() -> impl IntoView {
     let state = expect_context::<AppState>();
@@ -129,7 +119,7 @@ pub fn ImportBar() -> impl IntoView {
         spawn_local(async move {
             let saved = match all_logs(state).await {
                 Ok(logs) => super::download::save(
-                    &format!("agora-backup-{}.json", today()),
+                    &format!("agora-backup-{}.json", super::fields::today()),
                     "application/json",
                     &export::backup(&logs),
                 )

@@ -9,6 +9,7 @@ use super::state::{AppState, Route};
 use super::table::{data_table, Cell, Column};
 use crate::engine::config::FormatId;
 use crate::engine::cost::decimal;
+use crate::engine::cost::percent as pct;
 use crate::engine::event::Outcome;
 use crate::engine::formats::forecast::ledger::{
     self, averages, brier, calibration, entry, log_score, Bin, Forecaster, Resolution, Score,
@@ -62,16 +63,9 @@ async fn load(state: AppState) -> Result<(Vec<Item>, Vec<String>), String> {
                 .iter()
                 .position(|o| o.outcome == r.outcome)
         });
-        let resolved = e.resolution.as_ref().and_then(|r| {
-            let label = e
-                .result
-                .outcomes
-                .iter()
-                .find(|o| o.outcome == r.outcome)?
-                .label
-                .clone();
+        let resolved = e.resolution.as_ref().zip(happened).and_then(|(r, k)| {
             let scores = ledger::scores(e.config, &e.result, r).ok()?;
-            Some((r.clone(), label, scores))
+            Some((r.clone(), e.result.outcomes[k].label.clone(), scores))
         });
         // As scored: normalised to sum to 1.
         let blend = resolved.as_ref().and_then(|(_, _, scores)| {
@@ -90,10 +84,6 @@ async fn load(state: AppState) -> Result<(Vec<Item>, Vec<String>), String> {
         });
     }
     Ok((out, unreadable))
-}
-
-fn pct(p: f64) -> String {
-    format!("{}%", decimal(p * 100.0, 1))
 }
 
 /// Predicted against observed frequency, per tenth: a point per bin (hollow when it holds

@@ -200,7 +200,7 @@ impl ForecastFinding {
     }
 
     pub fn summary(&self) -> String {
-        let pct = |p: f64| format!("{}%", crate::engine::cost::decimal(p * 100.0, 1));
+        let pct = crate::engine::cost::percent;
         match self {
             ForecastFinding::Argument(a) => {
                 let probs = match &a.rejected {

@@ -5,6 +5,7 @@
 use leptos::prelude::*;
 
 use crate::engine::config::{ForecastOptions, FormatOptions};
+use crate::engine::cost::percent as pct;
 use crate::engine::finding::{Finding, FindingBody, Level};
 use crate::engine::formats::forecast::consensus;
 use crate::engine::formats::forecast::parse::partial_argument;
@@ -37,10 +38,6 @@ fn export_result(d: DebateView, problem: RwSignal<Option<String>>) {
         };
         problem.set(outcome.err());
     });
-}
-
-fn pct(p: f64) -> String {
-    format!("{}%", dec(p * 100.0, 1))
 }
 
 /// Numbers for attributes and labels by integer arithmetic: float formatting would add

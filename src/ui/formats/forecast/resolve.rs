@@ -13,17 +13,6 @@ use crate::engine::formats::forecast::types::result_in;
 use crate::ui::state::DebateView;
 use crate::ui::table::{data_table, Cell, Column};
 
-/// Today in the user's time zone, as `YYYY-MM-DD` (a date input's value).
-pub fn today() -> String {
-    let d = js_sys::Date::new_0();
-    format!(
-        "{:04}-{:02}-{:02}",
-        d.get_full_year(),
-        d.get_month() + 1,
-        d.get_date()
-    )
-}
-
 /// The scores of every forecaster of this forecast against its resolution.
 fn scores_table(d: DebateView, resolution: &Resolution) -> Option<AnyView> {
     let config = d.config.get()?;
@@ -86,7 +75,7 @@ pub fn Resolve() -> impl IntoView {
     };
     let picked = RwSignal::new(String::new());
     let value = RwSignal::new(String::new());
-    let on = RwSignal::new(today());
+    let on = RwSignal::new(crate::ui::fields::today());
     let note = RwSignal::new(String::new());
     let problem = RwSignal::new(None::<String>);
     let saving = RwSignal::new(false);
