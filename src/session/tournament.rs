@@ -30,6 +30,8 @@ type Save = Box<dyn Fn(&[TournamentEvent])>;
 pub struct TournamentRun {
     session: Rc<Session>,
     log: RefCell<Vec<TournamentEvent>>,
+    /// The log folded, kept up to date event by event rather than folded again per step.
+    state: RefCell<Tournament>,
     /// Called with the whole log after each event: the app stores it.
     save: Save,
     stop: CancelToken,
@@ -77,10 +79,11 @@ impl TournamentRun {
         log: Vec<TournamentEvent>,
         save: impl Fn(&[TournamentEvent]) + 'static,
     ) -> Result<Rc<Self>, String> {
-        Tournament::from_events(&log)?;
+        let state = Tournament::from_events(&log)?;
         Ok(Rc::new(TournamentRun {
             session,
             log: RefCell::new(log),
+            state: RefCell::new(state),
             save: Box::new(save),
             stop: CancelToken::new(),
             debates: RefCell::new(Vec::new()),
@@ -88,7 +91,7 @@ impl TournamentRun {
     }
 
     pub fn state(&self) -> Tournament {
-        Tournament::from_events(&self.log.borrow()).expect("a run's log always folds")
+        self.state.borrow().clone()
     }
 
     pub fn log(&self) -> Vec<TournamentEvent> {
@@ -96,6 +99,11 @@ impl TournamentRun {
     }
 
     fn record(&self, e: TournamentEvent) {
+        // Only the run makes these events, about the matches it was given.
+        self.state
+            .borrow_mut()
+            .apply(&e)
+            .expect("a run records only events its tournament has");
         self.log.borrow_mut().push(e);
         (self.save)(&self.log.borrow());
     }
