@@ -6,7 +6,8 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
-import { world, openApp, addConnection, ROOT, fullScreenshot } from './harness.mjs';
+import { world, openApp, ROOT, fullScreenshot } from './harness.mjs';
+import { setUpTransitForecast } from './transit-forecast.mjs';
 
 const w = world('e2e-forecast.json');
 const SHOTS = join(ROOT, 'tests/e2e/artifacts');
@@ -50,14 +51,7 @@ function checkCharts(values) {
 
 test('a forecast panel shows the expected final distribution, consensus and findings', async () => {
   const { page, consoleLines } = await openApp(w.browser, w.site.url, { width: 1440, height: 1000 });
-  await addConnection(page, { name: 'Stand-in', url: `${w.standin.base}/v1`, model: 'standin', callHeader: true });
-  await page.getByRole('radio', { name: 'Forecast' }).check();
-  await page.fill('#topic', 'Will the transit bill pass this year?');
-  await page.getByLabel('Outcome 1 label').fill('Passes');
-  await page.getByLabel('Outcome 2 label').fill('Fails');
-  await page.click('#add-outcome');
-  await page.getByLabel('Outcome 3 id').fill('delay');
-  await page.getByLabel('Outcome 3 label').fill('Delayed to next session');
+  await setUpTransitForecast(page, w.standin);
   assert.match(await page.locator('#plan').textContent(), /^31 model calls planned/);
   // The setup form fits a phone.
   await mkdir(SHOTS, { recursive: true });

@@ -8,7 +8,8 @@ import assert from 'node:assert/strict';
 import { mkdir, mkdtemp, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { world, openApp, addConnection, ROOT, fullScreenshot, storedEvents } from './harness.mjs';
+import { world, openApp, ROOT, fullScreenshot, storedEvents } from './harness.mjs';
+import { setUpTransitForecast } from './transit-forecast.mjs';
 
 const w = world('e2e-forecast.json');
 const SHOTS = join(ROOT, 'tests/e2e/artifacts');
@@ -26,14 +27,7 @@ async function scoreRow(page, forecaster) {
 
 test('a resolved forecast is scored, kept, corrected and listed in the ledger', async () => {
   const { page, consoleLines } = await openApp(w.browser, w.site.url, { width: 1280, height: 900 });
-  await addConnection(page, { name: 'Stand-in', url: `${w.standin.base}/v1`, model: 'standin', callHeader: true });
-  await page.getByRole('radio', { name: 'Forecast' }).check();
-  await page.fill('#topic', 'Will the transit bill pass this year?');
-  await page.getByLabel('Outcome 1 label').fill('Passes');
-  await page.getByLabel('Outcome 2 label').fill('Fails');
-  await page.click('#add-outcome');
-  await page.getByLabel('Outcome 3 id').fill('delay');
-  await page.getByLabel('Outcome 3 label').fill('Delayed to next session');
+  await setUpTransitForecast(page, w.standin);
   await page.click('#start');
   await page.waitForSelector('.badge.done, .badge.failed', { timeout: 60_000 });
   assert.ok(await page.locator('.badge.done').isVisible(), consoleLines.join('\n'));
