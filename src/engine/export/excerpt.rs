@@ -44,22 +44,29 @@ mod tests {
     use crate::engine::formats::default_config;
     use crate::engine::formats::scripted::{model, run_scripted};
 
-    #[test]
-    fn a_crux_card_alone_reads_back_with_its_configuration_and_nothing_else() {
-        let config = default_config(FormatId::Crux, "Ban cars?", &|_| model("c"));
-        let run = run_scripted(
+    /// A whole debate of `format` on the scripted model.
+    fn scripted(format: FormatId) -> crate::engine::formats::scripted::Scripted {
+        let config = default_config(format, "Ban cars?", &|_| model("c"));
+        run_scripted(
             config,
             Default::default(),
             crate::engine::context::Inputs::new(),
-        );
-        let card = run
-            .events
-            .iter()
-            .find_map(|e| match &e.kind {
-                EventKind::FindingRecorded(f) if f.body.label() == "Crux card" => Some(f.clone()),
-                _ => None,
-            })
-            .expect("a scripted crux debate records a card");
+        )
+    }
+
+    /// The first finding labelled `label`.
+    fn finding(events: &[Event], label: &str) -> Option<crate::engine::finding::Finding> {
+        events.iter().find_map(|e| match &e.kind {
+            EventKind::FindingRecorded(f) if f.body.label() == label => Some(f.clone()),
+            _ => None,
+        })
+    }
+
+    #[test]
+    fn a_crux_card_alone_reads_back_with_its_configuration_and_nothing_else() {
+        let run = scripted(FormatId::Crux);
+        let card =
+            finding(&run.events, "Crux card").expect("a scripted crux debate records a card");
         let cut = excerpt(&run.events, &card.key).unwrap();
         assert_eq!(cut.len(), 3);
         assert!(matches!(cut[0].kind, EventKind::DebateStarted { .. }));
@@ -79,12 +86,7 @@ mod tests {
     #[test]
     fn a_resolved_forecast_travels_with_its_resolution() {
         use crate::engine::formats::forecast::ledger::Resolution;
-        let config = default_config(FormatId::Forecast, "Rain tomorrow?", &|_| model("c"));
-        let run = run_scripted(
-            config,
-            Default::default(),
-            crate::engine::context::Inputs::new(),
-        );
+        let run = scripted(FormatId::Forecast);
         let mut events = run.events.clone();
         let resolved = |seq: u32, outcome: &str| Event {
             seq,
@@ -102,15 +104,7 @@ mod tests {
         let back = import(&to_json(&events)).expect("a resolved forecast imports");
         assert_eq!(back.len(), events.len());
         assert_eq!(back[back.len() - 2..], events[events.len() - 2..]);
-        let key = events
-            .iter()
-            .find_map(|e| match &e.kind {
-                EventKind::FindingRecorded(f) if f.body.label() == "Forecast" => {
-                    Some(f.key.clone())
-                }
-                _ => None,
-            })
-            .unwrap();
+        let key = finding(&events, "Forecast").unwrap().key;
         let cut = excerpt(&events, &key).unwrap();
         assert_eq!(cut.len(), 4);
         assert!(matches!(&cut[3].kind, EventKind::Resolved(r) if r.outcome == "yes"));
