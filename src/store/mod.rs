@@ -129,7 +129,7 @@ pub trait Store {
 
 /// Sorts history newest first (by creation time, then by id for a stable order).
 pub fn newest_first(list: &mut [DebateSummary]) {
-    list.sort_by(|a, b| {
+    crate::engine::sort::sort_by(list, |a, b| {
         b.created_ms
             .cmp(&a.created_ms)
             .then_with(|| b.id.cmp(&a.id))

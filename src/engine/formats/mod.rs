@@ -50,10 +50,10 @@ pub fn shown_text(config: &DebateConfig, seat: &str, text: &str) -> String {
 pub async fn run(ctx: &DebateCtx) -> Result<(), DebateError> {
     let config = ctx.config();
     match config.format() {
-        FormatId::Classic => classic::run(ctx).await,
-        FormatId::Duelogic => duelogic::run(ctx).await,
-        FormatId::Crux => crux::run(ctx).await,
-        FormatId::Forecast => forecast::run(ctx).await,
+        FormatId::Classic => Box::pin(classic::run(ctx)).await,
+        FormatId::Duelogic => Box::pin(duelogic::run(ctx)).await,
+        FormatId::Crux => Box::pin(crux::run(ctx)).await,
+        FormatId::Forecast => Box::pin(forecast::run(ctx)).await,
         // The probe is run by its own tests, never through here.
         #[cfg(test)]
         FormatId::Probe => Err(DebateError::Config(

@@ -959,7 +959,7 @@ impl<'a> Forecast<'a> {
                 }
             }
         }
-        out.sort_by(|a, b| a.date.cmp(&b.date));
+        crate::engine::sort::sort_by(&mut out, |a, b| a.date.cmp(&b.date));
         out
     }
 
