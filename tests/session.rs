@@ -98,6 +98,19 @@ impl Store for Spy {
     fn delete<'a>(&'a self, id: &'a str) -> LocalBoxFuture<'a, StoreResult<()>> {
         self.inner.delete(id)
     }
+    fn put_tournament<'a>(
+        &'a self,
+        id: &'a str,
+        json: &'a str,
+    ) -> LocalBoxFuture<'a, StoreResult<()>> {
+        self.inner.put_tournament(id, json)
+    }
+    fn tournaments(&self) -> LocalBoxFuture<'_, StoreResult<Vec<(String, String)>>> {
+        self.inner.tournaments()
+    }
+    fn delete_tournament<'a>(&'a self, id: &'a str) -> LocalBoxFuture<'a, StoreResult<()>> {
+        self.inner.delete_tournament(id)
+    }
 }
 
 const KEY: &str = "sk-test-SECRET-0123456789";

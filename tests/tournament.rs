@@ -95,7 +95,7 @@ fn run(
             let done = Rc::new(std::cell::Cell::new(false));
             let finished = done.clone();
             let go = async move {
-                run.clone().run().await;
+                run.clone().run("t").await.unwrap();
                 finished.set(true);
             };
             // Stops the run (as its Stop button does) once `n` more events are in, unless
@@ -117,16 +117,22 @@ fn run(
     })
 }
 
-#[test]
-fn a_tournament_runs_every_debate_once_and_each_judge_judges_what_it_may() {
+/// Runs a new tournament of `spec` until its run ends.
+fn run_new(spec: TournamentSpec) -> (VirtualClock, Rc<MemoryStore>, Vec<TournamentEvent>) {
     let clock = VirtualClock::new(1_700_000_000_000);
     let store = Rc::new(MemoryStore::new());
     let log = run(
         &clock,
         store.clone(),
-        vec![TournamentEvent::Started { spec: spec() }],
+        vec![TournamentEvent::Started { spec }],
         None,
     );
+    (clock, store, log)
+}
+
+#[test]
+fn a_tournament_runs_every_debate_once_and_each_judge_judges_what_it_may() {
+    let (_, store, log) = run_new(spec());
     let t = Tournament::from_events(&log).unwrap();
     assert!(t.finished(), "{:?}", log.last());
     // 3 pairings × 1 motion × 2 legs, each an ordinary stored debate.
@@ -203,4 +209,94 @@ fn a_match_whose_debate_was_never_stored_starts_again() {
     assert_ne!(t.progress[0].debate_id.as_deref(), Some("never-stored"));
     let stored = futures::executor::block_on(store.list()).unwrap();
     assert_eq!(stored.len(), 6);
+}
+
+/// A debate that reaches its share of the tournament's cap waits for a higher cap: the
+/// tournament stops it and says so instead of waiting without a word, and once the cap is
+/// raised the same debate goes on (no debate started twice).
+#[test]
+fn a_tournament_at_its_cap_stops_saying_so_and_goes_on_when_it_is_raised() {
+    let mut s = spec();
+    s.spending_cap = Some(0.002);
+    let (clock, store, log) = run_new(s);
+    let t = Tournament::from_events(&log).unwrap();
+    assert!(!t.finished());
+    let why = t.stopped.clone().expect("it stopped");
+    assert!(why.contains("spending cap is reached"), "{why}");
+    // Each debate at once had half of the cap; its calls start only while their worst case
+    // fits (what the scripted model reports may pass its estimate by a call's share).
+    assert!(t.spent() < 0.003, "the cap held: {}", t.spent());
+    assert!(t
+        .progress
+        .iter()
+        .all(|p| p.ended != Some(agora::engine::event::Outcome::Completed)));
+    let started = |log: &[TournamentEvent]| {
+        log.iter()
+            .filter(|e| matches!(e, TournamentEvent::DebateStarted { .. }))
+            .count()
+    };
+    let before = started(&log);
+    assert!(before >= 1);
+    let mut log = log;
+    log.push(TournamentEvent::CapChanged { usd: None });
+    let log = run(&clock, store.clone(), log, None);
+    let t = Tournament::from_events(&log).unwrap();
+    assert!(t.finished(), "{:?}", t.stopped);
+    assert_eq!(
+        started(&log),
+        6,
+        "the capped debates were resumed, not started again"
+    );
+    let stored = futures::executor::block_on(store.list()).unwrap();
+    assert_eq!(stored.len(), 6);
+}
+
+/// A person on the panel: the run does everything else and leaves the person's verdicts,
+/// which are theirs alone to give, each in the order their blind view showed.
+#[test]
+fn a_person_judges_after_the_models_and_only_what_is_theirs() {
+    let mut s = spec();
+    s.judges = vec![model("judge-one"), Participant::Human];
+    let (clock, store, log) = run_new(s);
+    let t = Tournament::from_events(&log).unwrap();
+    assert!(t.stopped.is_none(), "{:?}", t.stopped);
+    assert_eq!(
+        t.counts(),
+        (6, 6),
+        "every debate, and the model judge's verdicts"
+    );
+    let pending: Vec<_> = t.work(&[]);
+    assert_eq!(pending.len(), 6, "{pending:?}");
+    let clock2 = clock.clone();
+    let log = run_virtual_with(&clock, move |spawner| {
+        let s = session(&clock2, store, spawner);
+        let saved = Rc::new(RefCell::new(log.clone()));
+        let sink = saved.clone();
+        let run = TournamentRun::new(s, log, move |l| *sink.borrow_mut() = l.to_vec()).unwrap();
+        async move {
+            use agora::engine::tournament::verdict::Decision;
+            assert!(run
+                .decide(0, 0, Decision::Tie, String::new())
+                .unwrap_err()
+                .contains("not yours"));
+            for i in 0..6 {
+                run.decide(i, 1, Decision::Side(0), "clearer".into())
+                    .unwrap();
+            }
+            let out = saved.borrow().clone();
+            out
+        }
+    });
+    let t = Tournament::from_events(&log).unwrap();
+    assert!(t.finished());
+    let person: Vec<_> = t
+        .progress
+        .iter()
+        .filter_map(|p| p.votes.iter().find(|v| v.judge == 1))
+        .collect();
+    assert_eq!(person.len(), 6);
+    // Each blind order is the one drawn for that judge and debate, not always the same.
+    let firsts: std::collections::HashSet<usize> = person.iter().map(|v| v.shown_first).collect();
+    assert!(person.iter().all(|v| v.reason == "clearer"));
+    assert!(!firsts.is_empty());
 }

@@ -47,6 +47,8 @@ pub type LockDebate = Rc<dyn Fn(&str) -> LocalBoxFuture<'static, Option<DebateLo
 
 /// What a second tab says when the debate runs in another: one debate, one tab, so no
 /// call is made (and paid for) twice.
+pub const RUNNING_ELSEWHERE_TOURNAMENT: &str = "This tournament is running in another tab of this browser. Follow it there, or close that tab and press Run here.";
+
 pub const RUNNING_ELSEWHERE: &str = "This debate is running in another tab of this browser. Follow it there, or close that tab and press Resume here.";
 
 /// What the session needs from its surroundings; the browser and the tests differ here.
@@ -421,6 +423,62 @@ impl Session {
         Box::pin(async move {
             let _ = rx.await;
         })
+    }
+
+    /// Why debate `id`, running here, is held for something only the user can give: a call
+    /// that failed for good (it waits for Resume) or its spending cap (it waits for a
+    /// higher one). `None` while it runs, waits for its connection or is paused otherwise.
+    pub fn held(&self, id: &str) -> Option<String> {
+        if !self.is_running(id) {
+            return None;
+        }
+        let kept = self.kept.borrow().get(id).cloned()?;
+        let events = kept.events.borrow();
+        // The latest pause, unless a resumption came after it.
+        for e in events.iter().rev() {
+            match &e.kind {
+                EventKind::Resumed => return None,
+                EventKind::Paused {
+                    reason,
+                    needs_resume,
+                } if *needs_resume || crate::engine::context::is_cap_pause(reason) => {
+                    return Some(reason.clone())
+                }
+                _ => {}
+            }
+        }
+        None
+    }
+
+    /// Resolves when debate `id` has ended here (`None`) or is held (`Some(why)`, see
+    /// `held`), looking once a second: what a tournament waits for, so a debate that needs
+    /// the user never keeps it waiting without a word.
+    pub fn settled(self: &Rc<Self>, id: &str) -> LocalBoxFuture<'static, Option<String>> {
+        let this = self.clone();
+        let id = id.to_string();
+        Box::pin(async move {
+            let mut ended = this.ended(&id);
+            loop {
+                if let Some(why) = this.held(&id) {
+                    return Some(why);
+                }
+                let tick = this.env.clock.sleep(1_000);
+                match futures::future::select(ended, tick).await {
+                    futures::future::Either::Left(_) => return None,
+                    futures::future::Either::Right((_, still)) => ended = still,
+                }
+            }
+        })
+    }
+
+    /// Where debates, and tournaments' logs, are kept.
+    pub fn store(&self) -> Rc<dyn Store> {
+        self.env.store.clone()
+    }
+
+    /// Takes the Web Lock named after `name` if no other tab holds it: one tournament, one tab.
+    pub fn lock(&self, name: &str) -> LocalBoxFuture<'static, Option<DebateLock>> {
+        (self.env.lock)(name)
     }
 
     /// One call outside any debate (a tournament judge's verdict): in its connection's

@@ -9,17 +9,17 @@ use std::rc::Rc;
 
 use futures::stream::{FuturesUnordered, StreamExt};
 
-use super::runner::Session;
+use super::runner::{Session, RUNNING_ELSEWHERE_TOURNAMENT as RUNNING_ELSEWHERE};
 use crate::engine::cancel::CancelToken;
 use crate::engine::config::Participant;
 use crate::engine::cost::Ledger;
-use crate::engine::event::{Event, EventKind, Outcome, Purpose};
+use crate::engine::event::{Event, EventKind, Input, Outcome, Purpose};
 use crate::engine::model::{ChatMessage, ChatRequest, ErrorKind, Role};
 use crate::engine::prompt::{render, JSON_REPAIR};
 use crate::engine::tournament::progress::{Spend, Tournament, TournamentEvent, Work};
 use crate::engine::tournament::schedule::shown_first;
 use crate::engine::tournament::spec::{entrant_name, side_seats};
-use crate::engine::tournament::verdict::{self, VERDICT_TOKENS};
+use crate::engine::tournament::verdict::{self, Decision, VERDICT_TOKENS};
 
 /// Most debates a tournament runs at once, whatever its connections allow.
 pub const MAX_PARALLEL: usize = 8;
@@ -137,8 +137,12 @@ impl TournamentRun {
 
     /// Runs what is left until the tournament is done (a person's verdicts aside), it is
     /// stopped, its cap is reached or a call fails in a way retrying cannot fix; the last
-    /// three end with a `Stopped` event that says why.
-    pub async fn run(self: Rc<Self>) {
+    /// three end with a `Stopped` event that says why. Refused, with nothing recorded,
+    /// while another tab of this browser runs the same tournament.
+    pub async fn run(self: Rc<Self>, id: &str) -> Result<(), String> {
+        let Some(_lock) = self.session.lock(&format!("tournament-{id}")).await else {
+            return Err(RUNNING_ELSEWHERE.into());
+        };
         let mut in_hand: Vec<Work> = Vec::new();
         let mut running = FuturesUnordered::new();
         let mut failure: Option<String> = None;
@@ -201,6 +205,47 @@ impl TournamentRun {
                 reason: "Stopped by you.".into(),
             });
         }
+        Ok(())
+    }
+
+    /// A person's verdict on match `i` as judge `j`, who was shown the sides in the
+    /// order `blind` gives them; refused when it is not theirs to give.
+    pub fn decide(
+        &self,
+        i: usize,
+        j: usize,
+        decision: Decision,
+        reason: String,
+    ) -> Result<(), String> {
+        let t = self.state();
+        let m = t
+            .matches
+            .get(i)
+            .ok_or("There is no such debate in this tournament.")?;
+        if t.spec.judges.get(j) != Some(&Participant::Human) || !m.judges.contains(&j) {
+            return Err("This verdict is not yours to give.".into());
+        }
+        if !t.progress[i].completed() {
+            return Err("This debate has not finished yet.".into());
+        }
+        self.record(TournamentEvent::Verdict {
+            match_id: m.id.clone(),
+            judge: j,
+            shown_first: shown_first(t.spec.seed, &m.id, j),
+            decision: Some(decision),
+            reason,
+            spend: Spend::default(),
+        });
+        Ok(())
+    }
+
+    /// Sets the tournament's spending cap anew (`None`: none), between runs.
+    pub fn set_cap(&self, usd: Option<f64>) -> Result<(), String> {
+        if usd.is_some_and(|c| !(c.is_finite() && c >= 0.0)) {
+            return Err("The spending cap is not an amount of dollars.".into());
+        }
+        self.record(TournamentEvent::CapChanged { usd });
+        Ok(())
     }
 
     async fn play(self: Rc<Self>, w: Work) -> (Work, Result<(), String>) {
@@ -216,8 +261,9 @@ impl TournamentRun {
         let t = self.state();
         let m = &t.matches[i];
         let mut config = t.spec.debate_config(m.motion, m.first, m.second);
-        // What is left of the tournament's cap bounds each debate too.
-        config.spending_cap = t.spec.spending_cap.map(|cap| (cap - t.spent()).max(0.0));
+        // Each debate at once gets its share of what is left of the tournament's cap, so
+        // together they cannot pass it.
+        config.spending_cap = t.cap_share(self.parallel(&t));
         let id = self.session.new_id();
         // Started first: a start refused (a connection not set up) records nothing.
         self.session.start_as(id.clone(), config)?;
@@ -237,12 +283,25 @@ impl TournamentRun {
         }
         self.debates.borrow_mut().push(id.to_string());
         self.session.resume(id).await?;
+        // A debate stopped at its share of the cap goes on with a new share of what is left
+        // (or none, when the tournament's cap was taken away).
+        let t = self.state();
+        let p = &t.progress[i];
+        let spent = p.sides[0].usd + p.sides[1].usd + p.host.usd;
+        let usd = t.cap_share(self.parallel(&t)).map(|share| spent + share);
+        self.session.input(id, Input::SpendingCap { usd })?;
         self.finish(i, id).await
     }
 
     /// Waits for the debate's end and records how it ended and what each party spent.
     async fn finish(&self, i: usize, id: &str) -> Result<(), String> {
-        self.session.ended(id).await;
+        // A debate held for the user (a failed call, its cap) is stopped, and the
+        // tournament with it, saying why; the next run resumes it.
+        let held = self.session.settled(id).await;
+        if held.is_some() {
+            self.session.stop(id);
+            self.session.ended(id).await;
+        }
         self.debates.borrow_mut().retain(|d| d != id);
         let stored = self
             .session
@@ -278,8 +337,16 @@ impl TournamentRun {
             ],
             host: spend(&ledger, &stored.events, &host),
         });
-        match outcome {
-            Outcome::Completed => Ok(()),
+        match (outcome, held) {
+            (Outcome::Completed, _) => Ok(()),
+            (_, Some(why)) if crate::engine::context::is_cap_pause(&why) => Err(format!(
+                "The tournament's spending cap is reached ({} spent). Raise it to go on.",
+                crate::engine::cost::dollars(self.state().spent())
+            )),
+            (_, Some(why)) => Err(format!(
+                "The debate on \"{}\" is held: {why} Resume the tournament once it is fixed.",
+                config.topic
+            )),
             _ if self.stop.is_cancelled() => Ok(()),
             _ => Err(format!(
                 "The debate on \"{}\" did not finish: open it in History to see why, then resume the tournament.",

@@ -1,5 +1,6 @@
-//! IndexedDB persistence. Three object stores: `debates` (one summary row per debate, key
-//! `id`), `events` (key `[debate, seq]`) and `in_flight` (key `[debate, call]`). Records hold
+//! IndexedDB persistence. Four object stores: `debates` (one summary row per debate, key
+//! `id`), `events` (key `[debate, seq]`), `in_flight` (key `[debate, call]`) and, since
+//! version 2, `tournaments` (one row per tournament, key `id`). Records hold
 //! their payload as a JSON string, so the schema of what we store is serde's, versioned by
 //! the event schema; `DB_VERSION` versions only the object stores themselves.
 //!
@@ -26,10 +27,11 @@ use super::{newest_first, DebateSummary, InFlight, Store, StoreResult, StoredDeb
 use crate::engine::event::{migrate, migrate_one, Event};
 use crate::engine::CallKey;
 
-pub const DB_VERSION: u32 = 1;
+pub const DB_VERSION: u32 = 2;
 const DEBATES: &str = "debates";
 const EVENTS: &str = "events";
 const IN_FLIGHT: &str = "in_flight";
+const TOURNAMENTS: &str = "tournaments";
 /// The longest the page is kept busy reading one piece of a stored log.
 const READ_SLICE_MS: f64 = 8.0;
 /// How long opening the database may take before Agora goes on without it.
@@ -244,6 +246,8 @@ impl IdbStore {
                     IN_FLIGHT,
                     Array::of2(&"debate".into(), &"call".into()).into(),
                 );
+                // Version 2: an upgrade from 1 adds only this one.
+                make(TOURNAMENTS, JsValue::from_str("id"));
             },
         );
         req.set_onupgradeneeded(Some(upgrade.as_ref().unchecked_ref()));
@@ -361,6 +365,16 @@ impl IdbStore {
         committed.wait().await
     }
 
+    /// Deletes one record; done once its transaction has committed.
+    async fn delete_key(&self, name: &str, key: JsValue) -> StoreResult<()> {
+        let tx = self.transaction(&[name], IdbTransactionMode::Readwrite)?;
+        let committed = Committed::watch(&tx);
+        tx.object_store(name)
+            .and_then(|s| s.delete(&key))
+            .map_err(|e| js_err("deleting", e))?;
+        committed.wait().await
+    }
+
     async fn get_all(&self, name: &str, range: Option<&IdbKeyRange>) -> StoreResult<Vec<JsValue>> {
         let store = self.store(name, IdbTransactionMode::Readonly)?;
         let req = match range {
@@ -410,13 +424,8 @@ impl Store for IdbStore {
         call: &'a CallKey,
     ) -> LocalBoxFuture<'a, StoreResult<()>> {
         Box::pin(async move {
-            let tx = self.transaction(&[IN_FLIGHT], IdbTransactionMode::Readwrite)?;
-            let committed = Committed::watch(&tx);
             let key = Array::of2(&id.into(), &call.to_string().into());
-            tx.object_store(IN_FLIGHT)
-                .and_then(|s| s.delete(&key))
-                .map_err(|e| js_err("clearing", e))?;
-            committed.wait().await
+            self.delete_key(IN_FLIGHT, key.into()).await
         })
     }
 
@@ -540,5 +549,36 @@ impl Store for IdbStore {
                 .map_err(|e| js_err("deleting", e))?;
             committed.wait().await
         })
+    }
+
+    fn put_tournament<'a>(
+        &'a self,
+        id: &'a str,
+        json: &'a str,
+    ) -> LocalBoxFuture<'a, StoreResult<()>> {
+        Box::pin(async move {
+            self.put(
+                TOURNAMENTS,
+                record(&[("id", id.into()), ("json", json.into())]),
+            )
+            .await
+        })
+    }
+
+    fn tournaments(&self) -> LocalBoxFuture<'_, StoreResult<Vec<(String, String)>>> {
+        Box::pin(async move {
+            let rows = self.get_all(TOURNAMENTS, None).await?;
+            Ok(rows
+                .iter()
+                .filter_map(|r| {
+                    let id = Reflect::get(r, &"id".into()).ok()?.as_string()?;
+                    Some((id, json_of(r)?))
+                })
+                .collect())
+        })
+    }
+
+    fn delete_tournament<'a>(&'a self, id: &'a str) -> LocalBoxFuture<'a, StoreResult<()>> {
+        Box::pin(async move { self.delete_key(TOURNAMENTS, id.into()).await })
     }
 }

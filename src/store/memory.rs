@@ -12,6 +12,7 @@ use crate::engine::CallKey;
 #[derive(Default)]
 pub struct MemoryStore {
     debates: RefCell<BTreeMap<String, (DebateSummary, Vec<Event>, Vec<InFlight>)>>,
+    tournaments: RefCell<BTreeMap<String, String>>,
 }
 
 impl MemoryStore {
@@ -99,6 +100,24 @@ impl Store for MemoryStore {
 
     fn delete<'a>(&'a self, id: &'a str) -> LocalBoxFuture<'a, StoreResult<()>> {
         self.debates.borrow_mut().remove(id);
+        ok(())
+    }
+
+    fn put_tournament<'a>(
+        &'a self,
+        id: &'a str,
+        json: &'a str,
+    ) -> LocalBoxFuture<'a, StoreResult<()>> {
+        self.tournaments.borrow_mut().insert(id.into(), json.into());
+        ok(())
+    }
+
+    fn tournaments(&self) -> LocalBoxFuture<'_, StoreResult<Vec<(String, String)>>> {
+        ok(self.tournaments.borrow().clone().into_iter().collect())
+    }
+
+    fn delete_tournament<'a>(&'a self, id: &'a str) -> LocalBoxFuture<'a, StoreResult<()>> {
+        self.tournaments.borrow_mut().remove(id);
         ok(())
     }
 }

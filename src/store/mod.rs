@@ -1,6 +1,7 @@
 //! Persistence of debates: IndexedDB in the browser (`idb`), memory in tests (`memory`).
 //! What is stored is the event log plus a summary row for the history list, and the text
-//! of the turn in flight (written about once a second). API keys are never stored here.
+//! of the turn in flight (written about once a second); and each tournament's own log.
+//! API keys are never stored here.
 
 #[cfg(target_arch = "wasm32")]
 pub mod idb;
@@ -98,6 +99,18 @@ pub trait Store {
     fn list(&self) -> LocalBoxFuture<'_, StoreResult<Vec<DebateSummary>>>;
     fn load<'a>(&'a self, id: &'a str) -> LocalBoxFuture<'a, StoreResult<Option<StoredDebate>>>;
     fn delete<'a>(&'a self, id: &'a str) -> LocalBoxFuture<'a, StoreResult<()>>;
+
+    /// Writes a tournament's whole log (JSON) over the one stored: a tournament's log is
+    /// one event per debate and verdict, small beside its debates.
+    fn put_tournament<'a>(
+        &'a self,
+        id: &'a str,
+        json: &'a str,
+    ) -> LocalBoxFuture<'a, StoreResult<()>>;
+    /// Every stored tournament: its id and its log's JSON.
+    fn tournaments(&self) -> LocalBoxFuture<'_, StoreResult<Vec<(String, String)>>>;
+    /// Deletes a tournament's log; its debates stay in History.
+    fn delete_tournament<'a>(&'a self, id: &'a str) -> LocalBoxFuture<'a, StoreResult<()>>;
 
     /// Stores a whole debate (an import, a restored backup, a fork): its events and its
     /// summary. IndexedDB writes them in one transaction, all or nothing; this default

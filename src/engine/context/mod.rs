@@ -44,6 +44,14 @@ use super::small_map::SmallMap;
 use replay::{finding_key, phase_key, read_key, Replay};
 use spending::{worst_case, Budget, Room};
 
+/// How a pause at the spending cap begins: a tournament tells it from other pauses.
+const CAP_REACHED: &str = "The spending cap of ";
+
+/// Whether a `Paused` event's reason is the spending cap's.
+pub fn is_cap_pause(reason: &str) -> bool {
+    reason.starts_with(CAP_REACHED)
+}
+
 /// Receives everything the debate produces: finished events (to persist and render) and
 /// live token deltas (to render only).
 pub trait Observer {
@@ -505,7 +513,7 @@ impl DebateCtx {
                     if !self.budget.paused_at_cap.replace(true) {
                         self.push(EventKind::Paused {
                             reason: format!(
-                                "The spending cap of {} is reached ({} spent). Raise the cap to go on.",
+                                "{CAP_REACHED}{} is reached ({} spent). Raise the cap to go on.",
                                 dollars(cap),
                                 dollars(spent)
                             ),

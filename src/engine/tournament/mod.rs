@@ -3,6 +3,7 @@
 //! Everything here is pure: the browser's runner feeds it finished debates and verdicts.
 
 pub mod agreement;
+pub mod cost;
 pub mod progress;
 pub mod rating;
 pub mod schedule;

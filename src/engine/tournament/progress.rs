@@ -65,6 +65,10 @@ pub enum TournamentEvent {
     Stopped {
         reason: String,
     },
+    /// The user set the tournament's spending cap anew (`None`: no cap).
+    CapChanged {
+        usd: Option<f64>,
+    },
 }
 
 /// One judge's vote on one debate.
@@ -181,6 +185,9 @@ impl Tournament {
                 if !self.matches[i].judges.contains(judge) {
                     return Err(format!("Judge {} may not judge `{match_id}`.", judge + 1));
                 }
+                if *shown_first > 1 || matches!(decision, Some(Decision::Side(s)) if *s > 1) {
+                    return Err(format!("A verdict on `{match_id}` names a third side."));
+                }
                 self.judges[*judge].add(spend);
                 let votes = &mut self.progress[i].votes;
                 votes.retain(|v| v.judge != *judge);
@@ -192,6 +199,12 @@ impl Tournament {
                 });
             }
             TournamentEvent::Stopped { reason } => self.stopped = Some(reason.clone()),
+            TournamentEvent::CapChanged { usd } => {
+                if usd.is_some_and(|c| !(c.is_finite() && c >= 0.0)) {
+                    return Err("The spending cap is not an amount of dollars.".into());
+                }
+                self.spec.spending_cap = *usd;
+            }
         }
         Ok(())
     }
@@ -233,6 +246,13 @@ impl Tournament {
             .map(|p| p.sides[0].usd + p.sides[1].usd + p.host.usd)
             .sum();
         debates + self.judges.iter().map(|j| j.usd).sum::<f64>()
+    }
+
+    /// What each of `parallel` debates at once may spend of what is left of the cap, so
+    /// that together they cannot pass it (`None`: no cap).
+    pub fn cap_share(&self, parallel: usize) -> Option<f64> {
+        let cap = self.spec.spending_cap?;
+        Some((cap - self.spent()).max(0.0) / parallel.max(1) as f64)
     }
 
     /// Debates completed and verdicts in, for the progress line.
@@ -367,22 +387,53 @@ pub(crate) mod tests {
         assert!(e.contains("m9-0v1"), "{e}");
         let e = Tournament::from_events(&[start.clone(), verdict("m0-0v1", 3, None)]).unwrap_err();
         assert!(e.contains("may not judge"), "{e}");
+        let e = Tournament::from_events(&[
+            start.clone(),
+            verdict("m0-0v1", 0, Some(Decision::Side(2))),
+        ])
+        .unwrap_err();
+        assert!(e.contains("third side"), "{e}");
+        let e = Tournament::from_events(&[
+            start.clone(),
+            TournamentEvent::CapChanged { usd: Some(-1.0) },
+        ])
+        .unwrap_err();
+        assert!(e.contains("not an amount"), "{e}");
         let e = Tournament::from_events(&[start.clone(), start]).unwrap_err();
         assert!(e.contains("twice"), "{e}");
     }
 
-    #[test]
-    fn an_unreadable_verdict_is_not_asked_again_and_a_retaken_one_replaces_it() {
-        let s = spec(&["a", "b"], &["m0"], &["x"]);
-        let mut log = vec![
+    /// A log where the first match's debate ran to its end.
+    fn first_debate_played(s: TournamentSpec) -> Vec<TournamentEvent> {
+        vec![
             TournamentEvent::Started { spec: s },
             TournamentEvent::DebateStarted {
                 match_id: "m0-0v1".into(),
                 debate_id: "d".into(),
             },
             ended("m0-0v1", Outcome::Completed),
-            verdict("m0-0v1", 0, None),
-        ];
+        ]
+    }
+
+    #[test]
+    fn the_cap_is_shared_by_the_debates_at_once_and_can_be_raised() {
+        let mut s = spec(&["a", "b"], &["m0"], &["x"]);
+        s.spending_cap = Some(1.0);
+        let mut log = first_debate_played(s);
+        let t = Tournament::from_events(&log).unwrap();
+        // $0.035 spent: what is left is split between two debates at once.
+        assert!((t.cap_share(2).unwrap() - 0.965 / 2.0).abs() < 1e-12);
+        log.push(TournamentEvent::CapChanged { usd: Some(3.0) });
+        let t = Tournament::from_events(&log).unwrap();
+        assert!((t.cap_share(1).unwrap() - 2.965).abs() < 1e-12);
+        log.push(TournamentEvent::CapChanged { usd: None });
+        assert_eq!(Tournament::from_events(&log).unwrap().cap_share(1), None);
+    }
+
+    #[test]
+    fn an_unreadable_verdict_is_not_asked_again_and_a_retaken_one_replaces_it() {
+        let mut log = first_debate_played(spec(&["a", "b"], &["m0"], &["x"]));
+        log.push(verdict("m0-0v1", 0, None));
         let t = Tournament::from_events(&log).unwrap();
         assert_eq!(t.work(&[]), vec![Work::Start(1)]);
         log.push(verdict("m0-0v1", 0, Some(Decision::Tie)));

@@ -107,7 +107,7 @@ pub fn ratings(n: usize, games: &[Game], resamples: u32, seed: u64) -> Vec<Ratin
         .iter()
         .zip(draws.chunks_mut(runs))
         .map(|(&p, d)| {
-            d.sort_by(f64::total_cmp);
+            crate::engine::sort::sort_by(d, f64::total_cmp);
             Rating {
                 points: p,
                 low: percentile(d, 0.025).min(p),

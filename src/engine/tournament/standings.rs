@@ -182,7 +182,9 @@ pub fn standings(t: &Tournament) -> Standings {
     {
         r.rating = rating;
     }
-    rows.sort_by(|a, b| b.rating.points.total_cmp(&a.rating.points));
+    crate::engine::sort::sort_by(&mut rows, |a, b| {
+        b.rating.points.total_cmp(&a.rating.points)
+    });
     s.rows = rows;
     s.agreement = pairwise(&verdicts, t.spec.judges.len(), 3);
     s.fleiss = fleiss_kappa(&category_counts(&verdicts, 3));

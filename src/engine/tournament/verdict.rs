@@ -22,6 +22,36 @@ pub enum Decision {
     Tie,
 }
 
+/// One side as a judge is shown it: its stance and its turns, model names masked.
+#[derive(Clone, Debug, PartialEq)]
+pub struct BlindSide {
+    pub stance: String,
+    pub said: String,
+}
+
+/// The two sides as a judge who is shown side `shown_first` as A reads them: A, then B.
+/// A person judging sees exactly what a model judge is given.
+pub fn blind(
+    spec: &TournamentSpec,
+    config: &DebateConfig,
+    events: &[Event],
+    shown_first: usize,
+) -> [BlindSide; 2] {
+    let seats = side_seats(spec.format);
+    let masks = model_names(spec);
+    let side = |seat: &str| BlindSide {
+        stance: mask(
+            &config
+                .seat(seat)
+                .and_then(|s| s.stance.clone())
+                .unwrap_or_default(),
+            &masks,
+        ),
+        said: mask(&turns_of(config, events, seat), &masks),
+    };
+    [side(seats[shown_first]), side(seats[1 - shown_first])]
+}
+
 /// The verdict prompt for a judge who is shown side `shown_first` as A.
 pub fn prompt(
     spec: &TournamentSpec,
@@ -29,27 +59,18 @@ pub fn prompt(
     events: &[Event],
     shown_first: usize,
 ) -> String {
-    let seats = side_seats(spec.format);
-    let [a, b] = [seats[shown_first], seats[1 - shown_first]];
-    let masks = model_names(spec);
-    let stance = |seat: &str| {
-        config
-            .seat(seat)
-            .and_then(|s| s.stance.clone())
-            .unwrap_or_default()
-    };
+    let [a, b] = blind(spec, config, events, shown_first);
     // A turn cannot close the quotes it is shown in and speak to the judge from outside.
-    let said =
-        |seat: &str| mask(&turns_of(config, events, seat), &masks).replace("\"\"\"", "\"\" \"");
+    let quoted = |s: &str| s.replace("\"\"\"", "\"\" \"");
     render(
         VERDICT,
         &[
             ("motion", &config.topic),
             ("format", spec.format.label()),
-            ("stance_a", &mask(&stance(a), &masks)),
-            ("stance_b", &mask(&stance(b), &masks)),
-            ("said_a", &said(a)),
-            ("said_b", &said(b)),
+            ("stance_a", &a.stance),
+            ("stance_b", &b.stance),
+            ("said_a", &quoted(&a.said)),
+            ("said_b", &quoted(&b.said)),
         ],
     )
 }
@@ -123,7 +144,7 @@ fn model_names(spec: &TournamentSpec) -> Vec<String> {
             }
         }
     }
-    names.sort_by_key(|n| std::cmp::Reverse(n.len()));
+    crate::engine::sort::sort_by_key(&mut names, |n| std::cmp::Reverse(n.len()));
     names
 }
 

@@ -1,0 +1,139 @@
+//! What a tournament may cost before it starts: every match's debate as its format plans
+//! it, plus every model judge's verdict, which reads both sides' whole debate.
+
+use super::schedule::Match;
+use super::spec::{side_seats, TournamentSpec};
+use super::verdict::VERDICT_TOKENS;
+use crate::engine::config::Participant;
+use crate::engine::cost::{estimate as debate_estimate, Estimate};
+use crate::engine::event::Usage;
+use crate::engine::formats::plan;
+
+/// The verdict prompt's instructions, in tokens, besides the debate it carries.
+const VERDICT_PROMPT_TOKENS: u32 = 500;
+
+/// Calls and a range of dollars for the whole tournament. The low end has answers at half
+/// their limit and every verdict read at once; the high end (the worst case) has answers
+/// at their limit and every verdict needing its one repair.
+pub fn estimate(spec: &TournamentSpec, matches: &[Match]) -> Estimate {
+    let mut out = Estimate {
+        calls: 0,
+        low: 0.0,
+        high: 0.0,
+        unpriced: Vec::new(),
+    };
+    let unpriced = |name: &str, out: &mut Estimate| {
+        if !out.unpriced.iter().any(|u| u == name) {
+            out.unpriced.push(name.to_string());
+        }
+    };
+    let sides = side_seats(spec.format);
+    for m in matches {
+        let config = spec.debate_config(m.motion, m.first, m.second);
+        let calls = plan(&config);
+        let e = debate_estimate(&config, &calls);
+        out.calls += e.calls;
+        out.low += e.low;
+        out.high += e.high;
+        for seat in e.unpriced {
+            let who = config.seat(&seat).map(|s| s.participant.clone());
+            unpriced(
+                &who.map_or(seat, |p| super::spec::entrant_name(&p)),
+                &mut out,
+            );
+        }
+        // A judge reads what the two sides said: at most their whole output limits.
+        let said: u32 = calls
+            .iter()
+            .filter(|c| sides.contains(&c.seat.as_str()))
+            .map(|c| c.max_tokens)
+            .sum();
+        for &j in &m.judges {
+            let Participant::Model { price, .. } = &spec.judges[j] else {
+                continue; // a person's verdict costs nothing
+            };
+            out.calls += 1;
+            let Some(price) = price else {
+                unpriced(&super::spec::entrant_name(&spec.judges[j]), &mut out);
+                continue;
+            };
+            let call = |input: u32, output: u32| {
+                price.cost(&Usage {
+                    input_tokens: input,
+                    output_tokens: output,
+                    estimated: true,
+                })
+            };
+            let prompt = VERDICT_PROMPT_TOKENS + said;
+            out.low += call(VERDICT_PROMPT_TOKENS + said / 2, VERDICT_TOKENS / 2);
+            // The repair resends the prompt with the first answer.
+            out.high +=
+                call(prompt, VERDICT_TOKENS) + call(prompt + VERDICT_TOKENS, VERDICT_TOKENS);
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::schedule::schedule;
+    use super::super::spec::tests::spec;
+    use super::*;
+    use crate::engine::cost::Price;
+
+    fn priced(mut p: Participant, input: f64, output: f64) -> Participant {
+        if let Participant::Model { price, .. } = &mut p {
+            *price = Some(Price { input, output });
+        }
+        p
+    }
+
+    #[test]
+    fn the_estimate_adds_every_debate_and_every_verdict_with_its_worst_case() {
+        let mut s = spec(&["a", "b"], &["Cities should ban cars"], &["j", "person"]);
+        s.contestants = s
+            .contestants
+            .into_iter()
+            .map(|c| priced(c, 1.0, 2.0))
+            .collect();
+        s.host = priced(s.host.clone(), 1.0, 2.0);
+        s.judges[0] = priced(s.judges[0].clone(), 3.0, 6.0);
+        let matches = schedule(&s).unwrap();
+        assert_eq!(matches.len(), 2);
+        let one = {
+            let c = s.debate_config(0, 0, 1);
+            debate_estimate(&c, &plan(&c))
+        };
+        let e = estimate(&s, &matches);
+        // Two debates and one model verdict each; the person's verdicts are free calls.
+        assert_eq!(e.calls, 2 * one.calls + 2);
+        assert!(e.unpriced.is_empty(), "{:?}", e.unpriced);
+        assert!(e.low > 2.0 * one.low && e.high > 2.0 * one.high);
+        // The judge's worst case: both sides' whole output read, twice with the repair.
+        let c = s.debate_config(0, 0, 1);
+        let said: u32 = plan(&c)
+            .iter()
+            .filter(|p| side_seats(s.format).contains(&p.seat.as_str()))
+            .map(|p| p.max_tokens)
+            .sum();
+        let input = (500 + said) as f64;
+        let worst = (input * 3.0 + 400.0 * 6.0 + (input + 400.0) * 3.0 + 400.0 * 6.0) / 1e6;
+        let judges_high = e.high - 2.0 * one.high;
+        assert!(
+            (judges_high - 2.0 * worst).abs() < 1e-9,
+            "{judges_high} {worst}"
+        );
+        assert!(e.low < e.high);
+    }
+
+    #[test]
+    fn a_judge_without_a_price_is_named_rather_than_counted_as_free() {
+        let s = spec(&["a", "b"], &["m"], &["j"]);
+        let e = estimate(&s, &schedule(&s).unwrap());
+        assert!(
+            e.unpriced.iter().any(|u| u.starts_with("j ")),
+            "{:?}",
+            e.unpriced
+        );
+    }
+}
