@@ -101,6 +101,33 @@ mod tests {
         let next = events.last().unwrap().seq + 1;
         events.push(resolved(next, "no"));
         events.push(resolved(next + 1, "yes"));
+        // The transcripts say what happened, the correction after the first word.
+        let md = crate::engine::export::to_markdown(&events);
+        let lines: Vec<&str> = md.lines().filter(|l| l.contains("**Resolved**")).collect();
+        assert_eq!(lines.len(), 2, "{md}");
+        assert!(
+            lines[1].ends_with("on 2027-01-01 · the weather service"),
+            "{}",
+            lines[1]
+        );
+        let label = crate::engine::formats::forecast::ledger::entry(&events)
+            .unwrap()
+            .result
+            .outcomes
+            .into_iter()
+            .find(|o| o.outcome == "yes")
+            .unwrap()
+            .label;
+        assert!(
+            lines[1].contains(&format!("**Resolved**: {label} on")),
+            "{}",
+            lines[1]
+        );
+        let text = crate::engine::export::to_text(&events);
+        assert!(
+            text.contains(&format!("{label} on 2027-01-01 · the weather service")),
+            "{text}"
+        );
         let back = import(&to_json(&events)).expect("a resolved forecast imports");
         assert_eq!(back.len(), events.len());
         assert_eq!(back[back.len() - 2..], events[events.len() - 2..]);

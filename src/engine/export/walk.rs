@@ -99,6 +99,14 @@ pub(super) fn walk<'a>(config: &DebateConfig, events: &'a [Event]) -> Vec<Item<'
             EventKind::CallSkipped { seat, reason, .. } => {
                 Item::Note(one_line(&reading::skipped(config, seat, reason)))
             }
+            // What happened, recorded when the question settled: after the forecast.
+            EventKind::Resolved(r) => Item::Finding {
+                label: "Resolved",
+                summary: one_line(&super::super::formats::forecast::ledger::describe(
+                    events, r,
+                )),
+                about: None,
+            },
             _ => continue,
         };
         items.push(item);

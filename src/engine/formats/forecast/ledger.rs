@@ -65,6 +65,28 @@ pub fn entry(events: &[Event]) -> Option<Entry<'_>> {
     })
 }
 
+/// A resolution in words, for the transcript exports: "Passes on 2027-03-31 (value 2.1) ·
+/// Signed into law", the outcome by its label when the forecast's result names it.
+pub fn describe(events: &[Event], r: &Resolution) -> String {
+    let label = entry(events)
+        .and_then(|e| {
+            e.result
+                .outcomes
+                .iter()
+                .find(|o| o.outcome == r.outcome)
+                .map(|o| o.label.clone())
+        })
+        .unwrap_or_else(|| r.outcome.clone());
+    let mut out = format!("{label} on {}", r.on);
+    if let Some(v) = r.value {
+        out.push_str(&format!(" (value {})", crate::engine::cost::short(v)));
+    }
+    if !r.note.is_empty() {
+        out.push_str(&format!(" · {}", r.note));
+    }
+    out
+}
+
 /// Whether `r` may resolve the forecast in `events`: a finished forecast with a result, one
 /// of its outcomes, a real date and a note of bounded size. Says what is wrong otherwise.
 pub fn check(events: &[Event], r: &Resolution) -> Result<(), String> {
