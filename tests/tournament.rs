@@ -47,6 +47,23 @@ fn session(
     Session::new(env, vec![conn])
 }
 
+/// Where a run hands its log: the store, as the app's does, and the test's copy.
+fn saver(
+    store: Rc<MemoryStore>,
+    sink: Rc<RefCell<Vec<TournamentEvent>>>,
+) -> impl Fn(&[TournamentEvent]) {
+    use futures::FutureExt;
+    move |l| {
+        let json = serde_json::to_string(l).unwrap();
+        store
+            .put_tournament("t", &json)
+            .now_or_never()
+            .unwrap()
+            .unwrap();
+        *sink.borrow_mut() = l.to_vec();
+    }
+}
+
 fn model(name: &str) -> Participant {
     Participant::Model {
         connection: "cloud".into(),
@@ -84,18 +101,19 @@ fn run(
 ) -> Vec<TournamentEvent> {
     let clock2 = clock.clone();
     run_virtual_with(clock, move |spawner| {
+        let store2 = store.clone();
         let s = session(&clock2, store, spawner);
         let saved: Rc<RefCell<Vec<TournamentEvent>>> = Rc::new(RefCell::new(log.clone()));
         let sink = saved.clone();
         let start = log.len();
-        let run = TournamentRun::new(s, log, move |l| *sink.borrow_mut() = l.to_vec()).unwrap();
+        let run = TournamentRun::new(s, "t", log, saver(store2, sink)).unwrap();
         let stopper = run.clone();
         let watch = saved.clone();
         async move {
             let done = Rc::new(std::cell::Cell::new(false));
             let finished = done.clone();
             let go = async move {
-                run.clone().run("t").await.unwrap();
+                run.clone().run().await.unwrap();
                 finished.set(true);
             };
             // Stops the run (as its Stop button does) once `n` more events are in, unless
@@ -223,9 +241,11 @@ fn a_tournament_at_its_cap_stops_saying_so_and_goes_on_when_it_is_raised() {
     assert!(!t.finished());
     let why = t.stopped.clone().expect("it stopped");
     assert!(why.contains("spending cap is reached"), "{why}");
-    // Each debate at once had half of the cap; its calls start only while their worst case
-    // fits (what the scripted model reports may pass its estimate by a call's share).
-    assert!(t.spent() < 0.003, "the cap held: {}", t.spent());
+    // Each debate at once had half of the cap, and its calls start only while their worst
+    // case fits. The scripted model reports more input than the estimate counts (its
+    // prompts' framing), so each debate passes its half by about a fifth: the same bound a
+    // lone debate has, not a tournament's doubling of it.
+    assert!(t.spent() <= 0.002 * 1.25, "the cap held: {}", t.spent());
     assert!(t
         .progress
         .iter()
@@ -269,18 +289,21 @@ fn a_person_judges_after_the_models_and_only_what_is_theirs() {
     assert_eq!(pending.len(), 6, "{pending:?}");
     let clock2 = clock.clone();
     let log = run_virtual_with(&clock, move |spawner| {
+        let store2 = store.clone();
         let s = session(&clock2, store, spawner);
         let saved = Rc::new(RefCell::new(log.clone()));
         let sink = saved.clone();
-        let run = TournamentRun::new(s, log, move |l| *sink.borrow_mut() = l.to_vec()).unwrap();
+        let run = TournamentRun::new(s, "t", log, saver(store2, sink)).unwrap();
         async move {
             use agora::engine::tournament::verdict::Decision;
             assert!(run
                 .decide(0, 0, Decision::Tie, String::new())
+                .await
                 .unwrap_err()
                 .contains("not yours"));
             for i in 0..6 {
                 run.decide(i, 1, Decision::Side(0), "clearer".into())
+                    .await
                     .unwrap();
             }
             let out = saved.borrow().clone();
@@ -296,7 +319,76 @@ fn a_person_judges_after_the_models_and_only_what_is_theirs() {
         .collect();
     assert_eq!(person.len(), 6);
     // Each blind order is the one drawn for that judge and debate, not always the same.
-    let firsts: std::collections::HashSet<usize> = person.iter().map(|v| v.shown_first).collect();
     assert!(person.iter().all(|v| v.reason == "clearer"));
-    assert!(!firsts.is_empty());
+    for (m, p) in t.matches.iter().zip(&t.progress) {
+        let v = p.votes.iter().find(|v| v.judge == 1).unwrap();
+        assert_eq!(
+            v.shown_first,
+            agora::engine::tournament::schedule::shown_first(t.spec.seed, &m.id, 1),
+            "{}",
+            m.id
+        );
+    }
+}
+
+/// Stop, then Run again on the same run (as the screen's buttons do in one tab): the
+/// second run goes on where the first stopped, and another tab's run (a second
+/// `TournamentRun` over an older copy of the log) goes on from the stored log, not its own.
+#[test]
+fn a_run_stopped_in_a_tab_goes_on_there_and_a_stale_copy_starts_nothing_twice() {
+    let clock = VirtualClock::new(1_700_000_000_000);
+    let store = Rc::new(MemoryStore::new());
+    let first = vec![TournamentEvent::Started { spec: spec() }];
+    let clock2 = clock.clone();
+    let store2 = store.clone();
+    let log = run_virtual_with(&clock, move |spawner| {
+        let s = session(&clock2, store2.clone(), spawner);
+        let saved = Rc::new(RefCell::new(first.clone()));
+        let run = TournamentRun::new(
+            s.clone(),
+            "t",
+            first.clone(),
+            saver(store2.clone(), saved.clone()),
+        )
+        .unwrap();
+        // A second tab's copy, made before anything ran.
+        let stale = TournamentRun::new(s, "t", first, saver(store2, saved.clone())).unwrap();
+        async move {
+            let stopper = run.clone();
+            let watch = saved.clone();
+            let stop_soon = async move {
+                while watch.borrow().len() < 4 {
+                    clock2.sleep(5).await;
+                }
+                stopper.stop();
+            };
+            let (r, ()) = futures::join!(run.clone().run(), stop_soon);
+            r.unwrap();
+            let stopped = saved.borrow().clone();
+            assert!(matches!(
+                stopped.last(),
+                Some(TournamentEvent::Stopped { .. })
+            ));
+            assert!(!Tournament::from_events(&stopped).unwrap().finished());
+            // Run again in the same tab: it goes on.
+            run.clone().run().await.unwrap();
+            assert!(Tournament::from_events(&saved.borrow()).unwrap().finished());
+            // The stale copy reads the stored log first: nothing is left to do.
+            let before = saved.borrow().len();
+            stale.clone().run().await.unwrap();
+            assert_eq!(
+                saved.borrow().len(),
+                before,
+                "the stale copy recorded nothing"
+            );
+            let out = saved.borrow().clone();
+            out
+        }
+    });
+    let starts = log
+        .iter()
+        .filter(|e| matches!(e, TournamentEvent::DebateStarted { .. }))
+        .count();
+    assert_eq!(starts, 6, "no debate started twice");
+    assert_eq!(futures::executor::block_on(store.list()).unwrap().len(), 6);
 }

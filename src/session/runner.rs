@@ -40,6 +40,15 @@ pub enum Update {
     Ended,
 }
 
+/// Why a running debate waits for the user (`Session::held`).
+#[derive(Clone, Debug, PartialEq)]
+pub enum Hold {
+    /// At its spending cap: a higher one lets it go on.
+    Cap,
+    /// At a call that failed in a way retrying cannot fix, saying why.
+    Failed(String),
+}
+
 /// Held while a debate runs in this tab; dropping it lets another tab take the debate.
 pub type DebateLock = Box<dyn std::any::Any>;
 /// Takes a debate's lock if no other tab holds it (`None`: another tab is running it).
@@ -425,35 +434,35 @@ impl Session {
         })
     }
 
-    /// Why debate `id`, running here, is held for something only the user can give: a call
-    /// that failed for good (it waits for Resume) or its spending cap (it waits for a
-    /// higher one). `None` while it runs, waits for its connection or is paused otherwise.
-    pub fn held(&self, id: &str) -> Option<String> {
-        if !self.is_running(id) {
+    /// Whether debate `id`, running here, is held for something only the user can give: a
+    /// higher spending cap, or a Resume after a call that failed for good (with the reason).
+    /// `None` while it runs, waits for its connection or is paused otherwise (offline, by
+    /// the user), which end by themselves or by the user's own hand.
+    pub fn held(&self, id: &str) -> Option<Hold> {
+        let inputs = self.running.borrow().get(id)?.inputs.clone();
+        if inputs.is_at_cap() {
+            return Some(Hold::Cap);
+        }
+        if !inputs.is_halted() {
             return None;
         }
-        let kept = self.kept.borrow().get(id).cloned()?;
-        let events = kept.events.borrow();
-        // The latest pause, unless a resumption came after it.
-        for e in events.iter().rev() {
-            match &e.kind {
-                EventKind::Resumed => return None,
+        let kept = self.kept.borrow().get(id).cloned();
+        let reason = kept.and_then(|k| {
+            k.events.borrow().iter().rev().find_map(|e| match &e.kind {
                 EventKind::Paused {
                     reason,
-                    needs_resume,
-                } if *needs_resume || crate::engine::context::is_cap_pause(reason) => {
-                    return Some(reason.clone())
-                }
-                _ => {}
-            }
-        }
-        None
+                    needs_resume: true,
+                } => Some(reason.clone()),
+                _ => None,
+            })
+        });
+        Some(Hold::Failed(reason.unwrap_or_default()))
     }
 
     /// Resolves when debate `id` has ended here (`None`) or is held (`Some(why)`, see
     /// `held`), looking once a second: what a tournament waits for, so a debate that needs
     /// the user never keeps it waiting without a word.
-    pub fn settled(self: &Rc<Self>, id: &str) -> LocalBoxFuture<'static, Option<String>> {
+    pub fn settled(self: &Rc<Self>, id: &str) -> LocalBoxFuture<'static, Option<Hold>> {
         let this = self.clone();
         let id = id.to_string();
         Box::pin(async move {

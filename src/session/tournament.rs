@@ -9,7 +9,7 @@ use std::rc::Rc;
 
 use futures::stream::{FuturesUnordered, StreamExt};
 
-use super::runner::{Session, RUNNING_ELSEWHERE_TOURNAMENT as RUNNING_ELSEWHERE};
+use super::runner::{DebateLock, Hold, Session, RUNNING_ELSEWHERE_TOURNAMENT as RUNNING_ELSEWHERE};
 use crate::engine::cancel::CancelToken;
 use crate::engine::config::Participant;
 use crate::engine::cost::Ledger;
@@ -29,14 +29,22 @@ type Save = Box<dyn Fn(&[TournamentEvent])>;
 
 pub struct TournamentRun {
     session: Rc<Session>,
+    /// The tournament's id: its Web Lock and its stored log are named after it.
+    id: String,
     log: RefCell<Vec<TournamentEvent>>,
     /// The log folded, kept up to date event by event rather than folded again per step.
     state: RefCell<Tournament>,
     /// Called with the whole log after each event: the app stores it.
     save: Save,
-    stop: CancelToken,
+    /// Cancelled by Stop, a fault or the cap; each run starts with a fresh one.
+    stop: RefCell<CancelToken>,
     /// The debates this run has in hand, to stop them with the tournament.
     debates: RefCell<Vec<String>>,
+    /// What the debates and verdicts in hand may still spend, by what they are: the cap
+    /// leaves it to them, so that all of them together cannot pass it.
+    reserved: RefCell<Vec<Reserved>>,
+    /// This tab holds the tournament's Web Lock (a run is going on).
+    locked: std::cell::Cell<bool>,
 }
 
 /// The JSON Schema of a verdict, so a connection that takes schemas answers in shape.
@@ -49,6 +57,16 @@ fn verdict_schema() -> serde_json::Value {
         },
         "required": ["winner", "reason"]
     })
+}
+
+/// A share of the cap held by work in hand.
+struct Reserved {
+    /// `Start(i)` for match `i`'s debate (started or resumed), `Judge(i, j)` for a verdict.
+    work: Work,
+    /// What it may still spend, beyond what the log already counts.
+    usd: f64,
+    /// A debate's own cap as it was last given.
+    cap: f64,
 }
 
 /// What one party spent in a debate: the tokens and cost of its seats' finished turns.
@@ -76,18 +94,50 @@ impl TournamentRun {
     /// with the reason when the log does not fold.
     pub fn new(
         session: Rc<Session>,
+        id: &str,
         log: Vec<TournamentEvent>,
         save: impl Fn(&[TournamentEvent]) + 'static,
     ) -> Result<Rc<Self>, String> {
         let state = Tournament::from_events(&log)?;
         Ok(Rc::new(TournamentRun {
             session,
+            id: id.to_string(),
             log: RefCell::new(log),
             state: RefCell::new(state),
             save: Box::new(save),
-            stop: CancelToken::new(),
+            stop: RefCell::new(CancelToken::new()),
             debates: RefCell::new(Vec::new()),
+            reserved: RefCell::new(Vec::new()),
+            locked: Default::default(),
         }))
+    }
+
+    fn stopped(&self) -> bool {
+        self.stop.borrow().is_cancelled()
+    }
+
+    /// Takes the tournament's Web Lock and reads its log again from the store: another tab
+    /// may have gone on with it since this one read it, and its log is the one to extend.
+    async fn take_over(&self) -> Result<Option<DebateLock>, String> {
+        if self.locked.get() {
+            return Ok(None);
+        }
+        let lock = self
+            .session
+            .lock(&format!("tournament-{}", self.id))
+            .await
+            .ok_or(RUNNING_ELSEWHERE)?;
+        let rows = self.session.store().tournaments().await?;
+        if let Some((_, json)) = rows.iter().find(|(i, _)| *i == self.id) {
+            let log: Vec<TournamentEvent> = serde_json::from_str(json)
+                .map_err(|e| format!("This tournament's stored log cannot be read ({e})."))?;
+            if log.len() > self.log.borrow().len() {
+                *self.state.borrow_mut() = Tournament::from_events(&log)?;
+                *self.log.borrow_mut() = log;
+                (self.save)(&self.log.borrow());
+            }
+        }
+        Ok(Some(lock))
     }
 
     pub fn state(&self) -> Tournament {
@@ -110,7 +160,7 @@ impl TournamentRun {
 
     /// Stops the debates in hand and every call; the log keeps what was done.
     pub fn stop(&self) {
-        self.stop.cancel();
+        self.stop.borrow().cancel();
         for id in self.debates.borrow().iter() {
             self.session.stop(id);
         }
@@ -135,33 +185,77 @@ impl TournamentRun {
         (calls as usize).clamp(1, MAX_PARALLEL)
     }
 
+    /// What is left of the cap once the work in hand has what it may spend (`None`: no cap).
+    fn unreserved(&self, t: &Tournament) -> Option<f64> {
+        let cap = t.spec.spending_cap?;
+        let held: f64 = self.reserved.borrow().iter().map(|r| r.usd).sum();
+        Some((cap - t.spent() - held).max(0.0))
+    }
+
+    fn reserve(&self, work: Work, usd: f64, cap: f64) {
+        self.release(&work);
+        self.reserved.borrow_mut().push(Reserved { work, usd, cap });
+    }
+
+    fn release(&self, work: &Work) {
+        self.reserved.borrow_mut().retain(|r| r.work != *work);
+    }
+
+    /// A debate about to start or resume: its share of what is unreserved, split with the
+    /// other debates that may run at once (`None`: no cap).
+    fn debate_share(&self, t: &Tournament) -> Option<f64> {
+        let left = self.unreserved(t)?;
+        let in_hand = self
+            .reserved
+            .borrow()
+            .iter()
+            .filter(|r| !matches!(r.work, Work::Judge(..)))
+            .count();
+        let debates_left = t
+            .work(&[])
+            .iter()
+            .filter(|w| !matches!(w, Work::Judge(..)))
+            .count();
+        let slots = (self.parallel(t).saturating_sub(in_hand))
+            .min(debates_left.saturating_sub(in_hand))
+            .max(1);
+        Some(left / slots as f64)
+    }
+
+    fn cap_reached(&self) -> String {
+        format!(
+            "The tournament's spending cap is reached ({} spent). Raise it to go on.",
+            crate::engine::cost::dollars(self.state().spent())
+        )
+    }
+
     /// Runs what is left until the tournament is done (a person's verdicts aside), it is
     /// stopped, its cap is reached or a call fails in a way retrying cannot fix; the last
     /// three end with a `Stopped` event that says why. Refused, with nothing recorded,
     /// while another tab of this browser runs the same tournament.
-    pub async fn run(self: Rc<Self>, id: &str) -> Result<(), String> {
-        let Some(_lock) = self.session.lock(&format!("tournament-{id}")).await else {
-            return Err(RUNNING_ELSEWHERE.into());
-        };
+    pub async fn run(self: Rc<Self>) -> Result<(), String> {
+        let _lock = self.take_over().await?;
+        self.locked.set(true);
+        let result = self.clone().go_on().await;
+        self.locked.set(false);
+        result
+    }
+
+    async fn go_on(self: Rc<Self>) -> Result<(), String> {
+        *self.stop.borrow_mut() = CancelToken::new();
+        self.reserved.borrow_mut().clear();
         let mut in_hand: Vec<Work> = Vec::new();
         let mut running = FuturesUnordered::new();
         let mut failure: Option<String> = None;
         loop {
             let t = self.state();
-            let capped = t.spec.spending_cap.is_some_and(|cap| t.spent() >= cap);
+            // Everything left of the cap is held by work in hand (or spent).
+            let capped = self.unreserved(&t).is_some_and(|x| x <= 0.0);
             let left = !t.work(&[]).is_empty();
-            if capped
-                && left
-                && running.is_empty()
-                && failure.is_none()
-                && !self.stop.is_cancelled()
-            {
-                failure = Some(format!(
-                    "The tournament's spending cap of {} is reached; it stops here with what is done.",
-                    crate::engine::cost::dollars(t.spec.spending_cap.unwrap_or_default())
-                ));
+            if capped && left && running.is_empty() && failure.is_none() && !self.stopped() {
+                failure = Some(self.cap_reached());
             }
-            let go_on = !capped && failure.is_none() && !self.stop.is_cancelled();
+            let go_on = !capped && failure.is_none() && !self.stopped();
             if go_on {
                 let limit = self.parallel(&t);
                 for w in t.work(&[]) {
@@ -200,7 +294,7 @@ impl TournamentRun {
         }
         if let Some(reason) = failure {
             self.record(TournamentEvent::Stopped { reason });
-        } else if self.stop.is_cancelled() {
+        } else if self.stopped() {
             self.record(TournamentEvent::Stopped {
                 reason: "Stopped by you.".into(),
             });
@@ -210,13 +304,15 @@ impl TournamentRun {
 
     /// A person's verdict on match `i` as judge `j`, who was shown the sides in the
     /// order `blind` gives them; refused when it is not theirs to give.
-    pub fn decide(
+    pub async fn decide(
         &self,
         i: usize,
         j: usize,
         decision: Decision,
         reason: String,
     ) -> Result<(), String> {
+        // From a tab that runs nothing: under the lock, onto the latest log.
+        let _lock = self.take_over().await?;
         let t = self.state();
         let m = t
             .matches
@@ -240,10 +336,11 @@ impl TournamentRun {
     }
 
     /// Sets the tournament's spending cap anew (`None`: none), between runs.
-    pub fn set_cap(&self, usd: Option<f64>) -> Result<(), String> {
+    pub async fn set_cap(&self, usd: Option<f64>) -> Result<(), String> {
         if usd.is_some_and(|c| !(c.is_finite() && c >= 0.0)) {
             return Err("The spending cap is not an amount of dollars.".into());
         }
+        let _lock = self.take_over().await?;
         self.record(TournamentEvent::CapChanged { usd });
         Ok(())
     }
@@ -254,6 +351,10 @@ impl TournamentRun {
             Work::Resume(i, id) => self.resume(*i, id).await,
             Work::Judge(i, j) => self.judge(*i, *j).await,
         };
+        self.release(&match w {
+            Work::Judge(i, j) => Work::Judge(i, j),
+            Work::Start(i) | Work::Resume(i, _) => Work::Start(i),
+        });
         (w, result)
     }
 
@@ -263,7 +364,10 @@ impl TournamentRun {
         let mut config = t.spec.debate_config(m.motion, m.first, m.second);
         // Each debate at once gets its share of what is left of the tournament's cap, so
         // together they cannot pass it.
-        config.spending_cap = t.cap_share(self.parallel(&t));
+        config.spending_cap = self.debate_share(&t);
+        if let Some(share) = config.spending_cap {
+            self.reserve(Work::Start(i), share, share);
+        }
         let id = self.session.new_id();
         // Started first: a start refused (a connection not set up) records nothing.
         self.session.start_as(id.clone(), config)?;
@@ -278,26 +382,64 @@ impl TournamentRun {
     async fn resume(&self, i: usize, id: &str) -> Result<(), String> {
         // A tab closed before the debate's first event was stored (or the debate deleted
         // since): nothing of it ran to keep, so the match starts again.
-        if self.session.load(id).await?.is_none() {
+        let Some(stored) = self.session.load(id).await? else {
             return self.start(i).await;
-        }
+        };
+        // A debate stopped at its share of the cap goes on with a new share of what is left
+        // (or none, when the tournament's cap was taken away), on top of what it spent,
+        // read from its own log (a closed tab recorded no end for it).
+        let spent = crate::engine::event::config_of(&stored.events)
+            .map_or(0.0, |c| Ledger::from_events(c, &stored.events).total);
+        let t = self.state();
+        let share = self.debate_share(&t);
+        let usd = share.map(|share| {
+            // The log counts what an earlier end recorded; the rest is new.
+            let counted =
+                t.progress[i].sides[0].usd + t.progress[i].sides[1].usd + t.progress[i].host.usd;
+            self.reserve(
+                Work::Start(i),
+                share + (spent - counted).max(0.0),
+                spent + share,
+            );
+            spent + share
+        });
         self.debates.borrow_mut().push(id.to_string());
         self.session.resume(id).await?;
-        // A debate stopped at its share of the cap goes on with a new share of what is left
-        // (or none, when the tournament's cap was taken away).
-        let t = self.state();
-        let p = &t.progress[i];
-        let spent = p.sides[0].usd + p.sides[1].usd + p.host.usd;
-        let usd = t.cap_share(self.parallel(&t)).map(|share| spent + share);
         self.session.input(id, Input::SpendingCap { usd })?;
         self.finish(i, id).await
     }
 
     /// Waits for the debate's end and records how it ended and what each party spent.
     async fn finish(&self, i: usize, id: &str) -> Result<(), String> {
-        // A debate held for the user (a failed call, its cap) is stopped, and the
-        // tournament with it, saying why; the next run resumes it.
-        let held = self.session.settled(id).await;
+        // A debate at its share of the cap gets what is still unreserved; one held for the
+        // user (its cap with nothing left, a failed call) is stopped, and the tournament
+        // with it, saying why; the next run resumes it.
+        let held = loop {
+            match self.session.settled(id).await {
+                Some(Hold::Cap) => {
+                    let more = self.unreserved(&self.state()).filter(|m| *m > 0.0);
+                    let had = self
+                        .reserved
+                        .borrow()
+                        .iter()
+                        .find(|r| r.work == Work::Start(i))
+                        .map(|r| (r.usd, r.cap));
+                    match (more, had) {
+                        (Some(more), Some((usd, cap))) => {
+                            self.reserve(Work::Start(i), usd + more, cap + more);
+                            self.session.input(
+                                id,
+                                Input::SpendingCap {
+                                    usd: Some(cap + more),
+                                },
+                            )?;
+                        }
+                        _ => break Some(Hold::Cap),
+                    }
+                }
+                other => break other,
+            }
+        };
         if held.is_some() {
             self.session.stop(id);
             self.session.ended(id).await;
@@ -339,15 +481,12 @@ impl TournamentRun {
         });
         match (outcome, held) {
             (Outcome::Completed, _) => Ok(()),
-            (_, Some(why)) if crate::engine::context::is_cap_pause(&why) => Err(format!(
-                "The tournament's spending cap is reached ({} spent). Raise it to go on.",
-                crate::engine::cost::dollars(self.state().spent())
-            )),
-            (_, Some(why)) => Err(format!(
+            (_, Some(Hold::Cap)) => Err(self.cap_reached()),
+            (_, Some(Hold::Failed(why))) => Err(format!(
                 "The debate on \"{}\" is held: {why} Resume the tournament once it is fixed.",
                 config.topic
             )),
-            _ if self.stop.is_cancelled() => Ok(()),
+            _ if self.stopped() => Ok(()),
             _ => Err(format!(
                 "The debate on \"{}\" did not finish: open it in History to see why, then resume the tournament.",
                 config.topic
@@ -408,12 +547,29 @@ impl TournamentRun {
             }
             verdict::read(&r.text, shown)
         };
-        let ask = |req: ChatRequest| self.session.ask(req, self.stop.clone());
+        let ask = |req: ChatRequest| self.session.ask(req, self.stop.borrow().clone());
         let judge = entrant_name(&t.spec.judges[j]);
         let failed = |e: crate::engine::model::ModelError| match e.kind {
             ErrorKind::Cancelled => "Stopped by you.".to_string(),
             _ => format!("The judge {judge} could not be asked: {e}"),
         };
+        // Its worst case (the prompt and a whole answer, twice with the repair) is held
+        // from the cap before it is asked.
+        if let (Some(left), Some(p)) = (self.unreserved(&t), price) {
+            let input = crate::engine::tokens::estimate(&req.messages[0].content);
+            let call = |input: u32| {
+                p.cost(&crate::engine::event::Usage {
+                    input_tokens: input,
+                    output_tokens: VERDICT_TOKENS,
+                    estimated: true,
+                })
+            };
+            let worst = call(input) + call(input + VERDICT_TOKENS);
+            if worst > left {
+                return Err(self.cap_reached());
+            }
+            self.reserve(Work::Judge(i, j), worst, worst);
+        }
         let first = ask(req.clone()).await.map_err(failed)?;
         let (decision, reason) = match answer(&first, &mut spent) {
             Ok(v) => (Some(v.0), v.1),

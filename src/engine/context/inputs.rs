@@ -24,6 +24,8 @@ pub struct Inputs {
     offline: Cell<bool>,
     /// Held at a failed call until the user resumes.
     pub(super) halted: Cell<bool>,
+    /// Paused at the spending cap until a higher one comes.
+    pub(super) at_cap: Cell<bool>,
     /// Bumped by everything that may let a waiting call go on: an input, a pause lifted, a
     /// call that finished and freed part of the spending cap.
     generation: Cell<u64>,
@@ -69,6 +71,11 @@ impl Inputs {
 
     pub fn is_halted(&self) -> bool {
         self.halted.get()
+    }
+
+    /// Whether the debate waits for a higher spending cap, with nothing running.
+    pub fn is_at_cap(&self) -> bool {
+        self.at_cap.get()
     }
 
     pub fn is_paused(&self) -> bool {

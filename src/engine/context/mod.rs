@@ -44,14 +44,6 @@ use super::small_map::SmallMap;
 use replay::{finding_key, phase_key, read_key, Replay};
 use spending::{worst_case, Budget, Room};
 
-/// How a pause at the spending cap begins: a tournament tells it from other pauses.
-const CAP_REACHED: &str = "The spending cap of ";
-
-/// Whether a `Paused` event's reason is the spending cap's.
-pub fn is_cap_pause(reason: &str) -> bool {
-    reason.starts_with(CAP_REACHED)
-}
-
 /// Receives everything the debate produces: finished events (to persist and render) and
 /// live token deltas (to render only).
 pub trait Observer {
@@ -500,6 +492,7 @@ impl DebateCtx {
             match room {
                 Room::Go(id) => {
                     if self.budget.paused_at_cap.replace(false) {
+                        self.inputs.at_cap.set(false);
                         self.push(EventKind::Resumed);
                     }
                     return Ok(id.map(|id| Reservation {
@@ -511,9 +504,10 @@ impl DebateCtx {
                 Room::WaitForOthers => self.queue(key, spec, queued),
                 Room::Spent { cap, spent } => {
                     if !self.budget.paused_at_cap.replace(true) {
+                        self.inputs.at_cap.set(true);
                         self.push(EventKind::Paused {
                             reason: format!(
-                                "{CAP_REACHED}{} is reached ({} spent). Raise the cap to go on.",
+                                "The spending cap of {} is reached ({} spent). Raise the cap to go on.",
                                 dollars(cap),
                                 dollars(spent)
                             ),

@@ -248,13 +248,6 @@ impl Tournament {
         debates + self.judges.iter().map(|j| j.usd).sum::<f64>()
     }
 
-    /// What each of `parallel` debates at once may spend of what is left of the cap, so
-    /// that together they cannot pass it (`None`: no cap).
-    pub fn cap_share(&self, parallel: usize) -> Option<f64> {
-        let cap = self.spec.spending_cap?;
-        Some((cap - self.spent()).max(0.0) / parallel.max(1) as f64)
-    }
-
     /// Debates completed and verdicts in, for the progress line.
     pub fn counts(&self) -> (usize, usize) {
         let debates = self.progress.iter().filter(|p| p.completed()).count();
@@ -416,18 +409,21 @@ pub(crate) mod tests {
     }
 
     #[test]
-    fn the_cap_is_shared_by_the_debates_at_once_and_can_be_raised() {
+    fn the_cap_can_be_raised_and_taken_away_between_runs() {
         let mut s = spec(&["a", "b"], &["m0"], &["x"]);
         s.spending_cap = Some(1.0);
         let mut log = first_debate_played(s);
         let t = Tournament::from_events(&log).unwrap();
-        // $0.035 spent: what is left is split between two debates at once.
-        assert!((t.cap_share(2).unwrap() - 0.965 / 2.0).abs() < 1e-12);
+        // $0.035 spent of $1.
+        assert!((t.spent() - 0.035).abs() < 1e-12);
         log.push(TournamentEvent::CapChanged { usd: Some(3.0) });
         let t = Tournament::from_events(&log).unwrap();
-        assert!((t.cap_share(1).unwrap() - 2.965).abs() < 1e-12);
+        assert_eq!(t.spec.spending_cap, Some(3.0));
         log.push(TournamentEvent::CapChanged { usd: None });
-        assert_eq!(Tournament::from_events(&log).unwrap().cap_share(1), None);
+        assert_eq!(
+            Tournament::from_events(&log).unwrap().spec.spending_cap,
+            None
+        );
     }
 
     #[test]
