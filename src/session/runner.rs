@@ -480,6 +480,11 @@ impl Session {
         })
     }
 
+    /// Waits on the session's clock (virtual in tests).
+    pub fn sleep(&self, ms: u64) -> LocalBoxFuture<'static, ()> {
+        self.env.clock.sleep(ms)
+    }
+
     /// Where debates, and tournaments' logs, are kept.
     pub fn store(&self) -> Rc<dyn Store> {
         self.env.store.clone()

@@ -122,11 +122,18 @@ impl TournamentRun {
         if self.locked.get() {
             return Ok(None);
         }
-        let lock = self
-            .session
-            .lock(&format!("tournament-{}", self.id))
-            .await
-            .ok_or(RUNNING_ELSEWHERE)?;
+        // A run of this tab that just ended lets go of the lock a moment later: a verdict
+        // given at once waits for it rather than being refused.
+        let name = format!("tournament-{}", self.id);
+        let mut lock = None;
+        for _ in 0..5 {
+            lock = self.session.lock(&name).await;
+            if lock.is_some() {
+                break;
+            }
+            self.session.sleep(100).await;
+        }
+        let lock = lock.ok_or(RUNNING_ELSEWHERE)?;
         let rows = self.session.store().tournaments().await?;
         if let Some((_, json)) = rows.iter().find(|(i, _)| *i == self.id) {
             let log: Vec<TournamentEvent> = serde_json::from_str(json)
