@@ -203,6 +203,20 @@ fn a_stopped_tournament_goes_on_from_its_log_with_no_debate_run_twice() {
         .filter(|e| matches!(e, TournamentEvent::Verdict { .. }))
         .count();
     assert_eq!(verdicts, 8, "no judge was asked twice");
+    // Resumed debates of a tournament without a cap are not told of one.
+    for d in futures::executor::block_on(store.list()).unwrap() {
+        let events = futures::executor::block_on(store.load(&d.id))
+            .unwrap()
+            .unwrap()
+            .events;
+        assert!(!events.iter().any(|e| matches!(
+            &e.kind,
+            agora::engine::event::EventKind::InputReceived {
+                input: agora::engine::event::Input::SpendingCap { .. },
+                ..
+            }
+        )));
+    }
     assert!(log
         .iter()
         .any(|e| matches!(e, TournamentEvent::Stopped { .. })));

@@ -395,8 +395,10 @@ impl TournamentRun {
         // A debate stopped at its share of the cap goes on with a new share of what is left
         // (or none, when the tournament's cap was taken away), on top of what it spent,
         // read from its own log (a closed tab recorded no end for it).
-        let spent = crate::engine::event::config_of(&stored.events)
-            .map_or(0.0, |c| Ledger::from_events(c, &stored.events).total);
+        let config = crate::engine::event::config_of(&stored.events)
+            .ok_or("A tournament debate has no start.")?;
+        let spent = Ledger::from_events(config, &stored.events).total;
+        let had_cap = config.spending_cap.is_some();
         let t = self.state();
         let share = self.debate_share(&t);
         let usd = share.map(|share| {
@@ -412,7 +414,10 @@ impl TournamentRun {
         });
         self.debates.borrow_mut().push(id.to_string());
         self.session.resume(id).await?;
-        self.session.input(id, Input::SpendingCap { usd })?;
+        // (A debate that never had a cap is not told so again.)
+        if usd.is_some() || had_cap {
+            self.session.input(id, Input::SpendingCap { usd })?;
+        }
         self.finish(i, id).await
     }
 
