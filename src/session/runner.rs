@@ -56,9 +56,10 @@ pub type LockDebate = Rc<dyn Fn(&str) -> LocalBoxFuture<'static, Option<DebateLo
 
 /// What a second tab says when the debate runs in another: one debate, one tab, so no
 /// call is made (and paid for) twice.
-pub const RUNNING_ELSEWHERE_TOURNAMENT: &str = "This tournament is running in another tab of this browser. Follow it there, or close that tab and press Run here.";
-
 pub const RUNNING_ELSEWHERE: &str = "This debate is running in another tab of this browser. Follow it there, or close that tab and press Resume here.";
+
+/// The same for a tournament: one tournament, one tab.
+pub const RUNNING_ELSEWHERE_TOURNAMENT: &str = "This tournament is running in another tab of this browser. Follow it there, or close that tab and press Run here.";
 
 /// What the session needs from its surroundings; the browser and the tests differ here.
 pub struct SessionEnv {

@@ -9,7 +9,7 @@ use std::rc::Rc;
 
 use futures::stream::{FuturesUnordered, StreamExt};
 
-use super::runner::{DebateLock, Hold, Session, RUNNING_ELSEWHERE_TOURNAMENT as RUNNING_ELSEWHERE};
+use super::runner::{DebateLock, Hold, Session, RUNNING_ELSEWHERE_TOURNAMENT};
 use crate::engine::cancel::CancelToken;
 use crate::engine::config::Participant;
 use crate::engine::cost::Ledger;
@@ -133,7 +133,7 @@ impl TournamentRun {
             }
             self.session.sleep(100).await;
         }
-        let lock = lock.ok_or(RUNNING_ELSEWHERE)?;
+        let lock = lock.ok_or(RUNNING_ELSEWHERE_TOURNAMENT)?;
         let rows = self.session.store().tournaments().await?;
         if let Some((_, json)) = rows.iter().find(|(i, _)| *i == self.id) {
             let log: Vec<TournamentEvent> = serde_json::from_str(json)
