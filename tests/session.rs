@@ -108,6 +108,9 @@ impl Store for Spy {
     fn tournaments(&self) -> LocalBoxFuture<'_, StoreResult<Vec<(String, String)>>> {
         self.inner.tournaments()
     }
+    fn tournament<'a>(&'a self, id: &'a str) -> LocalBoxFuture<'a, StoreResult<Option<String>>> {
+        self.inner.tournament(id)
+    }
     fn delete_tournament<'a>(&'a self, id: &'a str) -> LocalBoxFuture<'a, StoreResult<()>> {
         self.inner.delete_tournament(id)
     }

@@ -355,24 +355,39 @@ impl IdbStore {
             .map_err(|e| js_err("IndexedDB transaction", e))
     }
 
-    /// Writes one record; done once its transaction has committed.
-    async fn put(&self, name: &str, value: JsValue) -> StoreResult<()> {
+    /// One request on one store in its own transaction; done once it has committed.
+    async fn write(
+        &self,
+        name: &str,
+        what: &str,
+        request: impl FnOnce(&web_sys::IdbObjectStore) -> Result<IdbRequest, JsValue>,
+    ) -> StoreResult<()> {
         let tx = self.transaction(&[name], IdbTransactionMode::Readwrite)?;
         let committed = Committed::watch(&tx);
         tx.object_store(name)
-            .and_then(|s| s.put(&value))
-            .map_err(|e| js_err("saving", e))?;
+            .and_then(|s| request(&s))
+            .map_err(|e| js_err(what, e))?;
         committed.wait().await
     }
 
-    /// Deletes one record; done once its transaction has committed.
+    /// Writes one record.
+    async fn put(&self, name: &str, value: JsValue) -> StoreResult<()> {
+        self.write(name, "saving", |s| s.put(&value)).await
+    }
+
+    /// Deletes one record.
     async fn delete_key(&self, name: &str, key: JsValue) -> StoreResult<()> {
-        let tx = self.transaction(&[name], IdbTransactionMode::Readwrite)?;
-        let committed = Committed::watch(&tx);
-        tx.object_store(name)
-            .and_then(|s| s.delete(&key))
-            .map_err(|e| js_err("deleting", e))?;
-        committed.wait().await
+        self.write(name, "deleting", |s| s.delete(&key)).await
+    }
+
+    /// The record keyed `key`, if there is one.
+    async fn get(&self, name: &str, key: &str) -> StoreResult<Option<JsValue>> {
+        let req = self
+            .store(name, IdbTransactionMode::Readonly)?
+            .get(&JsValue::from_str(key))
+            .map_err(|e| js_err("reading", e))?;
+        let row = done(&req).await?;
+        Ok((!row.is_undefined() && !row.is_null()).then_some(row))
     }
 
     async fn get_all(&self, name: &str, range: Option<&IdbKeyRange>) -> StoreResult<Vec<JsValue>> {
@@ -445,14 +460,9 @@ impl Store for IdbStore {
 
     fn load<'a>(&'a self, id: &'a str) -> LocalBoxFuture<'a, StoreResult<Option<StoredDebate>>> {
         Box::pin(async move {
-            let store = self.store(DEBATES, IdbTransactionMode::Readonly)?;
-            let req = store
-                .get(&JsValue::from_str(id))
-                .map_err(|e| js_err("reading", e))?;
-            let row = done(&req).await?;
-            if row.is_undefined() || row.is_null() {
+            let Some(row) = self.get(DEBATES, id).await? else {
                 return Ok(None);
-            }
+            };
             let summary: DebateSummary = json_of(&row)
                 .and_then(|j| serde_json::from_str(&j).ok())
                 .ok_or("the stored debate's summary is unreadable")?;
@@ -575,6 +585,14 @@ impl Store for IdbStore {
                     Some((id, json_of(r)?))
                 })
                 .collect())
+        })
+    }
+
+    fn tournament<'a>(&'a self, id: &'a str) -> LocalBoxFuture<'a, StoreResult<Option<String>>> {
+        Box::pin(async move {
+            let row = self.get(TOURNAMENTS, id).await?;
+            row.map(|r| json_of(&r).ok_or("the stored tournament is unreadable".into()))
+                .transpose()
         })
     }
 

@@ -116,6 +116,10 @@ impl Store for MemoryStore {
         ok(self.tournaments.borrow().clone().into_iter().collect())
     }
 
+    fn tournament<'a>(&'a self, id: &'a str) -> LocalBoxFuture<'a, StoreResult<Option<String>>> {
+        ok(self.tournaments.borrow().get(id).cloned())
+    }
+
     fn delete_tournament<'a>(&'a self, id: &'a str) -> LocalBoxFuture<'a, StoreResult<()>> {
         self.tournaments.borrow_mut().remove(id);
         ok(())

@@ -109,6 +109,8 @@ pub trait Store {
     ) -> LocalBoxFuture<'a, StoreResult<()>>;
     /// Every stored tournament: its id and its log's JSON.
     fn tournaments(&self) -> LocalBoxFuture<'_, StoreResult<Vec<(String, String)>>>;
+    /// One tournament's log (JSON), if it is stored.
+    fn tournament<'a>(&'a self, id: &'a str) -> LocalBoxFuture<'a, StoreResult<Option<String>>>;
     /// Deletes a tournament's log; its debates stay in History.
     fn delete_tournament<'a>(&'a self, id: &'a str) -> LocalBoxFuture<'a, StoreResult<()>>;
 
