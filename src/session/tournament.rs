@@ -134,9 +134,8 @@ impl TournamentRun {
             self.session.sleep(100).await;
         }
         let lock = lock.ok_or(RUNNING_ELSEWHERE_TOURNAMENT)?;
-        let rows = self.session.store().tournaments().await?;
-        if let Some((_, json)) = rows.iter().find(|(i, _)| *i == self.id) {
-            let log: Vec<TournamentEvent> = serde_json::from_str(json)
+        if let Some(json) = self.session.store().tournament(&self.id).await? {
+            let log: Vec<TournamentEvent> = serde_json::from_str(&json)
                 .map_err(|e| format!("This tournament's stored log cannot be read ({e})."))?;
             if log.len() > self.log.borrow().len() {
                 *self.state.borrow_mut() = Tournament::from_events(&log)?;
@@ -568,15 +567,8 @@ impl TournamentRun {
         // Its worst case (the prompt and a whole answer, twice with the repair) is held
         // from the cap before it is asked.
         if let (Some(left), Some(p)) = (self.unreserved(&t), price) {
-            let input = crate::engine::tokens::estimate(&req.messages[0].content);
-            let call = |input: u32| {
-                p.cost(&crate::engine::event::Usage {
-                    input_tokens: input,
-                    output_tokens: VERDICT_TOKENS,
-                    estimated: true,
-                })
-            };
-            let worst = call(input) + call(input + VERDICT_TOKENS);
+            let prompt = crate::engine::tokens::estimate(&req.messages[0].content);
+            let worst = crate::engine::tournament::cost::verdict_worst_case(&p, prompt);
             if worst > left {
                 return Err(self.cap_reached());
             }

@@ -5,12 +5,27 @@ use super::schedule::Match;
 use super::spec::{side_seats, TournamentSpec};
 use super::verdict::VERDICT_TOKENS;
 use crate::engine::config::Participant;
-use crate::engine::cost::{estimate as debate_estimate, Estimate};
+use crate::engine::cost::{estimate as debate_estimate, Estimate, Price};
 use crate::engine::event::Usage;
 use crate::engine::formats::plan;
 
 /// The verdict prompt's instructions, in tokens, besides the debate it carries.
 const VERDICT_PROMPT_TOKENS: u32 = 500;
+
+fn call(price: &Price, input: u32, output: u32) -> f64 {
+    price.cost(&Usage {
+        input_tokens: input,
+        output_tokens: output,
+        estimated: true,
+    })
+}
+
+/// The most one verdict on a prompt of `prompt_tokens` may cost: a whole answer, then the
+/// repair, which resends the prompt with the first answer.
+pub fn verdict_worst_case(price: &Price, prompt_tokens: u32) -> f64 {
+    call(price, prompt_tokens, VERDICT_TOKENS)
+        + call(price, prompt_tokens + VERDICT_TOKENS, VERDICT_TOKENS)
+}
 
 /// Calls and a range of dollars for the whole tournament. The low end has answers at half
 /// their limit and every verdict read at once; the high end (the worst case) has answers
@@ -57,18 +72,8 @@ pub fn estimate(spec: &TournamentSpec, matches: &[Match]) -> Estimate {
                 unpriced(&super::spec::entrant_name(&spec.judges[j]), &mut out);
                 continue;
             };
-            let call = |input: u32, output: u32| {
-                price.cost(&Usage {
-                    input_tokens: input,
-                    output_tokens: output,
-                    estimated: true,
-                })
-            };
-            let prompt = VERDICT_PROMPT_TOKENS + said;
-            out.low += call(VERDICT_PROMPT_TOKENS + said / 2, VERDICT_TOKENS / 2);
-            // The repair resends the prompt with the first answer.
-            out.high +=
-                call(prompt, VERDICT_TOKENS) + call(prompt + VERDICT_TOKENS, VERDICT_TOKENS);
+            out.low += call(price, VERDICT_PROMPT_TOKENS + said / 2, VERDICT_TOKENS / 2);
+            out.high += verdict_worst_case(price, VERDICT_PROMPT_TOKENS + said);
         }
     }
     out
@@ -79,7 +84,6 @@ mod tests {
     use super::super::schedule::schedule;
     use super::super::spec::tests::spec;
     use super::*;
-    use crate::engine::cost::Price;
 
     fn priced(mut p: Participant, input: f64, output: f64) -> Participant {
         if let Participant::Model { price, .. } = &mut p {
