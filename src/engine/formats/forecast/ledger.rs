@@ -77,7 +77,12 @@ pub fn describe(events: &[Event], r: &Resolution) -> String {
                 .map(|o| o.label.clone())
         })
         .unwrap_or_else(|| r.outcome.clone());
-    let mut out = format!("{label} on {}", r.on);
+    format!("{label}{}", details(r))
+}
+
+/// What follows the outcome in a resolution's line: " on 2027-03-31 (value 2.1) · note".
+pub fn details(r: &Resolution) -> String {
+    let mut out = format!(" on {}", r.on);
     if let Some(v) = r.value {
         out.push_str(&format!(" (value {})", crate::engine::cost::short(v)));
     }

@@ -201,9 +201,7 @@ pub fn Resolve() -> impl IntoView {
                 <section class="fc-section fc-resolution" aria-live="polite">
                     <h3>"Resolved"</h3>
                     <p id="resolution-line">
-                        <b>{label_of(&r.outcome)}</b>{format!(" on {}", r.on)}
-                        {r.value.map(|v| format!(" (value {})", crate::engine::cost::short(v)))}
-                        {(!r.note.is_empty()).then(|| format!(" · {}", r.note))}
+                        <b>{label_of(&r.outcome)}</b>{ledger::details(&r)}
                     </p>
                     {scores_table(d, &r)}
                     <button type="button" class="link" id="resolve-correct" on:click=move |_| {
