@@ -289,10 +289,12 @@ impl IdbStore {
         req.set_onsuccess(Some(opened.as_ref().unchecked_ref()));
         req.set_onerror(Some(failed.as_ref().unchecked_ref()));
         req.set_onblocked(Some(blocked.as_ref().unchecked_ref()));
-        let _ = window.set_timeout_with_callback_and_timeout_and_arguments_0(
-            too_slow.as_ref().unchecked_ref(),
-            OPEN_LIMIT_MS,
-        );
+        let timer = window
+            .set_timeout_with_callback_and_timeout_and_arguments_0(
+                too_slow.as_ref().unchecked_ref(),
+                OPEN_LIMIT_MS,
+            )
+            .ok();
         let result = answer
             .await
             .unwrap_or_else(|_| Err("IndexedDB did not answer".into()));
@@ -303,6 +305,11 @@ impl IdbStore {
                 req.set_onsuccess(None);
                 req.set_onerror(None);
                 req.set_onblocked(None);
+                // The timer goes with its handler: a handler dropped while its timer still
+                // ran was called 10 s later and threw "closure invoked … after being dropped".
+                if let Some(t) = timer {
+                    window.clear_timeout_with_handle(t);
+                }
                 drop(handlers);
                 db
             }
