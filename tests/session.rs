@@ -98,17 +98,24 @@ impl Store for Spy {
     fn delete<'a>(&'a self, id: &'a str) -> LocalBoxFuture<'a, StoreResult<()>> {
         self.inner.delete(id)
     }
-    fn put_tournament<'a>(
+    fn append_tournament<'a>(
         &'a self,
-        id: &'a str,
-        json: &'a str,
+        summary: &'a agora::store::TournamentSummary,
+        seq: u32,
+        event: &'a agora::engine::tournament::progress::TournamentEvent,
     ) -> LocalBoxFuture<'a, StoreResult<()>> {
-        self.inner.put_tournament(id, json)
+        self.inner.append_tournament(summary, seq, event)
     }
-    fn tournaments(&self) -> LocalBoxFuture<'_, StoreResult<Vec<(String, String)>>> {
+    fn tournaments(&self) -> LocalBoxFuture<'_, StoreResult<Vec<agora::store::TournamentSummary>>> {
         self.inner.tournaments()
     }
-    fn tournament<'a>(&'a self, id: &'a str) -> LocalBoxFuture<'a, StoreResult<Option<String>>> {
+    fn tournament<'a>(
+        &'a self,
+        id: &'a str,
+    ) -> LocalBoxFuture<
+        'a,
+        StoreResult<Option<Vec<agora::engine::tournament::progress::TournamentEvent>>>,
+    > {
         self.inner.tournament(id)
     }
     fn delete_tournament<'a>(&'a self, id: &'a str) -> LocalBoxFuture<'a, StoreResult<()>> {

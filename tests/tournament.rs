@@ -6,7 +6,6 @@
 
 mod common;
 
-use std::cell::RefCell;
 use std::rc::Rc;
 
 use agora::engine::clock::{run_virtual_with, Clock, VirtualClock};
@@ -47,21 +46,30 @@ fn session(
     Session::new(env, vec![conn])
 }
 
-/// Where a run hands its log: the store, as the app's does, and the test's copy.
-fn saver(
-    store: Rc<MemoryStore>,
-    sink: Rc<RefCell<Vec<TournamentEvent>>>,
-) -> impl Fn(&[TournamentEvent]) {
+/// Stores a log as a run would have, one record per event, for a run to open.
+fn store_log(store: &MemoryStore, id: &str, log: &[TournamentEvent]) {
     use futures::FutureExt;
-    move |l| {
-        let json = serde_json::to_string(l).unwrap();
+    for (seq, e) in log.iter().enumerate() {
+        let t = Tournament::from_events(&log[..=seq]).unwrap();
+        let summary = agora::store::TournamentSummary::of(id, &t, 0);
         store
-            .put_tournament("t", &json)
+            .append_tournament(&summary, seq as u32, e)
             .now_or_never()
             .unwrap()
             .unwrap();
-        *sink.borrow_mut() = l.to_vec();
     }
+}
+
+/// The tournament's log as stored.
+fn stored_log(store: &MemoryStore, id: &str) -> Vec<TournamentEvent> {
+    use futures::FutureExt;
+    // The memory store answers at once: no executor needed, so a test's run may call it.
+    store
+        .tournament(id)
+        .now_or_never()
+        .unwrap()
+        .unwrap()
+        .unwrap()
 }
 
 fn model(name: &str) -> Participant {
@@ -91,25 +99,21 @@ fn spec() -> TournamentSpec {
     }
 }
 
-/// Runs the tournament from `log` until it ends, or stops it after `stop_after` of its
-/// events were recorded; returns the log.
+/// Runs stored tournament "t" until its run ends, or stops it after `stop_after` more of
+/// its events were recorded; returns its stored log.
 fn run(
     clock: &VirtualClock,
     store: Rc<MemoryStore>,
-    log: Vec<TournamentEvent>,
     stop_after: Option<usize>,
 ) -> Vec<TournamentEvent> {
     let clock2 = clock.clone();
+    let store2 = store.clone();
     run_virtual_with(clock, move |spawner| {
-        let store2 = store.clone();
-        let s = session(&clock2, store, spawner);
-        let saved: Rc<RefCell<Vec<TournamentEvent>>> = Rc::new(RefCell::new(log.clone()));
-        let sink = saved.clone();
-        let start = log.len();
-        let run = TournamentRun::new(s, "t", log, saver(store2, sink)).unwrap();
-        let stopper = run.clone();
-        let watch = saved.clone();
+        let s = session(&clock2, store2, spawner);
         async move {
+            let run = TournamentRun::open(s, "t").await.unwrap().unwrap();
+            let start = run.log().len();
+            let stopper = run.clone();
             let done = Rc::new(std::cell::Cell::new(false));
             let finished = done.clone();
             let go = async move {
@@ -120,7 +124,7 @@ fn run(
             // it ended first.
             let stop = async move {
                 if let Some(n) = stop_after {
-                    while !done.get() && watch.borrow().len() < start + n {
+                    while !done.get() && stopper.log().len() < start + n {
                         clock2.sleep(5).await;
                     }
                     if !done.get() {
@@ -129,23 +133,34 @@ fn run(
                 }
             };
             futures::join!(go, stop);
-            let out = saved.borrow().clone();
-            out
         }
-    })
+    });
+    stored_log(&store, "t")
 }
 
 /// Runs a new tournament of `spec` until its run ends.
 fn run_new(spec: TournamentSpec) -> (VirtualClock, Rc<MemoryStore>, Vec<TournamentEvent>) {
     let clock = VirtualClock::new(1_700_000_000_000);
     let store = Rc::new(MemoryStore::new());
-    let log = run(
-        &clock,
-        store.clone(),
-        vec![TournamentEvent::Started { spec }],
-        None,
-    );
+    store_log(&store, "t", &[TournamentEvent::Started { spec }]);
+    let log = run(&clock, store.clone(), None);
     (clock, store, log)
+}
+
+/// Opens stored tournament "t" on a fresh session and hands it to `f`.
+fn with_run<F, Fut>(clock: &VirtualClock, store: Rc<MemoryStore>, f: F)
+where
+    F: FnOnce(Rc<TournamentRun>) -> Fut + 'static,
+    Fut: std::future::Future<Output = ()> + 'static,
+{
+    let clock2 = clock.clone();
+    run_virtual_with(clock, move |spawner| {
+        let s = session(&clock2, store, spawner);
+        async move {
+            let run = TournamentRun::open(s, "t").await.unwrap().unwrap();
+            f(run).await
+        }
+    })
 }
 
 #[test]
@@ -180,10 +195,20 @@ fn a_tournament_runs_every_debate_once_and_each_judge_judges_what_it_may() {
 fn a_stopped_tournament_goes_on_from_its_log_with_no_debate_run_twice() {
     let clock = VirtualClock::new(1_700_000_000_000);
     let store = Rc::new(MemoryStore::new());
-    let mut log = vec![TournamentEvent::Started { spec: spec() }];
-    // Stopped after every few events and run again from its log, until it is done.
+    store_log(&store, "t", &[TournamentEvent::Started { spec: spec() }]);
+    let mut log = Vec::new();
+    // Stopped after every few events and run again from its log, until it is done. Each
+    // run only appends: every record stored before it is still there, unchanged.
     for round in 0..30 {
-        log = run(&clock, store.clone(), log, Some(3));
+        let before = store.tournament_records("t");
+        log = run(&clock, store.clone(), Some(3));
+        let after = store.tournament_records("t");
+        assert!(after.len() > before.len(), "each run recorded something");
+        assert_eq!(
+            after[..before.len()],
+            before[..],
+            "no record was written again"
+        );
         if Tournament::from_events(&log).unwrap().finished() {
             assert!(round > 1, "it was stopped on the way");
             break;
@@ -235,7 +260,8 @@ fn a_match_whose_debate_was_never_stored_starts_again() {
             debate_id: "never-stored".into(),
         },
     ];
-    let log = run(&clock, store.clone(), log, None);
+    store_log(&store, "t", &log);
+    let log = run(&clock, store.clone(), None);
     let t = Tournament::from_events(&log).unwrap();
     assert!(t.finished(), "{:?}", log.last());
     assert_ne!(t.progress[0].debate_id.as_deref(), Some("never-stored"));
@@ -271,9 +297,11 @@ fn a_tournament_at_its_cap_stops_saying_so_and_goes_on_when_it_is_raised() {
     };
     let before = started(&log);
     assert!(before >= 1);
-    let mut log = log;
-    log.push(TournamentEvent::CapChanged { usd: None });
-    let log = run(&clock, store.clone(), log, None);
+    // The cap taken away (as the screen's "Set cap" does with an empty field).
+    with_run(&clock, store.clone(), |run| async move {
+        run.set_cap(None).await.unwrap();
+    });
+    let log = run(&clock, store.clone(), None);
     let t = Tournament::from_events(&log).unwrap();
     assert!(t.finished(), "{:?}", t.stopped);
     assert_eq!(
@@ -301,29 +329,24 @@ fn a_person_judges_after_the_models_and_only_what_is_theirs() {
     );
     let pending: Vec<_> = t.work(&[]);
     assert_eq!(pending.len(), 6, "{pending:?}");
-    let clock2 = clock.clone();
-    let log = run_virtual_with(&clock, move |spawner| {
-        let store2 = store.clone();
-        let s = session(&clock2, store, spawner);
-        let saved = Rc::new(RefCell::new(log.clone()));
-        let sink = saved.clone();
-        let run = TournamentRun::new(s, "t", log, saver(store2, sink)).unwrap();
-        async move {
-            use agora::engine::tournament::verdict::Decision;
-            assert!(run
-                .decide(0, 0, Decision::Tie, String::new())
+    with_run(&clock, store.clone(), |run| async move {
+        use agora::engine::tournament::verdict::Decision;
+        assert!(run
+            .decide(0, 0, Decision::Tie, String::new())
+            .await
+            .unwrap_err()
+            .contains("not yours"));
+        for i in 0..5 {
+            run.decide(i, 1, Decision::Side(0), "clearer".into())
                 .await
-                .unwrap_err()
-                .contains("not yours"));
-            for i in 0..6 {
-                run.decide(i, 1, Decision::Side(0), "clearer".into())
-                    .await
-                    .unwrap();
-            }
-            let out = saved.borrow().clone();
-            out
+                .unwrap();
         }
+        // The last one could not be judged: recorded as such, counted apart.
+        run.decide(5, 1, Decision::Unjudgeable, "B said nothing".into())
+            .await
+            .unwrap();
     });
+    let log = stored_log(&store, "t");
     let t = Tournament::from_events(&log).unwrap();
     assert!(t.finished());
     let person: Vec<_> = t
@@ -333,7 +356,8 @@ fn a_person_judges_after_the_models_and_only_what_is_theirs() {
         .collect();
     assert_eq!(person.len(), 6);
     // Each blind order is the one drawn for that judge and debate, not always the same.
-    assert!(person.iter().all(|v| v.reason == "clearer"));
+    assert_eq!(person.iter().filter(|v| v.reason == "clearer").count(), 5);
+    assert_eq!(standings(&t).unjudgeable_votes, 1);
     for (m, p) in t.matches.iter().zip(&t.progress) {
         let v = p.votes.iter().find(|v| v.judge == 1).unwrap();
         assert_eq!(
@@ -352,33 +376,25 @@ fn a_person_judges_after_the_models_and_only_what_is_theirs() {
 fn a_run_stopped_in_a_tab_goes_on_there_and_a_stale_copy_starts_nothing_twice() {
     let clock = VirtualClock::new(1_700_000_000_000);
     let store = Rc::new(MemoryStore::new());
-    let first = vec![TournamentEvent::Started { spec: spec() }];
+    store_log(&store, "t", &[TournamentEvent::Started { spec: spec() }]);
     let clock2 = clock.clone();
     let store2 = store.clone();
-    let log = run_virtual_with(&clock, move |spawner| {
+    run_virtual_with(&clock, move |spawner| {
         let s = session(&clock2, store2.clone(), spawner);
-        let saved = Rc::new(RefCell::new(first.clone()));
-        let run = TournamentRun::new(
-            s.clone(),
-            "t",
-            first.clone(),
-            saver(store2.clone(), saved.clone()),
-        )
-        .unwrap();
-        // A second tab's copy, made before anything ran.
-        let stale = TournamentRun::new(s, "t", first, saver(store2, saved.clone())).unwrap();
         async move {
+            let run = TournamentRun::open(s.clone(), "t").await.unwrap().unwrap();
+            // A second tab's copy, read before anything ran.
+            let stale = TournamentRun::open(s, "t").await.unwrap().unwrap();
             let stopper = run.clone();
-            let watch = saved.clone();
             let stop_soon = async move {
-                while watch.borrow().len() < 4 {
+                while stopper.log().len() < 4 {
                     clock2.sleep(5).await;
                 }
                 stopper.stop();
             };
             let (r, ()) = futures::join!(run.clone().run(), stop_soon);
             r.unwrap();
-            let stopped = saved.borrow().clone();
+            let stopped = stored_log(&store2, "t");
             assert!(matches!(
                 stopped.last(),
                 Some(TournamentEvent::Stopped { .. })
@@ -386,23 +402,92 @@ fn a_run_stopped_in_a_tab_goes_on_there_and_a_stale_copy_starts_nothing_twice() 
             assert!(!Tournament::from_events(&stopped).unwrap().finished());
             // Run again in the same tab: it goes on.
             run.clone().run().await.unwrap();
-            assert!(Tournament::from_events(&saved.borrow()).unwrap().finished());
+            assert!(Tournament::from_events(&stored_log(&store2, "t"))
+                .unwrap()
+                .finished());
             // The stale copy reads the stored log first: nothing is left to do.
-            let before = saved.borrow().len();
+            let before = stored_log(&store2, "t").len();
             stale.clone().run().await.unwrap();
             assert_eq!(
-                saved.borrow().len(),
+                stored_log(&store2, "t").len(),
                 before,
                 "the stale copy recorded nothing"
             );
-            let out = saved.borrow().clone();
-            out
+            assert_eq!(stale.log().len(), before, "and it now holds the stored log");
         }
     });
+    let log = stored_log(&store, "t");
     let starts = log
         .iter()
         .filter(|e| matches!(e, TournamentEvent::DebateStarted { .. }))
         .count();
     assert_eq!(starts, 6, "no debate started twice");
     assert_eq!(futures::executor::block_on(store.list()).unwrap().len(), 6);
+}
+
+/// A new tournament is checked before anything is stored: a pairing no judge may decide
+/// is refused with the reason, and a good one is stored as its first record, listed with
+/// its summary.
+#[test]
+fn a_new_tournament_is_checked_then_stored_as_its_first_record() {
+    let clock = VirtualClock::new(1_700_000_000_000);
+    let store = Rc::new(MemoryStore::new());
+    let (clock2, store2) = (clock.clone(), store.clone());
+    run_virtual_with(&clock, move |spawner| {
+        let s = session(&clock2, store2.clone(), spawner);
+        async move {
+            let mut only_gamma = spec();
+            only_gamma.judges = vec![model("gamma")];
+            let e = match TournamentRun::create(s.clone(), only_gamma).await {
+                Err(e) => e,
+                Ok(_) => panic!("a pairing without a judge was accepted"),
+            };
+            assert!(e.contains("No judge may judge"), "{e}");
+            assert!(store2.tournaments().await.unwrap().is_empty());
+            let run = TournamentRun::create(s, spec()).await.unwrap();
+            let listed = store2.tournaments().await.unwrap();
+            assert_eq!(listed.len(), 1);
+            assert_eq!(listed[0].id, run.id());
+            assert_eq!((listed[0].debates, listed[0].verdicts), (6, 8));
+            assert_eq!(store2.tournament_records(run.id()).len(), 1);
+        }
+    });
+}
+
+/// What a tournament waits on wakes when the debate is held, not on a timer's next tick
+/// (a background tab slows timers to one a minute): `settled` resolves at the very moment
+/// the debate pauses at its cap.
+#[test]
+fn a_held_debate_wakes_its_waiter_at_once() {
+    let clock = VirtualClock::new(1_700_000_000_000);
+    let store = Rc::new(MemoryStore::new());
+    let (clock2, store2) = (clock.clone(), store.clone());
+    run_virtual_with(&clock, move |spawner| {
+        let s = session(&clock2, store2.clone(), spawner);
+        async move {
+            let t = spec();
+            let mut config = t.debate_config(0, 0, 1);
+            config.spending_cap = Some(0.000_5);
+            let id = s.start(config).unwrap();
+            let held = s.settled(&id).await;
+            assert_eq!(held, Some(agora::session::runner::Hold::Cap));
+            let woke_at = clock2.now_ms();
+            let paused_at = s
+                .load(&id)
+                .await
+                .unwrap()
+                .unwrap()
+                .events
+                .iter()
+                .rev()
+                .find_map(|e| match &e.kind {
+                    agora::engine::event::EventKind::Paused { .. } => Some(e.at_ms),
+                    _ => None,
+                })
+                .expect("it paused at its cap");
+            assert_eq!(woke_at, paused_at, "woken by the pause itself");
+            s.stop(&id);
+            s.ended(&id).await;
+        }
+    });
 }

@@ -461,24 +461,37 @@ impl Session {
     }
 
     /// Resolves when debate `id` has ended here (`None`) or is held (`Some(why)`, see
-    /// `held`), looking once a second: what a tournament waits for, so a debate that needs
-    /// the user never keeps it waiting without a word.
+    /// `held`): what a tournament waits for, so a debate that needs the user never keeps it
+    /// waiting without a word. Woken by the debate's own end or hold, not by a timer.
     pub fn settled(self: &Rc<Self>, id: &str) -> LocalBoxFuture<'static, Option<Hold>> {
         let this = self.clone();
         let id = id.to_string();
+        let inputs = self.running.borrow().get(&id).map(|r| r.inputs.clone());
         Box::pin(async move {
+            let Some(inputs) = inputs else {
+                return None;
+            };
             let mut ended = this.ended(&id);
             loop {
-                if let Some(why) = this.held(&id) {
-                    return Some(why);
-                }
-                let tick = this.env.clock.sleep(1_000);
-                match futures::future::select(ended, tick).await {
+                let held = Box::pin(inputs.held());
+                match futures::future::select(ended, held).await {
                     futures::future::Either::Left(_) => return None,
-                    futures::future::Either::Right((_, still)) => ended = still,
+                    futures::future::Either::Right((_, still)) => {
+                        if let Some(why) = this.held(&id) {
+                            return Some(why);
+                        }
+                        // Let go of already (a Resume came first): wait on.
+                        ended = still;
+                        this.env.clock.sleep(0).await;
+                    }
                 }
             }
         })
+    }
+
+    /// The session clock's time (virtual in tests).
+    pub fn now_ms(&self) -> u64 {
+        self.env.clock.now_ms()
     }
 
     /// Waits on the session's clock (virtual in tests).

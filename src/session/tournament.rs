@@ -1,8 +1,9 @@
 //! Runs a tournament through the session: each match's debate is an ordinary debate
 //! (stored, replayable, exportable), started or resumed here, and each model judge's verdict
 //! is one call once the debate has finished. Everything that happens is a
-//! `TournamentEvent` handed to `save`, so a tournament stopped by a fault, its spending cap
-//! or a closed tab is built again from its log and goes on where it was.
+//! `TournamentEvent` appended to the tournament's stored log (one record per event, never a
+//! rewrite), so a tournament stopped by a fault, its spending cap or a closed tab is built
+//! again from its log and goes on where it was.
 
 use std::cell::RefCell;
 use std::rc::Rc;
@@ -18,24 +19,26 @@ use crate::engine::model::{ChatMessage, ChatRequest, ErrorKind, Role};
 use crate::engine::prompt::{render, JSON_REPAIR};
 use crate::engine::tournament::progress::{Spend, Tournament, TournamentEvent, Work};
 use crate::engine::tournament::schedule::shown_first;
-use crate::engine::tournament::spec::{entrant_name, side_seats};
+use crate::engine::tournament::spec::{entrant_name, side_seats, TournamentSpec};
 use crate::engine::tournament::verdict::{self, Decision, VERDICT_TOKENS};
+use crate::store::TournamentSummary;
 
 /// Most debates a tournament runs at once, whatever its connections allow.
 pub const MAX_PARALLEL: usize = 8;
 
-/// Where a run hands its whole log after each event.
-type Save = Box<dyn Fn(&[TournamentEvent])>;
+/// Told of the tournament's state after each event (the screen that shows it).
+type Observer = Rc<dyn Fn(&Tournament)>;
 
 pub struct TournamentRun {
     session: Rc<Session>,
     /// The tournament's id: its Web Lock and its stored log are named after it.
     id: String,
     log: RefCell<Vec<TournamentEvent>>,
-    /// The log folded, kept up to date event by event rather than folded again per step.
-    state: RefCell<Tournament>,
-    /// Called with the whole log after each event: the app stores it.
-    save: Save,
+    /// The log folded, kept up to date event by event rather than folded again per step
+    /// (`None` only while `create` stores the first event).
+    state: RefCell<Option<Tournament>>,
+    /// Told after each event.
+    observer: RefCell<Option<Observer>>,
     /// Cancelled by Stop, a fault or the cap; each run starts with a fresh one.
     stop: RefCell<CancelToken>,
     /// The debates this run has in hand, to stop them with the tournament.
@@ -90,26 +93,63 @@ fn spend(ledger: &Ledger, events: &[Event], seats: &[&str]) -> Spend {
 }
 
 impl TournamentRun {
-    /// A run of the tournament whose log is `log` (its first event `Started`); refused
-    /// with the reason when the log does not fold.
-    pub fn new(
-        session: Rc<Session>,
-        id: &str,
-        log: Vec<TournamentEvent>,
-        save: impl Fn(&[TournamentEvent]) + 'static,
-    ) -> Result<Rc<Self>, String> {
-        let state = Tournament::from_events(&log)?;
+    /// A new tournament of `spec`: checked and scheduled (a pairing no judge may decide is
+    /// refused here, before anything runs), and its first event stored.
+    pub async fn create(session: Rc<Session>, spec: TournamentSpec) -> Result<Rc<Self>, String> {
+        let id = session.new_id();
+        let run = Self::new(session, &id, Vec::new())?;
+        run.record(TournamentEvent::Started { spec }).await?;
+        Ok(run)
+    }
+
+    /// A stored tournament, its log read once; `None` when it is not stored here.
+    pub async fn open(session: Rc<Session>, id: &str) -> Result<Option<Rc<Self>>, String> {
+        match session.store().tournament(id).await? {
+            Some(log) => Self::new(session, id, log).map(Some),
+            None => Ok(None),
+        }
+    }
+
+    /// A run over `log`, which is stored already (or empty, for `create`); refused with the
+    /// reason when it does not fold.
+    fn new(session: Rc<Session>, id: &str, log: Vec<TournamentEvent>) -> Result<Rc<Self>, String> {
+        let state = if log.is_empty() {
+            None
+        } else {
+            Some(Tournament::from_events(&log)?)
+        };
         Ok(Rc::new(TournamentRun {
             session,
             id: id.to_string(),
             log: RefCell::new(log),
             state: RefCell::new(state),
-            save: Box::new(save),
+            observer: RefCell::new(None),
             stop: RefCell::new(CancelToken::new()),
             debates: RefCell::new(Vec::new()),
             reserved: RefCell::new(Vec::new()),
             locked: Default::default(),
         }))
+    }
+
+    pub fn id(&self) -> &str {
+        &self.id
+    }
+
+    /// Whether a run is going on in this tab.
+    pub fn is_running(&self) -> bool {
+        self.locked.get()
+    }
+
+    /// Tells `f` the tournament's state after each event from now on.
+    pub fn observe(&self, f: impl Fn(&Tournament) + 'static) {
+        *self.observer.borrow_mut() = Some(Rc::new(f));
+    }
+
+    fn notify(&self) {
+        let observer = self.observer.borrow().clone();
+        if let Some(f) = observer {
+            f(&self.state());
+        }
     }
 
     fn stopped(&self) -> bool {
@@ -134,34 +174,62 @@ impl TournamentRun {
             self.session.sleep(100).await;
         }
         let lock = lock.ok_or(RUNNING_ELSEWHERE_TOURNAMENT)?;
-        if let Some(json) = self.session.store().tournament(&self.id).await? {
-            let log: Vec<TournamentEvent> = serde_json::from_str(&json)
-                .map_err(|e| format!("This tournament's stored log cannot be read ({e})."))?;
+        if let Some(log) = self.session.store().tournament(&self.id).await? {
             if log.len() > self.log.borrow().len() {
-                *self.state.borrow_mut() = Tournament::from_events(&log)?;
+                *self.state.borrow_mut() = Some(Tournament::from_events(&log)?);
                 *self.log.borrow_mut() = log;
-                (self.save)(&self.log.borrow());
+                self.notify();
             }
         }
         Ok(Some(lock))
     }
 
     pub fn state(&self) -> Tournament {
-        self.state.borrow().clone()
+        self.state
+            .borrow()
+            .clone()
+            .expect("a tournament's state is read only once its first event is in")
     }
 
     pub fn log(&self) -> Vec<TournamentEvent> {
         self.log.borrow().clone()
     }
 
-    fn record(&self, e: TournamentEvent) {
+    /// Records one event: folded into the state at once, then appended to the stored log as
+    /// one record (with the list's summary row), never by writing the log again.
+    async fn record(&self, e: TournamentEvent) -> Result<(), String> {
+        if self.state.borrow().is_none() {
+            return self.record_first(e).await;
+        }
         // Only the run makes these events, about the matches it was given.
-        self.state
-            .borrow_mut()
-            .apply(&e)
-            .expect("a run records only events its tournament has");
-        self.log.borrow_mut().push(e);
-        (self.save)(&self.log.borrow());
+        if let Some(t) = self.state.borrow_mut().as_mut() {
+            t.apply(&e)
+                .expect("a run records only events its tournament has");
+        }
+        let seq = {
+            let mut log = self.log.borrow_mut();
+            log.push(e.clone());
+            log.len() - 1
+        };
+        self.notify();
+        self.store(seq, &e).await
+    }
+
+    /// The `Started` event of a new tournament: the spec is checked and scheduled first.
+    async fn record_first(&self, e: TournamentEvent) -> Result<(), String> {
+        let t = Tournament::from_events(std::slice::from_ref(&e))?;
+        *self.state.borrow_mut() = Some(t);
+        self.log.borrow_mut().push(e.clone());
+        self.store(0, &e).await
+    }
+
+    async fn store(&self, seq: usize, e: &TournamentEvent) -> Result<(), String> {
+        let summary = TournamentSummary::of(&self.id, &self.state(), self.session.now_ms());
+        self.session
+            .store()
+            .append_tournament(&summary, seq as u32, e)
+            .await
+            .map_err(|err| format!("The tournament could not be saved: {err}."))
     }
 
     /// Stops the debates in hand and every call; the log keeps what was done.
@@ -298,14 +366,13 @@ impl TournamentRun {
                 }
             }
         }
-        if let Some(reason) = failure {
-            self.record(TournamentEvent::Stopped { reason });
-        } else if self.stopped() {
-            self.record(TournamentEvent::Stopped {
-                reason: "Stopped by you.".into(),
-            });
-        }
-        Ok(())
+        let reason = match failure {
+            Some(reason) => reason,
+            None if self.stopped() => "Stopped by you.".into(),
+            None => return Ok(()),
+        };
+        // A stop that cannot be saved is still shown: the state holds it.
+        self.record(TournamentEvent::Stopped { reason }).await
     }
 
     /// A person's verdict on match `i` as judge `j`, who was shown the sides in the
@@ -337,8 +404,8 @@ impl TournamentRun {
             decision: Some(decision),
             reason,
             spend: Spend::default(),
-        });
-        Ok(())
+        })
+        .await
     }
 
     /// Sets the tournament's spending cap anew (`None`: none), between runs.
@@ -347,8 +414,7 @@ impl TournamentRun {
             return Err("The spending cap is not an amount of dollars.".into());
         }
         let _lock = self.take_over().await?;
-        self.record(TournamentEvent::CapChanged { usd });
-        Ok(())
+        self.record(TournamentEvent::CapChanged { usd }).await
     }
 
     async fn play(self: Rc<Self>, w: Work) -> (Work, Result<(), String>) {
@@ -380,7 +446,8 @@ impl TournamentRun {
         self.record(TournamentEvent::DebateStarted {
             match_id: m.id.clone(),
             debate_id: id.clone(),
-        });
+        })
+        .await?;
         self.debates.borrow_mut().push(id.clone());
         self.finish(i, &id).await
     }
@@ -489,7 +556,8 @@ impl TournamentRun {
                 spend(&ledger, &stored.events, &[b]),
             ],
             host: spend(&ledger, &stored.events, &host),
-        });
+        })
+        .await?;
         match (outcome, held) {
             (Outcome::Completed, _) => Ok(()),
             (_, Some(Hold::Cap)) => Err(self.cap_reached()),
@@ -601,7 +669,7 @@ impl TournamentRun {
             decision,
             reason,
             spend: spent,
-        });
-        Ok(())
+        })
+        .await
     }
 }

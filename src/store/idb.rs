@@ -1,6 +1,8 @@
-//! IndexedDB persistence. Four object stores: `debates` (one summary row per debate, key
-//! `id`), `events` (key `[debate, seq]`), `in_flight` (key `[debate, call]`) and, since
-//! version 2, `tournaments` (one row per tournament, key `id`). Records hold
+//! IndexedDB persistence. Five object stores: `debates` (one summary row per debate, key
+//! `id`), `events` (key `[debate, seq]`), `in_flight` (key `[debate, call]`), since
+//! version 2 `tournaments` (one summary row per tournament, key `id`) and since version 3
+//! `tournament_events` (a tournament's log, one record per event, key `[tournament, seq]`:
+//! appended, never rewritten; version 2 kept the whole log in one row). Records hold
 //! their payload as a JSON string, so the schema of what we store is serde's, versioned by
 //! the event schema; `DB_VERSION` versions only the object stores themselves.
 //!
@@ -23,15 +25,20 @@ use web_sys::{
     IdbTransaction, IdbTransactionMode,
 };
 
-use super::{newest_first, DebateSummary, InFlight, Store, StoreResult, StoredDebate};
+use super::{
+    newest_first, newest_tournaments_first, read_tournament, DebateSummary, InFlight, Store,
+    StoreResult, StoredDebate, TournamentSummary,
+};
 use crate::engine::event::{migrate, migrate_one, Event};
+use crate::engine::tournament::progress::TournamentEvent;
 use crate::engine::CallKey;
 
-pub const DB_VERSION: u32 = 2;
+pub const DB_VERSION: u32 = 3;
 const DEBATES: &str = "debates";
 const EVENTS: &str = "events";
 const IN_FLIGHT: &str = "in_flight";
 const TOURNAMENTS: &str = "tournaments";
+const TOURNAMENT_EVENTS: &str = "tournament_events";
 /// The longest the page is kept busy reading one piece of a stored log.
 const READ_SLICE_MS: f64 = 8.0;
 /// How long opening the database may take before Agora goes on without it.
@@ -246,8 +253,13 @@ impl IdbStore {
                     IN_FLIGHT,
                     Array::of2(&"debate".into(), &"call".into()).into(),
                 );
-                // Version 2: an upgrade from 1 adds only this one.
+                // Version 2 added the first, version 3 the second: an upgrade adds only
+                // what is missing.
                 make(TOURNAMENTS, JsValue::from_str("id"));
+                make(
+                    TOURNAMENT_EVENTS,
+                    Array::of2(&"tournament".into(), &"seq".into()).into(),
+                );
             },
         );
         req.set_onupgradeneeded(Some(upgrade.as_ref().unchecked_ref()));
@@ -568,42 +580,85 @@ impl Store for IdbStore {
         })
     }
 
-    fn put_tournament<'a>(
+    fn append_tournament<'a>(
         &'a self,
-        id: &'a str,
-        json: &'a str,
+        summary: &'a TournamentSummary,
+        seq: u32,
+        event: &'a TournamentEvent,
     ) -> LocalBoxFuture<'a, StoreResult<()>> {
         Box::pin(async move {
-            self.put(
-                TOURNAMENTS,
-                record(&[("id", id.into()), ("json", json.into())]),
-            )
-            .await
+            let event_json = serde_json::to_string(event).map_err(|e| e.to_string())?;
+            let summary_json = serde_json::to_string(summary).map_err(|e| e.to_string())?;
+            let tx = self.transaction(
+                &[TOURNAMENTS, TOURNAMENT_EVENTS],
+                IdbTransactionMode::Readwrite,
+            )?;
+            let committed = Committed::watch(&tx);
+            let store = |n: &str| tx.object_store(n).map_err(|e| js_err("IndexedDB", e));
+            // `add`, not `put`: a record already stored is refused, never overwritten.
+            store(TOURNAMENT_EVENTS)?
+                .add(&record(&[
+                    ("tournament", summary.id.as_str().into()),
+                    ("seq", JsValue::from_f64(seq.into())),
+                    ("json", event_json.into()),
+                ]))
+                .map_err(|e| js_err("saving", e))?;
+            store(TOURNAMENTS)?
+                .put(&record(&[
+                    ("id", summary.id.as_str().into()),
+                    ("json", summary_json.into()),
+                ]))
+                .map_err(|e| js_err("saving", e))?;
+            committed.wait().await
         })
     }
 
-    fn tournaments(&self) -> LocalBoxFuture<'_, StoreResult<Vec<(String, String)>>> {
+    fn tournaments(&self) -> LocalBoxFuture<'_, StoreResult<Vec<TournamentSummary>>> {
         Box::pin(async move {
             let rows = self.get_all(TOURNAMENTS, None).await?;
-            Ok(rows
+            // A row that does not parse (version 2 kept whole logs here) is left out.
+            let mut list: Vec<TournamentSummary> = rows
                 .iter()
-                .filter_map(|r| {
-                    let id = Reflect::get(r, &"id".into()).ok()?.as_string()?;
-                    Some((id, json_of(r)?))
-                })
-                .collect())
+                .filter_map(json_of)
+                .filter_map(|j| serde_json::from_str(&j).ok())
+                .collect();
+            newest_tournaments_first(&mut list);
+            Ok(list)
         })
     }
 
-    fn tournament<'a>(&'a self, id: &'a str) -> LocalBoxFuture<'a, StoreResult<Option<String>>> {
+    fn tournament<'a>(
+        &'a self,
+        id: &'a str,
+    ) -> LocalBoxFuture<'a, StoreResult<Option<Vec<TournamentEvent>>>> {
         Box::pin(async move {
-            let row = self.get(TOURNAMENTS, id).await?;
-            row.map(|r| json_of(&r).ok_or("the stored tournament is unreadable".into()))
-                .transpose()
+            let rows = self
+                .get_all(TOURNAMENT_EVENTS, Some(&event_range(id)?))
+                .await?;
+            if rows.is_empty() {
+                return Ok(None);
+            }
+            // In sequence order: IndexedDB returns records by key, `[tournament, seq]`.
+            let json: Vec<String> = rows.iter().filter_map(json_of).collect();
+            read_tournament(json.iter().map(String::as_str)).map(Some)
         })
     }
 
     fn delete_tournament<'a>(&'a self, id: &'a str) -> LocalBoxFuture<'a, StoreResult<()>> {
-        Box::pin(async move { self.delete_key(TOURNAMENTS, id.into()).await })
+        Box::pin(async move {
+            let tx = self.transaction(
+                &[TOURNAMENTS, TOURNAMENT_EVENTS],
+                IdbTransactionMode::Readwrite,
+            )?;
+            let committed = Committed::watch(&tx);
+            let get = |n: &str| tx.object_store(n).map_err(|e| js_err("IndexedDB", e));
+            get(TOURNAMENTS)?
+                .delete(&JsValue::from_str(id))
+                .map_err(|e| js_err("deleting", e))?;
+            get(TOURNAMENT_EVENTS)?
+                .delete(event_range(id)?.as_ref())
+                .map_err(|e| js_err("deleting", e))?;
+            committed.wait().await
+        })
     }
 }

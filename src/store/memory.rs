@@ -5,19 +5,33 @@ use std::collections::BTreeMap;
 
 use futures::future::{ready, LocalBoxFuture};
 
-use super::{newest_first, DebateSummary, InFlight, Store, StoreResult, StoredDebate};
+use super::{
+    newest_first, DebateSummary, InFlight, Store, StoreResult, StoredDebate, TournamentSummary,
+};
 use crate::engine::event::Event;
+use crate::engine::tournament::progress::TournamentEvent;
 use crate::engine::CallKey;
 
 #[derive(Default)]
 pub struct MemoryStore {
     debates: RefCell<BTreeMap<String, (DebateSummary, Vec<Event>, Vec<InFlight>)>>,
-    tournaments: RefCell<BTreeMap<String, String>>,
+    /// Each tournament's summary and its log, a JSON record per event, as IndexedDB keeps
+    /// them.
+    tournaments: RefCell<BTreeMap<String, (TournamentSummary, Vec<String>)>>,
 }
 
 impl MemoryStore {
     pub fn new() -> Self {
         Self::default()
+    }
+
+    /// A tournament's records as stored, for tests that check none is ever written again.
+    pub fn tournament_records(&self, id: &str) -> Vec<String> {
+        self.tournaments
+            .borrow()
+            .get(id)
+            .map(|t| t.1.clone())
+            .unwrap_or_default()
     }
 }
 
@@ -103,21 +117,52 @@ impl Store for MemoryStore {
         ok(())
     }
 
-    fn put_tournament<'a>(
+    fn append_tournament<'a>(
         &'a self,
-        id: &'a str,
-        json: &'a str,
+        summary: &'a TournamentSummary,
+        seq: u32,
+        event: &'a TournamentEvent,
     ) -> LocalBoxFuture<'a, StoreResult<()>> {
-        self.tournaments.borrow_mut().insert(id.into(), json.into());
+        let mut all = self.tournaments.borrow_mut();
+        let entry = all
+            .entry(summary.id.clone())
+            .or_insert_with(|| (summary.clone(), Vec::new()));
+        // As IndexedDB's `add`: a record already there is refused, never overwritten.
+        if seq as usize != entry.1.len() {
+            return Box::pin(ready(Err(format!(
+                "record {seq} of tournament {} cannot be added after {} records",
+                summary.id,
+                entry.1.len()
+            ))));
+        }
+        entry.0 = summary.clone();
+        entry
+            .1
+            .push(serde_json::to_string(event).unwrap_or_default());
         ok(())
     }
 
-    fn tournaments(&self) -> LocalBoxFuture<'_, StoreResult<Vec<(String, String)>>> {
-        ok(self.tournaments.borrow().clone().into_iter().collect())
+    fn tournaments(&self) -> LocalBoxFuture<'_, StoreResult<Vec<TournamentSummary>>> {
+        let mut v: Vec<TournamentSummary> = self
+            .tournaments
+            .borrow()
+            .values()
+            .map(|t| t.0.clone())
+            .collect();
+        crate::store::newest_tournaments_first(&mut v);
+        ok(v)
     }
 
-    fn tournament<'a>(&'a self, id: &'a str) -> LocalBoxFuture<'a, StoreResult<Option<String>>> {
-        ok(self.tournaments.borrow().get(id).cloned())
+    fn tournament<'a>(
+        &'a self,
+        id: &'a str,
+    ) -> LocalBoxFuture<'a, StoreResult<Option<Vec<TournamentEvent>>>> {
+        let records = self.tournaments.borrow().get(id).map(|t| t.1.clone());
+        Box::pin(ready(
+            records
+                .map(|r| crate::store::read_tournament(r.iter().map(String::as_str)))
+                .transpose(),
+        ))
     }
 
     fn delete_tournament<'a>(&'a self, id: &'a str) -> LocalBoxFuture<'a, StoreResult<()>> {

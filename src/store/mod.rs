@@ -1,7 +1,8 @@
 //! Persistence of debates: IndexedDB in the browser (`idb`), memory in tests (`memory`).
 //! What is stored is the event log plus a summary row for the history list, and the text
-//! of the turn in flight (written about once a second); and each tournament's own log.
-//! API keys are never stored here.
+//! of the turn in flight (written about once a second); and each tournament's own log, one
+//! record per event, with a summary row for the tournaments list. API keys are never stored
+//! here.
 
 #[cfg(target_arch = "wasm32")]
 pub mod idb;
@@ -12,6 +13,8 @@ use serde::{Deserialize, Serialize};
 
 use crate::engine::config::FormatId;
 use crate::engine::event::{Event, EventKind, Outcome, SCHEMA_VERSION};
+use crate::engine::tournament::progress::{Tournament, TournamentEvent};
+use crate::engine::tournament::schedule::judge_calls;
 use crate::engine::CallKey;
 
 /// A row of the history list.
@@ -100,17 +103,22 @@ pub trait Store {
     fn load<'a>(&'a self, id: &'a str) -> LocalBoxFuture<'a, StoreResult<Option<StoredDebate>>>;
     fn delete<'a>(&'a self, id: &'a str) -> LocalBoxFuture<'a, StoreResult<()>>;
 
-    /// Writes a tournament's whole log (JSON) over the one stored: a tournament's log is
-    /// one event per debate and verdict, small beside its debates.
-    fn put_tournament<'a>(
+    /// Appends event `seq` to tournament `id`'s log and puts its summary row. The log is
+    /// appended, never rewritten: a tournament of a thousand debates writes one small
+    /// record per event, and a `seq` already stored is refused rather than overwritten.
+    fn append_tournament<'a>(
+        &'a self,
+        summary: &'a TournamentSummary,
+        seq: u32,
+        event: &'a TournamentEvent,
+    ) -> LocalBoxFuture<'a, StoreResult<()>>;
+    /// Every stored tournament's summary, newest first.
+    fn tournaments(&self) -> LocalBoxFuture<'_, StoreResult<Vec<TournamentSummary>>>;
+    /// One tournament's log, read once, in order; `None` when it is not stored.
+    fn tournament<'a>(
         &'a self,
         id: &'a str,
-        json: &'a str,
-    ) -> LocalBoxFuture<'a, StoreResult<()>>;
-    /// Every stored tournament: its id and its log's JSON.
-    fn tournaments(&self) -> LocalBoxFuture<'_, StoreResult<Vec<(String, String)>>>;
-    /// One tournament's log (JSON), if it is stored.
-    fn tournament<'a>(&'a self, id: &'a str) -> LocalBoxFuture<'a, StoreResult<Option<String>>>;
+    ) -> LocalBoxFuture<'a, StoreResult<Option<Vec<TournamentEvent>>>>;
     /// Deletes a tournament's log; its debates stay in History.
     fn delete_tournament<'a>(&'a self, id: &'a str) -> LocalBoxFuture<'a, StoreResult<()>>;
 
@@ -142,6 +150,48 @@ pub trait Store {
     }
 }
 
+/// A row of the tournaments list: what the list shows, without reading the log.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct TournamentSummary {
+    pub id: String,
+    pub name: String,
+    pub format: FormatId,
+    pub contestants: u32,
+    pub motions: u32,
+    pub debates: u32,
+    pub debates_done: u32,
+    /// Verdicts to give (every judge allowed on every debate), and those given.
+    pub verdicts: u32,
+    pub verdicts_in: u32,
+    /// Why its last run stopped, if it did and nothing ran since.
+    #[serde(default)]
+    pub stopped: Option<String>,
+    pub updated_ms: u64,
+}
+
+impl TournamentSummary {
+    pub fn of(id: &str, t: &Tournament, updated_ms: u64) -> Self {
+        let (debates_done, verdicts_in) = t.counts();
+        TournamentSummary {
+            id: id.into(),
+            name: t.spec.name.clone(),
+            format: t.spec.format,
+            contestants: t.spec.contestants.len() as u32,
+            motions: t.spec.motions.len() as u32,
+            debates: t.matches.len() as u32,
+            debates_done: debates_done as u32,
+            verdicts: judge_calls(&t.matches) as u32,
+            verdicts_in: verdicts_in as u32,
+            stopped: t.stopped.clone(),
+            updated_ms,
+        }
+    }
+
+    pub fn finished(&self) -> bool {
+        self.debates_done == self.debates && self.verdicts_in == self.verdicts
+    }
+}
+
 /// Sorts history newest first (by creation time, then by id for a stable order).
 pub fn newest_first(list: &mut [DebateSummary]) {
     crate::engine::sort::sort_by(list, |a, b| {
@@ -149,6 +199,33 @@ pub fn newest_first(list: &mut [DebateSummary]) {
             .cmp(&a.created_ms)
             .then_with(|| b.id.cmp(&a.id))
     });
+}
+
+/// Sorts tournaments newest first (by last change, then by id).
+pub fn newest_tournaments_first(list: &mut [TournamentSummary]) {
+    crate::engine::sort::sort_by(list, |a, b| {
+        b.updated_ms
+            .cmp(&a.updated_ms)
+            .then_with(|| b.id.cmp(&a.id))
+    });
+}
+
+/// A tournament's stored records (JSON, in order) as its log; a record that cannot be read
+/// is named, so a corrupt log is said to be one rather than folded short.
+pub fn read_tournament<'a>(
+    records: impl Iterator<Item = &'a str>,
+) -> StoreResult<Vec<TournamentEvent>> {
+    records
+        .enumerate()
+        .map(|(i, json)| {
+            serde_json::from_str(json).map_err(|e| {
+                format!(
+                    "record {} of this tournament's log cannot be read ({e})",
+                    i + 1
+                )
+            })
+        })
+        .collect()
 }
 
 /// What the history screen's search box and filters ask for. Empty fields keep everything.

@@ -23,9 +23,11 @@ pub struct Inputs {
     /// never undoes (or is undone by) the user's own pause.
     offline: Cell<bool>,
     /// Held at a failed call until the user resumes.
-    pub(super) halted: Cell<bool>,
+    halted: Cell<bool>,
     /// Paused at the spending cap until a higher one comes.
-    pub(super) at_cap: Cell<bool>,
+    at_cap: Cell<bool>,
+    /// Who waits to hear that the debate is held (a tournament's runner), woken when it is.
+    hold_watchers: RefCell<Vec<Waker>>,
     /// Bumped by everything that may let a waiting call go on: an input, a pause lifted, a
     /// call that finished and freed part of the spending cap.
     generation: Cell<u64>,
@@ -59,7 +61,7 @@ impl Inputs {
 
     /// The user's Resume for a debate held at a failed call: that call is tried again.
     pub fn release(&self) {
-        self.halted.set(false);
+        self.set_halted(false);
         self.wake();
     }
 
@@ -71,6 +73,33 @@ impl Inputs {
 
     pub fn is_halted(&self) -> bool {
         self.halted.get()
+    }
+
+    pub(super) fn set_halted(&self, halted: bool) {
+        self.halted.set(halted);
+        self.wake_hold_watchers();
+    }
+
+    pub(super) fn set_at_cap(&self, at_cap: bool) {
+        self.at_cap.set(at_cap);
+        self.wake_hold_watchers();
+    }
+
+    fn wake_hold_watchers(&self) {
+        if self.halted.get() || self.at_cap.get() {
+            for w in self.hold_watchers.borrow_mut().drain(..) {
+                w.wake();
+            }
+        }
+    }
+
+    /// Resolves once the debate is held for the user (at its cap, or at a call that failed
+    /// for good): woken by the debate itself, never by polling on a timer, which a
+    /// background tab slows to once a minute.
+    pub fn held(self: &Rc<Self>) -> impl Future<Output = ()> {
+        Held {
+            inputs: self.clone(),
+        }
     }
 
     /// Whether the debate waits for a higher spending cap, with nothing running.
@@ -115,6 +144,24 @@ impl Inputs {
     /// Resolves at the next change after generation `seen`.
     pub(super) fn changed_since(self: &Rc<Self>, seen: u64) -> impl Future<Output = ()> {
         self.wait_for(move |i| (i.generation() != seen).then_some(()))
+    }
+}
+
+struct Held {
+    inputs: Rc<Inputs>,
+}
+
+impl Future for Held {
+    type Output = ();
+    fn poll(self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<()> {
+        if self.inputs.is_halted() || self.inputs.is_at_cap() {
+            return Poll::Ready(());
+        }
+        let mut watchers = self.inputs.hold_watchers.borrow_mut();
+        if !watchers.iter().any(|w| w.will_wake(cx.waker())) {
+            watchers.push(cx.waker().clone());
+        }
+        Poll::Pending
     }
 }
 

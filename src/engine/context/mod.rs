@@ -421,9 +421,9 @@ impl DebateCtx {
         let reason = format!(
             "{name}'s turn failed: {message} The debate is paused at this turn: fix the cause, then press Resume to try it again."
         );
-        self.inputs.halted.set(true);
-        let held = self.hold(reason, true, |i| !i.halted.get()).await;
-        self.inputs.halted.set(false); // also when stopped while held
+        self.inputs.set_halted(true);
+        let held = self.hold(reason, true, |i| !i.is_halted()).await;
+        self.inputs.set_halted(false); // also when stopped while held
         held
     }
 
@@ -492,7 +492,7 @@ impl DebateCtx {
             match room {
                 Room::Go(id) => {
                     if self.budget.paused_at_cap.replace(false) {
-                        self.inputs.at_cap.set(false);
+                        self.inputs.set_at_cap(false);
                         self.push(EventKind::Resumed);
                     }
                     return Ok(id.map(|id| Reservation {
@@ -504,7 +504,7 @@ impl DebateCtx {
                 Room::WaitForOthers => self.queue(key, spec, queued),
                 Room::Spent { cap, spent } => {
                     if !self.budget.paused_at_cap.replace(true) {
-                        self.inputs.at_cap.set(true);
+                        self.inputs.set_at_cap(true);
                         self.push(EventKind::Paused {
                             reason: format!(
                                 "The spending cap of {} is reached ({} spent). Raise the cap to go on.",

@@ -50,14 +50,19 @@ pub struct Standings {
     pub agreement: Vec<PairAgreement>,
     /// Over the debates at least two judges decided.
     pub fleiss: Option<f64>,
+    /// Model verdicts that could not be read even after a repair: left out.
     pub unreadable_votes: u32,
+    /// Verdicts of people who found a debate could not be judged: left out, never a tie.
+    pub unjudgeable_votes: u32,
 }
 
-/// A vote as an agreement category: 0 the side that spoke first, 1 the other, 2 a tie.
-fn category(d: Decision) -> usize {
+/// A vote as an agreement category: 0 the side that spoke first, 1 the other, 2 a tie;
+/// "could not be judged" is no verdict to agree on.
+fn category(d: Decision) -> Option<usize> {
     match d {
-        Decision::Side(s) => s,
-        Decision::Tie => 2,
+        Decision::Side(s) => Some(s),
+        Decision::Tie => Some(2),
+        Decision::Unjudgeable => None,
     }
 }
 
@@ -67,6 +72,7 @@ fn first_share(t: &Tournament, i: usize) -> Option<f64> {
         .votes
         .iter()
         .filter_map(|v| v.decision)
+        .filter(|d| *d != Decision::Unjudgeable)
         .collect();
     if votes.is_empty() {
         return None;
@@ -111,6 +117,7 @@ pub fn standings(t: &Tournament) -> Standings {
         agreement: Vec::new(),
         fleiss: None,
         unreadable_votes: 0,
+        unjudgeable_votes: 0,
     };
     let mut verdicts: Vec<Vec<Option<usize>>> = Vec::new();
     for (i, m) in t.matches.iter().enumerate() {
@@ -126,11 +133,12 @@ pub fn standings(t: &Tournament) -> Standings {
                     s.shown_first_wins += (side == v.shown_first) as u32;
                 }
                 Some(Decision::Tie) => {}
+                Some(Decision::Unjudgeable) => s.unjudgeable_votes += 1,
             }
         }
         let mut row = vec![None; t.spec.judges.len()];
         for v in &p.votes {
-            row[v.judge] = v.decision.map(category);
+            row[v.judge] = v.decision.and_then(category);
         }
         verdicts.push(row);
         let Some(share) = first_share(t, i) else {
@@ -220,6 +228,7 @@ fn decision_label(t: &Tournament, i: usize, d: Option<Decision>) -> String {
     match d {
         None => "unreadable".into(),
         Some(Decision::Tie) => "tie".into(),
+        Some(Decision::Unjudgeable) => "could not be judged".into(),
         Some(Decision::Side(side)) => {
             entrant_name(&t.spec.contestants[t.matches[i].contestant(side)])
         }
@@ -298,6 +307,8 @@ pub fn json(t: &Tournament, s: &Standings) -> Value {
         "first_side_won": [s.first_side_wins, s.decided],
         "shown_first_won": [s.shown_first_wins, s.decided_votes],
         "fleiss_kappa": s.fleiss,
+        "unreadable_verdicts": s.unreadable_votes,
+        "unjudgeable_verdicts": s.unjudgeable_votes,
         "judge_agreement": s.agreement.iter().map(|a| json!({
             "judges": [entrant_name(&t.spec.judges[a.a]), entrant_name(&t.spec.judges[a.b])],
             "debates": a.debates,
@@ -389,6 +400,31 @@ mod tests {
         // Each contestant argued four debates at $0.01 or $0.02 a side.
         let cost: f64 = s.rows.iter().map(|r| r.spend.usd).sum();
         assert!((cost - 6.0 * 0.03).abs() < 1e-9);
+    }
+
+    #[test]
+    fn a_debate_that_could_not_be_judged_is_counted_apart_never_as_a_tie() {
+        const U: Option<Decision> = Some(Decision::Unjudgeable);
+        // Judge y could not judge 0v1, so x alone decides it; nobody could judge 1v0.
+        let t = played(&[("m0-0v1", [A, U]), ("m0-1v0", [U, U])]);
+        let s = standings(&t);
+        assert_eq!(s.unjudgeable_votes, 3);
+        assert_eq!(s.unreadable_votes, 0);
+        let row = |name: &str| s.rows.iter().find(|r| r.name.starts_with(name)).unwrap();
+        assert_eq!((row("a").wins, row("a").losses, row("a").ties), (1, 0, 0));
+        assert_eq!((row("b").wins, row("b").losses, row("b").ties), (0, 1, 0));
+        // Only the debate with a verdict counts as judged; no tie anywhere.
+        assert_eq!((s.judged, s.decided), (1, 1));
+        // Agreement needs both judges' verdicts: none here.
+        assert_eq!(s.agreement[0].debates, 0);
+        let csv = csv(&t, &s);
+        assert!(
+            csv.contains(
+                "m0-1v0,debate-m0-1v0,m0,b (c),a (c),could not be judged,could not be judged"
+            ),
+            "{csv}"
+        );
+        assert_eq!(json(&t, &s)["unjudgeable_verdicts"], 3);
     }
 
     #[test]
