@@ -26,8 +26,9 @@ use crate::store::TournamentSummary;
 /// Most debates a tournament runs at once, whatever its connections allow.
 pub const MAX_PARALLEL: usize = 8;
 
-/// Told of the tournament's state after each event (the screen that shows it).
-type Observer = Rc<dyn Fn(&Tournament)>;
+/// Told of the tournament's state after each event, and whether a run goes on in this tab
+/// (the screen that shows it).
+type Observer = Rc<dyn Fn(&Tournament, bool)>;
 
 pub struct TournamentRun {
     session: Rc<Session>,
@@ -140,15 +141,16 @@ impl TournamentRun {
         self.locked.get()
     }
 
-    /// Tells `f` the tournament's state after each event from now on.
-    pub fn observe(&self, f: impl Fn(&Tournament) + 'static) {
+    /// Tells `f` the tournament's state after each event, and when a run starts or ends,
+    /// from now on.
+    pub fn observe(&self, f: impl Fn(&Tournament, bool) + 'static) {
         *self.observer.borrow_mut() = Some(Rc::new(f));
     }
 
     fn notify(&self) {
         let observer = self.observer.borrow().clone();
         if let Some(f) = observer {
-            f(&self.state());
+            f(&self.state(), self.locked.get());
         }
     }
 
@@ -308,10 +310,15 @@ impl TournamentRun {
     /// three end with a `Stopped` event that says why. Refused, with nothing recorded,
     /// while another tab of this browser runs the same tournament.
     pub async fn run(self: Rc<Self>) -> Result<(), String> {
+        if self.locked.get() {
+            return Err("This tournament is already running.".into());
+        }
         let _lock = self.take_over().await?;
         self.locked.set(true);
+        self.notify();
         let result = self.clone().go_on().await;
         self.locked.set(false);
+        self.notify();
         result
     }
 

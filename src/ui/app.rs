@@ -60,6 +60,18 @@ fn route_from_location() -> Route {
         if pair == "view=ledger" {
             return Route::Ledger;
         }
+        if pair == "view=tournaments" {
+            return Route::Tournaments;
+        }
+        if let Some(v) = pair.strip_prefix("tournament=") {
+            let id = js_sys::decode_uri_component(v)
+                .ok()
+                .and_then(|s| s.as_string())
+                .unwrap_or_default();
+            if !id.is_empty() {
+                return Route::Tournament(id);
+            }
+        }
     }
     Route::Setup
 }
@@ -71,6 +83,8 @@ pub fn href(route: &Route) -> String {
         Route::Setup => path,
         Route::History => format!("{path}?view=history"),
         Route::Ledger => format!("{path}?view=ledger"),
+        Route::Tournaments => format!("{path}?view=tournaments"),
+        Route::Tournament(id) => format!("{path}?tournament={}", js_sys::encode_uri_component(id)),
         Route::Debate(id) => format!("{path}?debate={}", js_sys::encode_uri_component(id)),
         // Only ever opened from the address it came with.
         Route::Shared => window().location().href().unwrap_or(path),
@@ -96,7 +110,7 @@ fn open_route(state: AppState, route: Route) {
         }
         Route::History => refresh_history(state),
         Route::Shared => load_shared(state),
-        Route::Setup | Route::Ledger => {}
+        Route::Setup | Route::Ledger | Route::Tournaments | Route::Tournament(_) => {}
     }
     state.route.set(route);
     let _ = window().scroll_to_with_x_and_y(0.0, 0.0);
@@ -201,6 +215,7 @@ pub fn App() -> impl IntoView {
         connections_version: RwSignal::new(0),
         ready: RwSignal::new(false),
         notice: RwSignal::new(None),
+        tournaments: super::tournaments::TournamentRuns::new(),
     };
     provide_context(state);
     // The debate view reads its own state, whoever mounts it.
@@ -261,6 +276,8 @@ pub fn App() -> impl IntoView {
             (Route::Setup, _) => "New debate · Agora".to_string(),
             (Route::History, _) => "History · Agora".to_string(),
             (Route::Ledger, _) => "Forecast ledger · Agora".to_string(),
+            (Route::Tournaments, _) => "Tournaments · Agora".to_string(),
+            (Route::Tournament(_), _) => "Tournament · Agora".to_string(),
             (Route::Debate(_), Some(t)) => format!("{} · Agora", clip_title(&t)),
             (Route::Shared, Some(t)) => format!("Shared: {} · Agora", clip_title(&t)),
             (Route::Debate(_) | Route::Shared, None) => "Debate · Agora".to_string(),
@@ -277,11 +294,12 @@ pub fn App() -> impl IntoView {
         }
     };
 
+    let wide = move || matches!(state.route.get(), Route::Tournaments | Route::Tournament(_));
     view! {
-        <header class="topbar">
+        <header class="topbar" class:wide=wide>
             <a class="brand" href=move || href(&Route::Setup) on:click=nav(Route::Setup)>
                 <span class="brand-mark" aria-hidden="true">"◆"</span>
-                " Agora"
+                <span class="brand-name">" Agora"</span>
             </a>
             <nav>
                 <a href=move || href(&Route::Setup) on:click=nav(Route::Setup)
@@ -290,6 +308,8 @@ pub fn App() -> impl IntoView {
                     class:active=move || state.route.get() == Route::History>"History"</a>
                 <a href=move || href(&Route::Ledger) on:click=nav(Route::Ledger)
                     class:active=move || state.route.get() == Route::Ledger>"Ledger"</a>
+                <a href=move || href(&Route::Tournaments) on:click=nav(Route::Tournaments)
+                    class:active=move || matches!(state.route.get(), Route::Tournaments | Route::Tournament(_))>"Tournaments"</a>
             </nav>
         </header>
         {move || state.notice.get().map(|n| view! {
@@ -298,12 +318,14 @@ pub fn App() -> impl IntoView {
                 <button class="link" on:click=move |_| state.notice.set(None)>"Dismiss"</button>
             </div>
         })}
-        <main class="page">
+        <main class="page" class:wide=wide>
             {move || match state.route.get() {
                 Route::Setup => view! { <SetupScreen/> }.into_any(),
                 Route::Debate(_) | Route::Shared => view! { <DebateScreen/> }.into_any(),
                 Route::History => view! { <HistoryScreen/> }.into_any(),
                 Route::Ledger => view! { <super::ledger::LedgerScreen/> }.into_any(),
+                Route::Tournaments => view! { <super::tournaments::TournamentsScreen/> }.into_any(),
+                Route::Tournament(_) => view! { <super::tournaments::TournamentScreen/> }.into_any(),
             }}
         </main>
         <footer class="foot">

@@ -15,7 +15,7 @@ use crate::engine::export;
 
 /// The text of the file an `<input type=file>` change picked, refused above `max_bytes`
 /// before it is read (a debate's export and a backup of every debate have their own limits).
-async fn read_file(ev: &leptos::ev::Event, max_bytes: usize) -> Result<String, String> {
+pub(super) async fn read_file(ev: &leptos::ev::Event, max_bytes: usize) -> Result<String, String> {
     let input: web_sys::HtmlInputElement = ev
         .target()
         .and_then(|t| t.dyn_into().ok())

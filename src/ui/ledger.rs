@@ -190,7 +190,7 @@ pub fn LedgerScreen() -> impl IntoView {
             view! {
                 <section class="card ledger-section">
                     <h2>"Open"</h2>
-                    {data_table("ledger-open", "", None, vec![Column("Question", false), Column("Most likely (final blend)", false)], rows)}
+                    {data_table("ledger-open", "Open forecasts", "", None, vec![Column("Question", false), Column("Most likely (final blend)", false)], rows)}
                     <p class="hint">"Open a forecast to resolve it."</p>
                 </section>
             }
@@ -225,12 +225,12 @@ pub fn LedgerScreen() -> impl IntoView {
             view! {
                 <section class="card ledger-section">
                     <h2>"Resolved"</h2>
-                    {data_table("ledger-resolved", "", None, vec![Column("Question", false), Column("What happened", false),
+                    {data_table("ledger-resolved", "Resolved forecasts", "", None, vec![Column("Question", false), Column("What happened", false),
                         Column("Blend gave it", true), Column("Brier", true), Column("Log", true)], rows)}
                 </section>
                 <section class="card ledger-section">
                     <h2>"Record by model"</h2>
-                    {data_table("ledger-models", "", Some("Mean over resolved forecasts; a model that played several roles in one forecast is scored once per role. Brier: 0 is perfect, 2 the worst. Log: 0 is perfect, lower is worse.".into()),
+                    {data_table("ledger-models", "Record by model", "", Some("Mean over resolved forecasts; a model that played several roles in one forecast is scored once per role. Brier: 0 is perfect, 2 the worst. Log: 0 is perfect, lower is worse.".into()),
                         vec![Column("Model or aggregate", false), Column("Scored", true), Column("Brier", true), Column("Log", true)], models)}
                 </section>
             }

@@ -1,6 +1,7 @@
 //! Leptos components. They render the event log and send intents to the session; they never
-//! call a provider. One file per screen (setup, debate, history), widgets beside them, and
-//! a folder per format under `formats/`, listed in its registry.
+//! call a provider. One file per screen (setup, debate, history, ledger), a folder for the
+//! tournament screens, widgets beside them, and a folder per format under `formats/`,
+//! listed in its registry.
 
 pub mod formats;
 pub mod link_policy;
@@ -46,6 +47,8 @@ mod share;
 pub mod state;
 #[cfg(target_arch = "wasm32")]
 mod table;
+#[cfg(target_arch = "wasm32")]
+mod tournaments;
 #[cfg(target_arch = "wasm32")]
 pub mod widget;
 

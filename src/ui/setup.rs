@@ -341,7 +341,7 @@ pub fn SetupScreen() -> impl IntoView {
 
 /// One model's price per million tokens, in and out; edits are saved for next time.
 #[component]
-fn PriceRow(
+pub(super) fn PriceRow(
     model: String,
     conn: Option<Connection>,
     prices: RwSignal<PriceTable>,

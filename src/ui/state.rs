@@ -612,6 +612,10 @@ pub enum Route {
     History,
     /// The forecast ledger.
     Ledger,
+    /// The tournaments list and the set-up of a new one.
+    Tournaments,
+    /// One tournament.
+    Tournament(String),
     /// A debate carried in a share link's fragment (`#share=1.…`).
     Shared,
 }
@@ -628,6 +632,8 @@ pub struct AppState {
     pub connections_version: RwSignal<u32>,
     pub ready: RwSignal<bool>,
     pub notice: RwSignal<Option<String>>,
+    /// The tournaments this tab runs or has open.
+    pub tournaments: super::tournaments::TournamentRuns,
 }
 
 impl AppState {

@@ -17,8 +17,11 @@ pub enum Cell {
 /// A column's heading and whether it holds numbers (right-aligned, tabular figures).
 pub struct Column(pub &'static str, pub bool);
 
+/// `name` names the table for assistive technology: its scroll box is a region a keyboard
+/// can reach and scroll when the table is wider than the screen.
 pub fn data_table(
     id: &'static str,
+    name: &'static str,
     class: &'static str,
     caption: Option<String>,
     columns: Vec<Column>,
@@ -53,7 +56,7 @@ pub fn data_table(
         }
     };
     view! {
-        <div class="table-scroll">
+        <div class="table-scroll" tabindex="0" role="region" aria-label=name>
             <table class=format!("data-table {class}") id=id>
                 {caption.map(|c| view! { <caption class="hint">{c}</caption> })}
                 <thead><tr>{columns.into_iter().map(|c| view! {

@@ -7,9 +7,7 @@ import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { serveDist, startStandin, launch, openApp, addConnection, ROOT } from './harness.mjs';
-
-const AXE = await readFile(join(ROOT, 'tests/e2e/node_modules/axe-core/axe.min.js'), 'utf8');
+import { serveDist, startStandin, launch, openApp, addConnection, axeAudit as audit, ROOT } from './harness.mjs';
 
 const FORMATS = {
   classic: { script: 'e2e-classic-scores.json', setUp: async page => { await page.fill('#rounds', '1'); await page.check('#scoring'); } },
@@ -21,28 +19,6 @@ const FORMATS = {
 let site, browser;
 before(async () => { site = await serveDist(); browser = await launch(); });
 after(async () => { await browser?.close(); site?.close(); });
-
-/** Runs axe on the page as it stands, in both colour schemes and at both widths; returns
- * one line per serious or critical violation. The viewport is left as it was. */
-async function audit(page, screen) {
-  const found = [];
-  const size = page.viewportSize();
-  for (const colorScheme of ['light', 'dark']) {
-    for (const width of [390, 1280]) {
-      await page.emulateMedia({ colorScheme });
-      await page.setViewportSize({ width, height: 900 });
-      await page.waitForTimeout(50);
-      if (!(await page.evaluate(() => 'axe' in window))) await page.evaluate(AXE);
-      const violations = await page.evaluate(async () => (await window.axe.run(document, { resultTypes: ['violations'] })).violations
-        .filter(v => v.impact === 'serious' || v.impact === 'critical')
-        .map(v => `${v.id} (${v.impact}): ${v.help} at ${v.nodes.slice(0, 3).map(n => n.target.join(' ')).join(', ')}`));
-      for (const v of violations) found.push(`${screen}, ${colorScheme}, ${width} px: ${v}`);
-    }
-  }
-  await page.emulateMedia({ colorScheme: 'light' });
-  await page.setViewportSize(size);
-  return found;
-}
 
 for (const [format, f] of Object.entries(FORMATS)) {
   test(`${format}: every screen passes axe in light and dark, narrow and wide`, { timeout: 240_000 }, async () => {

@@ -7,7 +7,7 @@ import { readFile } from 'node:fs/promises';
 import { createInterface } from 'node:readline';
 import { extname, join, normalize, resolve } from 'node:path';
 import { gzipSync } from 'node:zlib';
-import { before, after } from 'node:test';
+import { before, after, afterEach } from 'node:test';
 import { chromium } from 'playwright-core';
 
 export const ROOT = resolve(import.meta.dirname, '../..');
@@ -88,13 +88,58 @@ export async function startStandin(scriptName) {
   };
 }
 
-/** Debian's Chromium with the flags every end-to-end test uses. */
+// Every page of every test is watched: an uncaught error in a page, or anything the page's
+// Content Security Policy refused, fails the test that was running, unless that test named
+// it beforehand with `expectPageProblem`. A page whose bars are drawn full because the policy
+// dropped their style, or whose wasm threw in a timer, looks fine in a screenshot.
+const problems = [];
+const expected = [];
+
+/** Lets the running test's pages raise a problem matching `pattern` (a test of a hostile
+ * host page, say), which would otherwise fail it. */
+export function expectPageProblem(pattern) {
+  expected.push(pattern);
+}
+
+afterEach(() => {
+  const found = problems.splice(0);
+  const allowed = expected.splice(0);
+  const unexpected = found.filter(p => !allowed.some(re => re.test(p)));
+  if (unexpected.length) {
+    throw new Error(`The page raised what no test expected:\n${unexpected.join('\n')}`);
+  }
+});
+
+function watchPage(page) {
+  page.on('pageerror', e => problems.push(`uncaught error in ${page.url()}: ${e.message}`));
+  page.on('console', m => {
+    if (m.type() === 'error' && /Content.Security.Policy/i.test(m.text())) {
+      problems.push(`CSP violation in ${page.url()}: ${m.text()}`);
+    }
+  });
+}
+
+function watchContext(context) {
+  // Refusals the console might not show (a report from a frame, say) are said there too.
+  context.addInitScript(() => document.addEventListener('securitypolicyviolation', e => {
+    console.error(`Content Security Policy violation: ${e.violatedDirective} refused ${e.blockedURI || 'an inline ' + (e.sample ? `"${e.sample}"` : 'resource')}`);
+  }));
+  context.on('page', watchPage);
+  for (const p of context.pages()) watchPage(p);
+  return context;
+}
+
+/** Debian's Chromium with the flags every end-to-end test uses; every page it opens is
+ * watched for uncaught errors and Content Security Policy violations. */
 export async function launch() {
-  return chromium.launch({
+  const browser = await chromium.launch({
     executablePath: process.env.AGORA_CHROMIUM || '/usr/bin/chromium',
     args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking',
       '--disable-component-update', '--disable-sync', '--no-first-run'],
   });
+  const newContext = browser.newContext.bind(browser);
+  browser.newContext = async (...args) => watchContext(await newContext(...args));
+  return browser;
 }
 
 /** A page with its console and errors collected (tests check the key never appears there). */
@@ -179,4 +224,29 @@ export async function fullScreenshot(page, path) {
   await page.evaluate(() => document.querySelectorAll('.transcript > .turn').forEach(t => { t.style.contentVisibility = 'visible'; }));
   await page.screenshot({ path, fullPage: true });
   await page.evaluate(() => document.querySelectorAll('.transcript > .turn').forEach(t => { t.style.contentVisibility = ''; }));
+}
+
+let axeSource;
+/** Runs axe-core (npm, pinned in the lockfile) on the page as it stands, in both colour
+ * schemes and at 390 and 1280 px; returns one line per serious or critical violation, named
+ * by `screen`. The viewport is left as it was. */
+export async function axeAudit(page, screen) {
+  axeSource ??= await readFile(join(ROOT, 'tests/e2e/node_modules/axe-core/axe.min.js'), 'utf8');
+  const found = [];
+  const size = page.viewportSize();
+  for (const colorScheme of ['light', 'dark']) {
+    for (const width of [390, 1280]) {
+      await page.emulateMedia({ colorScheme });
+      await page.setViewportSize({ width, height: 900 });
+      await page.waitForTimeout(50);
+      if (!(await page.evaluate(() => 'axe' in window))) await page.evaluate(axeSource);
+      const violations = await page.evaluate(async () => (await window.axe.run(document, { resultTypes: ['violations'] })).violations
+        .filter(v => v.impact === 'serious' || v.impact === 'critical')
+        .map(v => `${v.id} (${v.impact}): ${v.help} at ${v.nodes.slice(0, 3).map(n => n.target.join(' ')).join(', ')}`));
+      for (const v of violations) found.push(`${screen}, ${colorScheme}, ${width} px: ${v}`);
+    }
+  }
+  await page.emulateMedia({ colorScheme: 'light' });
+  await page.setViewportSize(size);
+  return found;
 }

@@ -34,7 +34,7 @@ pub use inert::inert;
 pub use json::to_json;
 pub use kind::{ExportFile, ExportKind};
 pub use markdown::to_markdown;
-pub use names::file_name;
+pub use names::{file_name, named as file_name_for};
 pub use text::to_text;
 pub use zip::zip;
 

@@ -12,7 +12,9 @@ pub fn file_name(events: &[Event], ext: &str) -> String {
 /// under the 255-byte name limit of common file systems.
 const SLUG_MAX_CHARS: usize = 60;
 
-fn named(topic: &str, ext: &str) -> String {
+/// A file name from any title (a tournament's name): the topic's rules, "debate" when the
+/// title has no letter or digit.
+pub fn named(topic: &str, ext: &str) -> String {
     let slug = slug(topic);
     if slug.is_empty() {
         format!("debate.{ext}")

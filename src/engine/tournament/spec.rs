@@ -66,6 +66,30 @@ pub fn entrant_name(p: &Participant) -> String {
     }
 }
 
+/// Names for a list of entrants on screen: the model alone where no other entrant of the
+/// list has the same model, "model (connection)" where two do.
+pub fn short_names(entrants: &[Participant]) -> Vec<String> {
+    let model = |p: &Participant| match p {
+        Participant::Model { model, .. } => Some(model.clone()),
+        Participant::Human => None,
+    };
+    entrants
+        .iter()
+        .map(|p| match model(p) {
+            Some(m)
+                if entrants
+                    .iter()
+                    .filter(|q| model(q).as_ref() == Some(&m))
+                    .count()
+                    == 1 =>
+            {
+                m
+            }
+            _ => entrant_name(p),
+        })
+        .collect()
+}
+
 impl TournamentSpec {
     pub fn validate(&self) -> Result<(), String> {
         if !matches!(self.format, FormatId::Classic | FormatId::Duelogic) {
@@ -117,6 +141,16 @@ impl TournamentSpec {
         }
         if self.judges.len() > MAX_JUDGES {
             return Err(format!("A panel has at most {MAX_JUDGES} judges."));
+        }
+        for (i, j) in self.judges.iter().enumerate() {
+            if self.judges[..i].contains(j) {
+                return Err(match j {
+                    Participant::Human => {
+                        "You are on the panel twice: choose yourself once.".into()
+                    }
+                    _ => format!("{} is on the panel twice.", entrant_name(j)),
+                });
+            }
         }
         if let Some(cap) = self.spending_cap {
             if !(cap.is_finite() && cap >= 0.0) {
@@ -277,6 +311,16 @@ pub(crate) mod tests {
         let mut forecast = ok.clone();
         forecast.format = FormatId::Forecast;
         assert!(forecast.validate().unwrap_err().contains("not Forecast"));
+        let mut twice_on_panel = spec(&["a", "b"], &["m"], &["person", "person"]);
+        assert!(twice_on_panel
+            .validate()
+            .unwrap_err()
+            .contains("choose yourself once"));
+        twice_on_panel.judges = vec![model_on("j", "x"), model_on("j", "x")];
+        assert!(twice_on_panel
+            .validate()
+            .unwrap_err()
+            .contains("on the panel twice"));
         let mut no_judge = ok.clone();
         no_judge.judges.clear();
         assert!(no_judge.validate().unwrap_err().contains("Add a judge"));
@@ -301,6 +345,21 @@ pub(crate) mod tests {
                 assert_eq!(model_key(&seat.participant).as_deref(), Some("host"));
             }
         }
+    }
+
+    #[test]
+    fn names_on_screen_are_the_model_unless_two_entrants_share_it() {
+        let list = [
+            model_on("c", "alpha"),
+            model_on("c", "beta"),
+            model_on("d", "beta"),
+            Participant::Human,
+        ];
+        let names = short_names(&list);
+        assert_eq!(names[0], "alpha");
+        assert_eq!(names[1], entrant_name(&list[1]));
+        assert_ne!(names[1], names[2]);
+        assert_eq!(names[3], "A person");
     }
 
     #[test]

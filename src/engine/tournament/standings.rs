@@ -35,6 +35,19 @@ impl Row {
     }
 }
 
+/// How one judge voted: how often it picked the side it was shown first, its own position
+/// bias (a judge that always answers "A" shows it here), and its votes left out.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct JudgeRecord {
+    pub votes: u32,
+    /// Votes for a side (not a tie), and of those, for the side shown first.
+    pub decided: u32,
+    pub shown_first_wins: u32,
+    pub ties: u32,
+    pub unreadable: u32,
+    pub unjudgeable: u32,
+}
+
 #[derive(Clone, Debug, PartialEq)]
 pub struct Standings {
     /// Strongest first.
@@ -54,6 +67,8 @@ pub struct Standings {
     pub unreadable_votes: u32,
     /// Verdicts of people who found a debate could not be judged: left out, never a tie.
     pub unjudgeable_votes: u32,
+    /// By judge, in the spec's order.
+    pub judges: Vec<JudgeRecord>,
 }
 
 /// A vote as an agreement category: 0 the side that spoke first, 1 the other, 2 a tie;
@@ -118,6 +133,7 @@ pub fn standings(t: &Tournament) -> Standings {
         fleiss: None,
         unreadable_votes: 0,
         unjudgeable_votes: 0,
+        judges: vec![JudgeRecord::default(); t.spec.judges.len()],
     };
     let mut verdicts: Vec<Vec<Option<usize>>> = Vec::new();
     for (i, m) in t.matches.iter().enumerate() {
@@ -126,14 +142,25 @@ pub fn standings(t: &Tournament) -> Standings {
             rows[m.contestant(side)].spend.add(&p.sides[side]);
         }
         for v in &p.votes {
+            let judge = &mut s.judges[v.judge];
+            judge.votes += 1;
             match v.decision {
-                None => s.unreadable_votes += 1,
-                Some(Decision::Side(side)) => {
-                    s.decided_votes += 1;
-                    s.shown_first_wins += (side == v.shown_first) as u32;
+                None => {
+                    s.unreadable_votes += 1;
+                    judge.unreadable += 1;
                 }
-                Some(Decision::Tie) => {}
-                Some(Decision::Unjudgeable) => s.unjudgeable_votes += 1,
+                Some(Decision::Side(side)) => {
+                    let first = (side == v.shown_first) as u32;
+                    s.decided_votes += 1;
+                    s.shown_first_wins += first;
+                    judge.decided += 1;
+                    judge.shown_first_wins += first;
+                }
+                Some(Decision::Tie) => judge.ties += 1,
+                Some(Decision::Unjudgeable) => {
+                    s.unjudgeable_votes += 1;
+                    judge.unjudgeable += 1;
+                }
             }
         }
         let mut row = vec![None; t.spec.judges.len()];
@@ -315,8 +342,14 @@ pub fn json(t: &Tournament, s: &Standings) -> Value {
             "agreed": a.agreed,
             "kappa": a.kappa,
         })).collect::<Vec<_>>(),
-        "judges": t.spec.judges.iter().zip(&t.judges).map(|(j, sp)| json!({
+        "judges": t.spec.judges.iter().zip(&t.judges).zip(&s.judges).map(|((j, sp), r)| json!({
             "judge": entrant_name(j),
+            "votes": r.votes,
+            "for_a_side": r.decided,
+            "for_the_side_shown_first": r.shown_first_wins,
+            "ties": r.ties,
+            "unreadable": r.unreadable,
+            "could_not_be_judged": r.unjudgeable,
             "input_tokens": sp.input_tokens,
             "output_tokens": sp.output_tokens,
             "usd": sp.usd,
@@ -396,6 +429,11 @@ mod tests {
         assert_eq!(share(s.first_side_wins, s.decided), "3 of 5 (60%)");
         // The two judges agree on 5 of 6 debates.
         assert_eq!((s.agreement[0].debates, s.agreement[0].agreed), (6, 5));
+        // Every test vote was shown side 0 first: each judge's votes for a side that
+        // spoke first are its votes for the side shown first.
+        assert_eq!(s.judges[0].votes, 6);
+        assert_eq!((s.judges[0].decided, s.judges[0].shown_first_wins), (6, 4));
+        assert_eq!((s.judges[1].decided, s.judges[1].shown_first_wins), (6, 3));
         assert!(s.fleiss.is_some());
         // Each contestant argued four debates at $0.01 or $0.02 a side.
         let cost: f64 = s.rows.iter().map(|r| r.spend.usd).sum();

@@ -35,6 +35,7 @@ fn scores_table(d: DebateView, resolution: &Resolution) -> Option<AnyView> {
         .collect();
     Some(data_table(
         "fc-scores",
+        "Scores against what happened",
         "fc-scores",
         Some(
             "Brier score: 0 is perfect, 2 the worst. Log score: 0 is perfect, lower is worse."
