@@ -29,6 +29,9 @@ def accepted_encodings(header):
 
 class Isolated(http.server.SimpleHTTPRequestHandler):
     def end_headers(self):
+        # Names the run command to the page (read from its navigation timing), so an error
+        # about the local model may say to run it again only where it served the page.
+        self.send_header("Server-Timing", "agora-serve")
         self.send_header("Cross-Origin-Opener-Policy", "same-origin")
         self.send_header("Cross-Origin-Embedder-Policy", "require-corp")
         super().end_headers()

@@ -26,9 +26,41 @@ pub struct HttpTransport {
     pub clock: Rc<dyn Clock>,
 }
 
-/// Said when the built-in local model's server breaks off a stream or refuses a connection:
-/// it has most likely stopped (a crash, or it was never started).
+/// Said when the built-in local model's server breaks off a stream or refuses a connection
+/// on a page the run command serves: it has most likely stopped (a crash, or it was never
+/// started).
 const LOCAL_MODEL_HINT: &str = " The local model stopped answering (or was never started). Start it again: in the Agora folder, `bash .ci/serve` starts it with the app (its log is ~/.cache/agora/llama-server.log); then press Resume.";
+
+/// The same on any other page (a static host): a visitor there has no local model server,
+/// and what they can do is on this page.
+const NO_LOCAL_MODEL_HINT: &str = " There is no local model server on this computer: it runs only where Agora is started with its own run command. Choose another connection for the debate (\"In this browser\" runs a small model in this tab, and the scripted demo needs nothing at all), or add a connection with your own key.";
+
+/// Whether this page was served by Agora's run command (`bash .ci/serve`, which names
+/// itself in a `Server-Timing` header of every response): read from the page's own
+/// navigation entry, so it costs no request.
+pub fn page_served_by_run_command() -> bool {
+    let entries = web_sys::window()
+        .and_then(|w| w.performance())
+        .map(|p| p.get_entries_by_type("navigation"));
+    let Some(entry) = entries.map(|e| e.get(0)) else {
+        return false;
+    };
+    let timings = Reflect::get(&entry, &"serverTiming".into()).unwrap_or(JsValue::UNDEFINED);
+    js_sys::Array::from(&timings).iter().any(|t| {
+        Reflect::get(&t, &"name".into())
+            .ok()
+            .and_then(|n| n.as_string())
+            .is_some_and(|n| n == "agora-serve")
+    })
+}
+
+fn local_model_hint() -> &'static str {
+    if page_served_by_run_command() {
+        LOCAL_MODEL_HINT
+    } else {
+        NO_LOCAL_MODEL_HINT
+    }
+}
 
 fn is_builtin_local(base_url: &str) -> bool {
     base_url.trim_end_matches('/') == super::LOCAL_MODEL_URL
@@ -36,11 +68,9 @@ fn is_builtin_local(base_url: &str) -> bool {
 
 /// A stream from the built-in local model that broke off says how to restart it.
 fn with_local_hint(base_url: &str, mut e: ModelError) -> ModelError {
-    if is_builtin_local(base_url)
-        && e.kind == ErrorKind::Cut
-        && !e.message.contains(LOCAL_MODEL_HINT)
-    {
-        e.message.push_str(LOCAL_MODEL_HINT);
+    let hint = local_model_hint();
+    if is_builtin_local(base_url) && e.kind == ErrorKind::Cut && !e.message.contains(hint) {
+        e.message.push_str(hint);
     }
     e
 }
@@ -48,7 +78,7 @@ fn with_local_hint(base_url: &str, mut e: ModelError) -> ModelError {
 fn network_error(base_url: &str, detail: &str) -> ModelError {
     let local = base_url.contains("127.0.0.1") || base_url.contains("localhost");
     let hint = if is_builtin_local(base_url) {
-        LOCAL_MODEL_HINT
+        local_model_hint()
     } else if local {
         " Is the local server running? It must also allow this page's origin (CORS): for Ollama set OLLAMA_ORIGINS to this page's origin, for llama.cpp's Python server CORS is open by default, for LM Studio enable CORS in its server settings."
     } else {
@@ -72,6 +102,14 @@ fn gloo_detail(e: gloo_net::Error) -> String {
         gloo_net::Error::JsError(e) => e.message,
         other => other.to_string(),
     }
+}
+
+/// Whether `url` (relative to the page) answers a HEAD request with a success: a file
+/// served beside the app, such as the in-page model's default GGUF.
+pub async fn file_is_served(url: &str) -> bool {
+    send(Method::HEAD, url, &[], None, None)
+        .await
+        .is_ok_and(|r| r.ok())
 }
 
 /// One request through gloo-net.

@@ -181,3 +181,44 @@ fn lock_debate(id: &str) -> LocalBoxFuture<'static, Option<DebateLock>> {
         }
     })
 }
+
+/// Where the in-page model's default GGUF is served beside the app, relative to the page
+/// (`www/inpage/agora-inpage.js` names the same file relative to itself, as `SERVED`).
+const SERVED_MODEL: &str = "models/SmolLM2-135M-Instruct.Q4_1.gguf";
+
+/// How long the local model server has to answer before the page stops counting on it.
+const LOCAL_PROBE_MS: u64 = 2_500;
+
+/// Finds which no-key connections this page can use: asks the local model server for its
+/// models (through the session, like any call; only on a page of this computer) and
+/// whether the in-page model's file is served, both at once and bounded, without holding
+/// up the first screen.
+pub async fn no_key_choices(
+    session: Rc<crate::session::Session>,
+) -> super::connections::NoKeyChoices {
+    use futures::future::{select, Either};
+    // The built-in local model is the run command's: a page served elsewhere (a static
+    // host) has none on its visitors' computers, and asking would only log a refused
+    // connection in every visitor's console.
+    let here = crate::llm::transport::page_served_by_run_command()
+        || web_sys::window()
+            .and_then(|w| w.location().hostname().ok())
+            .is_some_and(|h| matches!(h.as_str(), "localhost" | "127.0.0.1" | "[::1]"));
+    let local = async {
+        if !here {
+            return false;
+        }
+        let listed = session.list_models(super::Connection::local_model());
+        let timeout = BrowserClock.sleep(LOCAL_PROBE_MS);
+        match select(listed, timeout).await {
+            Either::Left((Ok(models), _)) => !models.is_empty(),
+            _ => false,
+        }
+    };
+    let served = crate::llm::transport::file_is_served(SERVED_MODEL);
+    let (local, served_model) = futures::join!(local, served);
+    super::connections::NoKeyChoices {
+        local,
+        served_model,
+    }
+}

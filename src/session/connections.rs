@@ -331,6 +331,31 @@ pub fn key_origin(url: &str) -> Result<String, String> {
     Ok(format!("{scheme}://{host}{port}"))
 }
 
+/// The connections this page can use with no key, as found when it opened
+/// (`session::browser::no_key_choices`): the best of them is the setup's default.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct NoKeyChoices {
+    /// The run command's local model server answers.
+    pub local: bool,
+    /// A model file is served beside the app for the in-page model.
+    pub served_model: bool,
+}
+
+impl NoKeyChoices {
+    /// The connection a visitor starts with: the local server when it answers, else the
+    /// model inside the page when its file is served, else none (the page offers the
+    /// choices instead of a connection that would fail at once).
+    pub fn best(&self) -> Option<&'static str> {
+        if self.local {
+            Some(Connection::LOCAL)
+        } else if self.served_model {
+            Some(Connection::IN_BROWSER)
+        } else {
+            None
+        }
+    }
+}
+
 /// Where the run command serves the local model.
 pub use crate::llm::LOCAL_MODEL_URL;
 pub const LOCAL_MODEL_NAME: &str = "smollm2-135m";
@@ -374,6 +399,30 @@ impl Connection {
             kind: ProviderKind::InBrowser,
             base_url: String::new(),
             ..Self::local_model()
+        }
+    }
+
+    /// The id of the built-in connection `demo`.
+    pub const DEMO: &'static str = "demo";
+
+    /// Canned answers played in the page, streamed at a reading pace: a visitor with no key
+    /// and no model sees a whole debate, every kind of finding included (structured calls get
+    /// answers that fit their schema).
+    pub fn demo() -> Self {
+        let pace = crate::engine::script::Answer {
+            chunk_delay_ms: 35,
+            ..Default::default()
+        };
+        Connection {
+            origin: ConnectionOrigin::BuiltIn,
+            ..Self::scripted(
+                Self::DEMO,
+                "Demo (canned answers, no key)",
+                crate::engine::script::Script {
+                    answers: Vec::new(),
+                    default: Some(pace),
+                },
+            )
         }
     }
 

@@ -17,5 +17,5 @@ mod writer;
 /// The in-page model's loading, progress and cache, for the setup and History screens.
 #[cfg(target_arch = "wasm32")]
 pub use crate::llm::inpage;
-pub use connections::{Connection, ConnectionOrigin, ProviderKind};
+pub use connections::{Connection, ConnectionOrigin, NoKeyChoices, ProviderKind};
 pub use runner::{Session, SessionEnv, Update};

@@ -216,6 +216,7 @@ pub fn App() -> impl IntoView {
         ready: RwSignal::new(false),
         notice: RwSignal::new(None),
         tournaments: super::tournaments::TournamentRuns::new(),
+        no_key: RwSignal::new(None),
     };
     provide_context(state);
     // The debate view reads its own state, whoever mounts it.
@@ -231,7 +232,11 @@ pub fn App() -> impl IntoView {
                 Rc::new(MemoryStore::new())
             }
         };
-        let mut connections = vec![Connection::local_model(), Connection::in_browser()];
+        let mut connections = vec![
+            Connection::local_model(),
+            Connection::in_browser(),
+            Connection::demo(),
+        ];
         connections.extend(crate::session::saved::load_connections());
         let s = Session::new(browser::env(store), connections);
         connect_listener(&s, state);
@@ -245,6 +250,13 @@ pub fn App() -> impl IntoView {
                     .connections_version
                     .set(state.connections_version.get_untracked() + 1);
             }
+        });
+        // Which no-key connection to start a visitor on: found beside the first screen,
+        // never before it (the setup picks it up when it comes).
+        let probe = s.clone();
+        spawn_local(async move {
+            let found = browser::no_key_choices(probe).await;
+            state.no_key.set(Some(found));
         });
         session.set(s);
         state.ready.set(true);

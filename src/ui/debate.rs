@@ -335,7 +335,18 @@ pub fn DebateScreen() -> impl IntoView {
         let est = if p.estimated { " (estimated)" } else { "" };
         // Some calls depend on what is said (an interruption, an interjection, a retry
         // of a weak argument): past the plan, the count stops saying "of".
-        let calls = if p.calls_done <= p.planned {
+        // A finished debate made the calls it needed: a plan is an upper bound for formats
+        // whose calls depend on what is said (crux rooms, regenerations), so "67 of 103"
+        // would read as stopped short.
+        let finished = matches!(d.outcome.get(), Some((Outcome::Completed, _)));
+        let calls = if finished && p.calls_done < p.planned {
+            format!(
+                "{} calls (the plan allowed up to {})",
+                p.calls_done, p.planned
+            )
+        } else if finished {
+            format!("{} calls", p.calls_done)
+        } else if p.calls_done <= p.planned {
             format!("{} of {} calls", p.calls_done, p.planned)
         } else {
             format!("{} calls ({} planned)", p.calls_done, p.planned)

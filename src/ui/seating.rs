@@ -14,6 +14,24 @@ pub(crate) fn connections(state: AppState) -> Vec<Connection> {
     state.session().map(|s| s.connections()).unwrap_or_default()
 }
 
+/// The connection a form starts with: the best no-key connection this page can use (the
+/// local server when it answers, else the model inside the page when its file is served),
+/// else the user's own first connection; `None` while the page is still finding out, or
+/// when nothing would work without the user choosing.
+pub fn default_connection(state: AppState) -> Option<Connection> {
+    let all = connections(state);
+    let found = state.no_key.get()?;
+    let id = match found.best() {
+        Some(id) => id.to_string(),
+        None => all
+            .iter()
+            .find(|c| c.origin == crate::session::ConnectionOrigin::User)?
+            .id
+            .clone(),
+    };
+    all.into_iter().find(|c| c.id == id)
+}
+
 /// The debate's own connection and model, and the prices that go with every model.
 #[derive(Clone, Copy)]
 pub struct Seating {
@@ -130,9 +148,19 @@ impl Default for SeatChoice {
 pub fn ConnectionOptions() -> impl IntoView {
     let state = expect_context::<AppState>();
     move || {
+        // The local server is offered even when it did not answer (it may be started
+        // later), but says so.
+        let silent = state.no_key.get().is_some_and(|n| !n.local);
         connections(state)
             .into_iter()
-            .map(|c| view! { <option value=c.id>{c.label}</option> })
+            .map(|c| {
+                let label = if silent && c.id == Connection::LOCAL {
+                    format!("{}: not answering on this computer", c.label)
+                } else {
+                    c.label
+                };
+                view! { <option value=c.id>{label}</option> }
+            })
             .collect_view()
     }
 }

@@ -60,8 +60,12 @@ pub fn SetupScreen() -> impl IntoView {
             .map(|f| (f.id, (f.form)()))
             .collect::<Vec<(FormatId, Box<dyn SetupForm>)>>(),
     );
-    let connection = RwSignal::new(Connection::LOCAL.to_string());
-    let model = RwSignal::new(crate::session::connections::LOCAL_MODEL_NAME.to_string());
+    // Empty until the page knows which connection works here (`default_connection`), or
+    // for good when none does without the user's choice.
+    let connection = RwSignal::new(String::new());
+    let model = RwSignal::new(String::new());
+    // Set once the user picks a connection: the default no longer moves under them.
+    let chosen = RwSignal::new(false);
     let error = RwSignal::new(None::<String>);
     let prices = RwSignal::new(crate::session::saved::load_prices());
     let cap = RwSignal::new(String::new());
@@ -81,8 +85,18 @@ pub fn SetupScreen() -> impl IntoView {
             model.set(c.default_model.clone());
         }
         connection.set(id);
+        chosen.set(true);
         test_result.set(None);
     };
+    Effect::new(move |_| {
+        if chosen.get_untracked() {
+            return;
+        }
+        if let Some(c) = super::seating::default_connection(state) {
+            connection.set(c.id);
+            model.set(c.default_model);
+        }
+    });
 
     let test = move |_| {
         let Some(s) = state.session() else { return };
@@ -117,6 +131,12 @@ pub fn SetupScreen() -> impl IntoView {
             ));
             return;
         };
+        if connection.with_untracked(|c| c.is_empty()) {
+            error.set(Some(
+                "Choose a connection first: the scripted demo needs no key at all, or add a connection with your own key.".into(),
+            ));
+            return;
+        }
         if cap.with(|c| !c.trim().is_empty() && cost::parse_decimal(c).is_none()) {
             error.set(Some(
                 "The spending cap must be a number of dollars, like 0.50.".into(),
@@ -215,11 +235,29 @@ pub fn SetupScreen() -> impl IntoView {
             <label class="field">
                 <span class="label">"Connection"</span>
                 <select id="connection" prop:value=move || connection.get() on:change=move |ev| pick_connection(event_target_value(&ev))>
+                    {move || connection.with(|c| c.is_empty()).then(|| view! {
+                        <option value="" disabled=true>{move || if state.no_key.with(Option::is_none) { "Finding a connection that works here…" } else { "Choose a connection" }}</option>
+                    })}
                     <ConnectionOptions/>
                 </select>
             </label>
             <TextField id="model" label="Model" placeholder="" value=model/>
         </div>
+        {move || {
+            // Nothing here works without the visitor choosing: the choices, plainly.
+            let none = state.no_key.get().is_some_and(|n| n.best().is_none()) && connection.with(|c| c.is_empty());
+            none.then(|| view! {
+                <div class="subcard no-key" id="no-key">
+                    <p>"No model answers on this page without a key yet. To see a debate now:"</p>
+                    <div class="row">
+                        <button type="button" class="secondary" id="use-demo" on:click=move |_| pick_connection(Connection::DEMO.to_string())>"Watch a scripted demo"</button>
+                        <button type="button" class="secondary" id="use-inpage" on:click=move |_| pick_connection(Connection::IN_BROWSER.to_string())>"Run a small model in this browser"</button>
+                        <button type="button" class="secondary" id="use-key" on:click=move |_| { editing.set(false); adding.set(true) }>"Use your own key"</button>
+                    </div>
+                    <p class="hint">"The demo plays canned answers: it costs nothing and needs no network. A model in this browser needs a GGUF file (from this device or an address) and runs on your own computer. With a key, Agora calls the provider you choose straight from this page."</p>
+                </div>
+            })
+        }}
         <div class="row">
             <button type="button" class="secondary" id="test-connection" on:click=test disabled=move || testing.get()>
                 {move || if testing.get() { "Testing…" } else { "Test connection" }}

@@ -634,6 +634,8 @@ pub struct AppState {
     pub notice: RwSignal<Option<String>>,
     /// The tournaments this tab runs or has open.
     pub tournaments: super::tournaments::TournamentRuns,
+    /// Which no-key connections this page can use, once found (`None` until then).
+    pub no_key: RwSignal<Option<crate::session::NoKeyChoices>>,
 }
 
 impl AppState {

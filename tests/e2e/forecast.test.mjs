@@ -81,6 +81,20 @@ test('a forecast panel shows the expected final distribution, consensus and find
   assert.match(await page.locator('.fc-card[data-role="contrarian"]').textContent(), /a delay to next session/);
   assert.match(await page.locator('.fc-round-summary').textContent(), /yes: Optimist 60% vs Pessimist 10%/);
 
+  // Bars drawn to their values (the page's CSP refuses a style attribute, which once left
+  // every bar full): the meter's fill against its track, and the pessimist's strength 0.8.
+  const drawn = async (track, fill) => page.evaluate(([t, f]) => {
+    const tw = document.querySelector(t).getBoundingClientRect().width;
+    return document.querySelector(f).getBoundingClientRect().width / tw;
+  }, [track, fill]);
+  const meterShare = await drawn('.fc-meter-track', '.fc-meter-fill');
+  assert.ok(Math.abs(meterShare - meter) < 0.01, `the meter reads ${meter} and is drawn ${meterShare} full`);
+  const pessimist = page.locator('.fc-dispute li', { hasText: 'same chairs as before' });
+  assert.equal(await pessimist.locator('.label').textContent(), 'Pessimist', 'a role is named as in the debate');
+  assert.equal(await pessimist.locator('.fc-strength').getAttribute('data-value'), '0.8000');
+  const strength = await pessimist.evaluate(li => li.querySelector('.fc-strength-fill').getBoundingClientRect().width
+    / li.querySelector('.fc-strength').getBoundingClientRect().width);
+  assert.ok(Math.abs(strength - 0.8) < 0.01, `a strength of 0.8 is drawn ${strength} full`);
   assert.equal(await page.locator('.fc-dispute').count(), 2);
   assert.match(await page.locator('.fc-insights').textContent(), /committee chair decides the timing/);
   assert.deepEqual(await page.$$eval('.fc-timeline .fc-date', d => d.map(x => x.textContent)), ['1990', '2009']);

@@ -26,14 +26,16 @@ const TYPES = { '.html': 'text/html', '.js': 'text/javascript', '.wasm': 'applic
  * COOP/COEP headers that make the page cross-origin isolated (as .ci/serve.py does).
  * `routes` maps a path under SUB_PATH to its own handler `(req, res)`; `seen` lists every
  * path asked for. With `cors`, any origin may fetch the files (as static hosts such as
- * GitHub Pages allow), so pages of another origin can load the widget and the API. */
-export async function serveDist({ gzip = false, brotli = false, isolate = false, cors = false, routes = {} } = {}) {
+ * GitHub Pages allow), so pages of another origin can load the widget and the API.
+ * `headers` are sent with every response (`Server-Timing: agora-serve`, as .ci/serve.py). */
+export async function serveDist({ gzip = false, brotli = false, isolate = false, cors = false, routes = {}, headers: extra = {} } = {}) {
   const compressed = new Map();
   const seen = [];
   const server = createServer(async (req, res) => {
     const url = new URL(req.url, 'http://x');
     seen.push(url.pathname);
     if (cors) res.setHeader('Access-Control-Allow-Origin', '*');
+    for (const [name, value] of Object.entries(extra)) res.setHeader(name, value);
     if (isolate) {
       res.setHeader('Cross-Origin-Opener-Policy', 'same-origin');
       res.setHeader('Cross-Origin-Embedder-Policy', 'require-corp');
@@ -59,7 +61,9 @@ export async function serveDist({ gzip = false, brotli = false, isolate = false,
         const gz = await encoded(`gzip ${file}`, async () => gzipSync(await readFile(file), { level: 9 }));
         res.writeHead(200, { ...headers, 'Content-Encoding': 'gzip' }).end(gz);
       } else {
-        res.writeHead(200, headers).end(await readFile(file));
+        // Read before the head is written: a missing file is a 404, not a broken 200.
+        const body = await readFile(file);
+        res.writeHead(200, headers).end(body);
       }
     } catch { res.writeHead(404).end(); }
   });

@@ -5,7 +5,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFile } from 'node:fs/promises';
-import { world, addConnection } from './harness.mjs';
+import { world, addConnection, expectPageProblem } from './harness.mjs';
 
 const w = world('e2e-classic.json');
 
@@ -77,6 +77,8 @@ test('a whole debate with hostile Markdown runs with no CSP violation, links sho
 });
 
 test('a script, style, frame, form or connection the page did not ship is refused', async () => {
+  // What this test injects is refused by the policy, as it must be.
+  expectPageProblem(/CSP violation/);
   const { context, page } = await watchedPage();
   const outcome = await page.evaluate(async () => {
     const out = {};

@@ -41,6 +41,15 @@ impl Entrant {
     }
 }
 
+/// The connection and model a new row starts with: the page's default connection, else
+/// the first there is.
+fn first_choice(state: AppState) -> (String, String) {
+    super::super::seating::default_connection(state)
+        .or_else(|| connections(state).into_iter().next())
+        .map(|c| (c.id, c.default_model))
+        .unwrap_or_default()
+}
+
 /// Every field of the form, raw.
 #[derive(Clone, Copy)]
 struct Form {
@@ -59,8 +68,7 @@ struct Form {
 impl Form {
     fn new(state: AppState) -> Self {
         let next_key = StoredValue::new(0);
-        let first = connections(state).into_iter().next();
-        let (conn, model) = first.map(|c| (c.id, c.default_model)).unwrap_or_default();
+        let (conn, model) = first_choice(state);
         let entrant = |connection: &str, model: &str| {
             let key = next_key.get_value();
             next_key.set_value(key + 1);
@@ -87,8 +95,7 @@ impl Form {
     fn row(&self) -> Entrant {
         let key = self.next_key.get_value();
         self.next_key.set_value(key + 1);
-        let first = connections(self.state).into_iter().next();
-        let (conn, model) = first.map(|c| (c.id, c.default_model)).unwrap_or_default();
+        let (conn, model) = first_choice(self.state);
         Entrant {
             key,
             connection: RwSignal::new(conn),

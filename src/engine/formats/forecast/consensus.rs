@@ -153,7 +153,8 @@ pub fn quality(composites: &[f64]) -> QualityShare {
         scored,
         good,
         share,
-        low: scored == 0 || share < REQUIRED_GOOD_SHARE,
+        // No argument scored says nothing of their quality: unknown, not low.
+        low: scored > 0 && share < REQUIRED_GOOD_SHARE,
     }
 }
 
@@ -296,7 +297,7 @@ mod tests {
         close(q.share, 0.8);
         let q = quality(&[0.5, 0.6, 0.4, 0.9, 0.1]);
         assert_eq!((q.good, q.low), (3, true));
-        assert!(quality(&[]).low);
+        assert!(!quality(&[]).low, "nothing scored is unknown, not low");
     }
 
     #[test]

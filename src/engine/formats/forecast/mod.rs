@@ -856,7 +856,11 @@ impl<'a> Forecast<'a> {
                     (Some(d.clone()), "closing argument")
                 }
                 None => {
-                    notes.push("The judge gave no readable probabilities; the final distribution is the consensus alone.".to_string());
+                    notes.push(if consensus.is_some() {
+                        "The judge gave no readable probabilities; the final distribution is the consensus alone.".to_string()
+                    } else {
+                        "Neither the judge nor any role gave readable probabilities: there is no final distribution.".to_string()
+                    });
                     (None, "none")
                 }
             },
@@ -889,6 +893,9 @@ impl<'a> Forecast<'a> {
             .filter_map(|t| t.score.as_ref().map(|s| s.composite))
             .collect();
         let q = c::quality(&composites);
+        if q.scored == 0 && !self.turns.is_empty() {
+            notes.push("No argument could be scored, so their quality is unknown.".to_string());
+        }
         if q.low {
             notes.push(format!(
                 "Low quality: {} of {} scored arguments scored above 0.4; the seed asks for 80%.",

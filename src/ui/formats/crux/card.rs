@@ -424,7 +424,12 @@ pub fn CruxPanels() -> impl IntoView {
                 .iter()
                 .filter(|f| matches!(f.body, FindingBody::CruxNotExtracted { .. }))
                 .count();
+            let ended = d.outcome.get().is_some();
             match (cards, missing) {
+                (0, 0) if ended => {
+                    "No crux cards: no two personas disagreed sharply enough to open a crux room."
+                        .to_string()
+                }
                 (0, 0) => "No crux cards yet: a card comes out of each crux room.".to_string(),
                 (c, 0) => format!("{c} crux card(s)"),
                 (c, m) => format!("{c} crux card(s), {m} not extracted"),

@@ -74,6 +74,24 @@ fn forecast(f: &Finding) -> Option<&ForecastFinding> {
     }
 }
 
+/// A role as its seat is named in this debate ("Optimist"), however a model wrote its id
+/// ("optimist", "OPTIMIST"); a role the debate does not have is shown as written.
+fn role_name(d: DebateView, role: &str) -> String {
+    d.config.with_untracked(|c| {
+        c.as_ref()
+            .and_then(|c| {
+                c.seats
+                    .iter()
+                    .find(|s| {
+                        s.id.eq_ignore_ascii_case(role.trim())
+                            || s.name.eq_ignore_ascii_case(role.trim())
+                    })
+                    .map(|s| s.name.clone())
+            })
+            .unwrap_or_else(|| role.to_string())
+    })
+}
+
 /// A role's latest argument of a round (the regenerated one when there is one).
 fn argument(all: &[Finding], round: u32, seat: &str) -> Option<ArgumentFinding> {
     let keys = [
@@ -194,6 +212,10 @@ fn role_card(d: DebateView, round: u32, seat: String, name: String) -> impl Into
                     });
                     view! { <p class="fc-text">{a.argument.clone()}</p> {probs} {refs} {builds} {evidence} }.into_any()
                 }
+                // A debate that has ended will not read this answer any more.
+                None if d.outcome.get().is_some() && matches!(state_id.get(), "reading" | "streaming") => view! {
+                    <p class="fc-text hint fc-unread">"This role's answer could not be read as an argument; the forecast went on without it."</p>
+                }.into_any(),
                 None => match live.get() {
                     Some(t) => view! { <p class="fc-text streaming">{t}</p> }.into_any(),
                     None => view! { <p class="fc-text hint">{move || match state_id.get() {
@@ -332,7 +354,7 @@ pub fn ForecastOutcome(with_roles: bool) -> impl IntoView {
             <div class="fc-meter" role="meter" aria-label="Consensus" aria-valuemin="0" aria-valuemax="1"
                 aria-valuenow=dec(c, 3) data-value=dec(c, 4)>
                 <span class="label">"Consensus"</span>
-                <span class="fc-meter-track"><span class="fc-meter-fill" style=format!("width: {}%", dec(c * 100.0, 1))></span></span>
+                <span class="fc-meter-track"><span class="fc-meter-fill" style:width=format!("{}%", dec(c * 100.0, 1))></span></span>
                 <b>{pct(c)}</b>
                 <span class="hint">{format!("judge weight {}%", dec(res.judge_weight * 100.0, 0))}</span>
             </div>
@@ -351,7 +373,11 @@ pub fn ForecastOutcome(with_roles: bool) -> impl IntoView {
                 {best.map(|(l, p)| view! { <p class="fc-headline">"Most likely: "<b>{l}</b>" at "<b>{pct(p)}</b></p> })}
                 <p class="fc-meta">
                     {res.confidence.map_or("Confidence: not given".to_string(), |c| format!("Confidence {}", pct(c)))}
-                    {format!(" · {} of {} arguments above 0.4 ({})", res.good, res.scored, pct(res.good_share))}
+                    {if res.scored == 0 {
+                        " · no argument could be scored".to_string()
+                    } else {
+                        format!(" · {} of {} arguments above 0.4 ({})", res.good, res.scored, pct(res.good_share))
+                    }}
                     {format!(" · probabilities read {}, rejected {}", res.probabilities_parsed, res.probabilities_rejected)}
                     {(res.regenerated > 0).then(|| format!(" · {} regenerated", res.regenerated))}
                 </p>
@@ -472,8 +498,10 @@ pub fn ForecastPanel() -> impl IntoView {
                     <div class="fc-dispute" data-resolved=x.resolved.to_string()>
                         <p><b>{x.topic}</b>" "<span class=if x.resolved { "fc-tag ok" } else { "fc-tag" }>{if x.resolved { "resolved" } else { "open" }}</span></p>
                         <ul>{x.positions.into_iter().map(|p| view! {
-                            <li><span class="label">{p.role}</span>" "{p.stance}
-                                <span class="fc-strength" title="strength"><span style=format!("width: {}%", dec(p.strength * 100.0, 0))></span></span></li>
+                            <li><span class="label">{role_name(d, &p.role)}</span>" "{p.stance}
+                                <span class="fc-strength" role="meter" aria-label="strength" aria-valuemin="0" aria-valuemax="1"
+                                    aria-valuenow=dec(p.strength, 2) data-value=dec(p.strength, 4) title=format!("strength {}", pct(p.strength))>
+                                    <span class="fc-strength-fill" style:width=format!("{}%", dec(p.strength * 100.0, 1))></span></span></li>
                         }).collect_view()}</ul>
                     </div>
                 }).collect_view()}
@@ -488,7 +516,7 @@ pub fn ForecastPanel() -> impl IntoView {
                 <ul class="fc-insights">{list.into_iter().map(|i| view! {
                     <li class=format!("impact-{}", level(i.impact))>
                         <span class="fc-tag">{level(i.impact)}</span>" "{i.insight}
-                        <span class="hint">{format!(" · {}, round {}{}", i.source_role, i.round,
+                        <span class="hint">{format!(" · {}, round {}{}", role_name(d, &i.source_role), i.round,
                             if i.affected_outcomes.is_empty() { String::new() } else { format!(" · {}", i.affected_outcomes.join(", ")) })}</span>
                     </li>
                 }).collect_view()}</ul>
