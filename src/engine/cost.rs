@@ -189,6 +189,29 @@ pub struct Estimate {
     pub unpriced: Vec<String>,
 }
 
+impl Estimate {
+    pub fn none() -> Self {
+        Estimate {
+            calls: 0,
+            low: 0.0,
+            high: 0.0,
+            unpriced: Vec::new(),
+        }
+    }
+
+    /// Adds another estimate's calls and range (a tournament's, debate by debate).
+    pub fn add(&mut self, other: Estimate) {
+        self.calls += other.calls;
+        self.low += other.low;
+        self.high += other.high;
+        for u in other.unpriced {
+            if !self.unpriced.contains(&u) {
+                self.unpriced.push(u);
+            }
+        }
+    }
+}
+
 /// Instructions and the question that every prompt carries, in tokens.
 const PROMPT_TOKENS: u32 = 450;
 

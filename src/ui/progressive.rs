@@ -1,6 +1,6 @@
-//! Draws a long list a slice at a time. A stored debate of hundreds of turns would
-//! otherwise build every turn (and render its Markdown) in one task, blocking the page for
-//! hundreds of milliseconds; here the first slices show at once and the rest follow, one
+//! Draws a long list a slice at a time. A stored debate of hundreds of turns (or a
+//! tournament's hundreds of debates) would otherwise build every item in one task, blocking
+//! the page for hundreds of milliseconds; here the first slices show at once and the rest follow, one
 //! slice per browser task, so no task runs long (BENCHMARKS.md, "Opening a long debate").
 //! A live debate's new blocks arrive one or two at a time and show at once.
 
@@ -13,10 +13,11 @@ use leptos::prelude::*;
 const SLICE: usize = 16;
 
 /// The first items of `all` that are drawn by now, growing to all of them.
-pub fn progressively<T>(all: RwSignal<Vec<T>>) -> impl Fn() -> Vec<T> + Copy + 'static
+pub fn progressively<T>(all: impl Into<Signal<Vec<T>>>) -> impl Fn() -> Vec<T> + Copy + 'static
 where
     T: Clone + Send + Sync + 'static,
 {
+    let all: Signal<Vec<T>> = all.into();
     let drawn = RwSignal::new(0usize);
     Effect::new(move |_| {
         let n = all.with(Vec::len);
@@ -31,8 +32,10 @@ where
             // After the browser has had its turn: input, layout, paint.
             set_timeout(
                 move || {
-                    let n = all.with_untracked(Vec::len);
-                    drawn.update(|d| *d = (*d + SLICE).min(n));
+                    // The list may be gone by then (its screen was left): nothing to draw.
+                    if let Some(n) = all.try_with_untracked(Vec::len) {
+                        drawn.try_update(|d| *d = (*d + SLICE).min(n));
+                    }
                 },
                 Duration::ZERO,
             );

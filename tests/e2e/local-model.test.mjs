@@ -124,6 +124,34 @@ test('a forecast on the local model (two roles and the judge, two rounds) finish
 
 // The goal is 90% for every format; each format's few answers make one sampled slip a big
 // share of it, so the guard is on all four together (each is printed above).
+test('a tournament of two contestants on one motion, judged by the local model, finishes; its verdicts are read or marked unreadable', { skip: !enabled && 'AGORA_LOCAL_MODEL is not 1', timeout: 1_500_000 }, async () => {
+  const { page } = await openApp(browser, site.url);
+  await page.getByRole('link', { name: 'Tournaments' }).click();
+  await page.waitForSelector('#start-tournament');
+  // The server answers whatever model is named: three names make two contestants and a
+  // judge of another model, as the schedule requires.
+  const row = async (label, model) => {
+    await page.getByLabel(`${label} connection`).selectOption('local');
+    await page.getByLabel(`${label} model`).fill(model);
+  };
+  await row('Contestant 1', 'smollm2-135m');
+  await row('Contestant 2', 'smollm2-135m-second');
+  await row('Judge 1', 'smollm2-135m-judge');
+  await row('Host', 'smollm2-135m-host');
+  await page.fill('#motions', 'Should voting be compulsory in democracies?');
+  assert.match(await page.locator('#tournament-plan').textContent(), /^2 debates and 2 verdicts/);
+  const started = Date.now();
+  await page.click('#start-tournament');
+  await page.waitForFunction(() => ['Finished', 'Stopped'].includes(document.querySelector('#tournament-state')?.textContent)
+    && !/Running/.test(document.querySelector('#tournament-line')?.textContent ?? ''), null, { timeout: 1_440_000, polling: 1000 });
+  const line = await page.locator('#tournament-line').textContent();
+  assert.equal(await page.locator('#tournament-state').textContent(), 'Finished', line);
+  const verdicts = await page.locator('#tournament-debates tbody tr td:nth-child(6)').allTextContents();
+  const read = verdicts.filter(v => v && !/unreadable/.test(v)).length;
+  console.log(`tournament on the local model: ${read} of ${verdicts.length} verdicts read; ${line}; ${Math.round((Date.now() - started) / 1000)} s`);
+  assert.equal(verdicts.length, 2);
+});
+
 test('at least 90% of the structured answers across the four formats are parsed on the first try', { skip: !enabled && 'AGORA_LOCAL_MODEL is not 1' }, () => {
   assert.ok(tally.total >= 20, `only ${tally.total} structured answers were counted`);
   const share = tally.parsed / tally.total;

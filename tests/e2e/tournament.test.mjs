@@ -43,6 +43,12 @@ async function setUp(page, { models, motions, judges, cap }) {
   }
 }
 
+/** The plan line once the cost is worked out (a slice of debates per browser task). */
+async function planLine(page) {
+  await page.waitForFunction(() => !/working out/.test(document.querySelector('#tournament-plan')?.textContent ?? 'working out'));
+  return page.locator('#tournament-plan').textContent();
+}
+
 const cells = (page, sel) => page.locator(sel).evaluateAll(rows =>
   rows.map(r => [...r.querySelectorAll('th, td')].map(c => c.textContent.trim())));
 
@@ -58,7 +64,7 @@ test('a tournament runs, stops, runs on, ranks the models and exports every deba
   assert.deepEqual(setupProblems, [], setupProblems.join('\n'));
   await page.setViewportSize({ width: 1280, height: 900 });
   // Before anything runs: what it will do, and what it costs (a local server is free).
-  assert.match(await page.locator('#tournament-plan').textContent(),
+  assert.match(await planLine(page),
     /^12 debates and 24 verdicts: \d+ model calls\. Estimated cost \$0\.00, worst case \$0\.00\.$/);
   await page.click('#start-tournament');
   await page.waitForSelector('section.tournament h1');
@@ -74,7 +80,13 @@ test('a tournament runs, stops, runs on, ranks the models and exports every deba
   await page.waitForFunction(() => document.querySelector('#tournament-state')?.textContent === 'Finished', null, { timeout: 120_000 });
   assert.match(await page.locator('#tournament-line').textContent(), /12 of 12 debates, 24 of 24 verdicts/);
 
-  // The leaderboard: three models, each argued 8 debates; wins and losses add up.
+  // The leaderboard (counted again a moment after the last event, its intervals worked out
+  // in slices): three models, each argued 8 debates; wins and losses add up.
+  await page.waitForFunction(() => {
+    const rows = [...document.querySelectorAll('#leaderboard tbody tr')];
+    return rows.length === 3 && !/being worked out/.test(document.querySelector('#leaderboard').textContent)
+      && rows.every(r => r.children[4].textContent.split('–').map(Number).reduce((a, b) => a + b) === 8);
+  });
   const board = await cells(page, '#leaderboard tbody tr');
   assert.equal(board.length, 3, JSON.stringify(board));
   let wins = 0, losses = 0;
@@ -148,7 +160,7 @@ test('a tournament runs, stops, runs on, ranks the models and exports every deba
 test('a person judges blind: no side is named until their verdicts are in', async () => {
   const { page } = await openApp(w.browser, w.site.url, { width: 1280, height: 900 });
   await setUp(page, { models: ['alpha', 'beta'], motions: ['Cities should ban cars'], judges: ['judge-x', 'me'] });
-  assert.match(await page.locator('#tournament-plan').textContent(), /^2 debates and 4 verdicts: /);
+  assert.match(await planLine(page), /^2 debates and 4 verdicts: \d+ model calls/);
   await page.click('#start-tournament');
   await page.waitForFunction(() => /Your verdicts: 2 debates waiting/.test(document.querySelector('#your-verdicts-title')?.textContent ?? ''), null, { timeout: 60_000 });
   await page.waitForFunction(() => /Waiting for your verdicts/.test(document.querySelector('#tournament-line')?.textContent ?? ''));
@@ -185,7 +197,7 @@ test('a person judges blind: no side is named until their verdicts are in', asyn
 
   // Verdicts in: the results, the sides and the downloads are shown.
   await page.waitForFunction(() => document.querySelector('#tournament-state')?.textContent === 'Finished', null, { timeout: 30_000 });
-  await page.waitForSelector('#leaderboard');
+  await page.waitForSelector('#left-out');
   assert.match(await page.locator('#left-out').textContent(), /1 where a person could not judge the debate/);
   const bias = await cells(page, '#position-bias tbody tr');
   assert.equal(bias[1][0], 'A person');

@@ -30,13 +30,10 @@ pub fn verdict_worst_case(price: &Price, prompt_tokens: u32) -> f64 {
 /// Calls and a range of dollars for the whole tournament. The low end has answers at half
 /// their limit and every verdict read at once; the high end (the worst case) has answers
 /// at their limit and every verdict needing its one repair.
+/// Any part of the matches may be estimated apart and the parts added (`Estimate::add`): a
+/// page works out a tournament of hundreds of debates a slice at a time.
 pub fn estimate(spec: &TournamentSpec, matches: &[Match]) -> Estimate {
-    let mut out = Estimate {
-        calls: 0,
-        low: 0.0,
-        high: 0.0,
-        unpriced: Vec::new(),
-    };
+    let mut out = Estimate::none();
     let unpriced = |name: &str, out: &mut Estimate| {
         if !out.unpriced.iter().any(|u| u == name) {
             out.unpriced.push(name.to_string());
@@ -128,6 +125,11 @@ mod tests {
             "{judges_high} {worst}"
         );
         assert!(e.low < e.high);
+        // In parts, added: the same, up to the order of the additions.
+        let mut parts = estimate(&s, &matches[..1]);
+        parts.add(estimate(&s, &matches[1..]));
+        assert_eq!((parts.calls, &parts.unpriced), (e.calls, &e.unpriced));
+        assert!((parts.low - e.low).abs() < 1e-12 && (parts.high - e.high).abs() < 1e-12);
     }
 
     #[test]

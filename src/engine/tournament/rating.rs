@@ -65,56 +65,110 @@ pub fn points(strengths: &[f64]) -> Vec<f64> {
 /// the resampled fits are skewed; it is widened to include it so the page never shows a
 /// point outside its own interval. With no games or no resamples the interval is the point.
 pub fn ratings(n: usize, games: &[Game], resamples: u32, seed: u64) -> Vec<Rating> {
-    let games: Vec<Game> = games.iter().copied().filter(|g| valid(n, g)).collect();
-    let mut tally = Tally::new(n);
-    for g in &games {
-        tally.add(g);
-    }
-    let mut pi = vec![1.0; n];
-    fit(&tally, &mut pi);
-    let centre = points(&pi);
-    if games.is_empty() || resamples == 0 {
-        return centre
-            .iter()
-            .map(|&p| Rating {
-                points: p,
-                low: p,
-                high: p,
-            })
-            .collect();
+    let mut b = Bootstrap::new(n, games, resamples, seed);
+    while !b.step(u32::MAX) {}
+    b.ratings()
+}
+
+/// `ratings`, a few resamples at a time: a page spreads the bootstrap over several short
+/// tasks (a leaderboard of hundreds of debates would otherwise hold the page for a long
+/// one), and gets exactly what `ratings` gives.
+#[derive(Clone, Debug)]
+pub struct Bootstrap {
+    games: Vec<Game>,
+    tally: Tally,
+    /// The full-data fit, where every resample starts.
+    pi: Vec<f64>,
+    centre: Vec<f64>,
+    /// `draws[i * runs + r]`: contestant i's points in resample r, kept together for sorting.
+    draws: Vec<f64>,
+    boot: Vec<f64>,
+    rng: SplitMix64,
+    runs: usize,
+    done: usize,
+}
+
+impl Bootstrap {
+    pub fn new(n: usize, games: &[Game], resamples: u32, seed: u64) -> Self {
+        let games: Vec<Game> = games.iter().copied().filter(|g| valid(n, g)).collect();
+        let mut tally = Tally::new(n);
+        for g in &games {
+            tally.add(g);
+        }
+        let mut pi = vec![1.0; n];
+        fit(&tally, &mut pi);
+        let centre = points(&pi);
+        let runs = if games.is_empty() {
+            0
+        } else {
+            resamples as usize
+        };
+        Bootstrap {
+            games,
+            tally,
+            boot: pi.clone(),
+            pi,
+            centre,
+            draws: vec![0.0; n * runs],
+            rng: SplitMix64(seed),
+            runs,
+            done: 0,
+        }
     }
 
-    let runs = resamples as usize;
-    // draws[i * runs + r]: contestant i's points in resample r, kept together for sorting.
-    let mut draws = vec![0.0; n * runs];
-    let mut rng = SplitMix64(seed);
-    let mut boot = pi.clone();
-    for r in 0..runs {
-        tally.clear();
-        for _ in 0..games.len() {
-            tally.add(&games[rng.below(games.len())]);
-        }
-        // Starting from the full-data fit, which every resample resembles, saves sweeps.
-        boot.copy_from_slice(&pi);
-        fit(&tally, &mut boot);
-        let c = log_centre(&boot);
-        for (i, &p) in boot.iter().enumerate() {
-            draws[i * runs + r] = to_points(p, c);
-        }
+    /// The full-data fit's points, before any resample.
+    pub fn points(&self) -> &[f64] {
+        &self.centre
     }
 
-    centre
-        .iter()
-        .zip(draws.chunks_mut(runs))
-        .map(|(&p, d)| {
-            crate::engine::sort::sort_by(d, f64::total_cmp);
-            Rating {
-                points: p,
-                low: percentile(d, 0.025).min(p),
-                high: percentile(d, 0.975).max(p),
+    /// Runs up to `k` more resamples; true once all are done.
+    pub fn step(&mut self, k: u32) -> bool {
+        let end = self.runs.min(self.done.saturating_add(k as usize));
+        for r in self.done..end {
+            self.tally.clear();
+            for _ in 0..self.games.len() {
+                self.tally
+                    .add(&self.games[self.rng.below(self.games.len())]);
             }
-        })
-        .collect()
+            // Starting from the full-data fit, which every resample resembles, saves sweeps.
+            self.boot.copy_from_slice(&self.pi);
+            fit(&self.tally, &mut self.boot);
+            let c = log_centre(&self.boot);
+            for (i, &p) in self.boot.iter().enumerate() {
+                self.draws[i * self.runs + r] = to_points(p, c);
+            }
+        }
+        self.done = end;
+        self.done == self.runs
+    }
+
+    /// Each contestant's points and interval; call once `step` says all are done.
+    pub fn ratings(mut self) -> Vec<Rating> {
+        if self.runs == 0 {
+            return self
+                .centre
+                .iter()
+                .map(|&p| Rating {
+                    points: p,
+                    low: p,
+                    high: p,
+                })
+                .collect();
+        }
+        let runs = self.runs;
+        self.centre
+            .iter()
+            .zip(self.draws.chunks_mut(runs))
+            .map(|(&p, d)| {
+                crate::engine::sort::sort_by(d, f64::total_cmp);
+                Rating {
+                    points: p,
+                    low: percentile(d, 0.025).min(p),
+                    high: percentile(d, 0.975).max(p),
+                }
+            })
+            .collect()
+    }
 }
 
 fn valid(n: usize, g: &Game) -> bool {
@@ -142,6 +196,7 @@ fn percentile(values: &[f64], p: f64) -> f64 {
 }
 
 /// What the fit needs from a set of games, in buffers the bootstrap reuses.
+#[derive(Clone, Debug)]
 struct Tally {
     n: usize,
     /// Score each contestant earned (the virtual tie's half is added by the fit).
@@ -211,6 +266,7 @@ fn fit(t: &Tally, pi: &mut [f64]) {
 }
 
 /// SplitMix64 as a stream: cheap, good enough for resampling, and the same on every platform.
+#[derive(Clone, Debug)]
 struct SplitMix64(u64);
 
 impl SplitMix64 {
@@ -279,6 +335,30 @@ mod tests {
 
     fn wins(a: usize, b: usize, times: usize) -> Vec<Game> {
         vec![game(a, b, 1.0); times]
+    }
+
+    #[test]
+    fn the_bootstrap_in_steps_gives_what_it_gives_at_once() {
+        let games = four_player_results();
+        let whole = ratings(4, &games, 200, 9);
+        let mut b = Bootstrap::new(4, &games, 200, 9);
+        let mut steps = 0;
+        while !b.step(7) {
+            steps += 1;
+        }
+        assert_eq!(steps, 28, "200 resamples, 7 at a time");
+        assert_eq!(
+            b.points(),
+            &whole.iter().map(|r| r.points).collect::<Vec<_>>()[..]
+        );
+        assert_eq!(b.ratings(), whole);
+        // No games: the interval is the point, at once.
+        let mut none = Bootstrap::new(3, &[], 200, 9);
+        assert!(none.step(1));
+        assert!(none
+            .ratings()
+            .iter()
+            .all(|r| r.low == r.points && r.high == r.points));
     }
 
     #[test]

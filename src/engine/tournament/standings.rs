@@ -103,7 +103,22 @@ fn first_share(t: &Tournament, i: usize) -> Option<f64> {
     Some(points / votes.len() as f64)
 }
 
+/// The standings with their ratings: the full-data fit and a bootstrap of `RESAMPLES`.
 pub fn standings(t: &Tournament) -> Standings {
+    let (mut s, games) = unrated(t);
+    s.rate(&ratings(
+        t.spec.contestants.len(),
+        &games,
+        RESAMPLES,
+        t.spec.seed,
+    ));
+    s
+}
+
+/// Everything but the ratings (rows in contestant order, each rated 0), and the judged
+/// debates as the games the ratings are fitted to: a page rates them apart, spreading the
+/// bootstrap over several tasks (`rating::Bootstrap`), and only when the games changed.
+pub fn unrated(t: &Tournament) -> (Standings, Vec<Game>) {
     let n = t.spec.contestants.len();
     let mut games = Vec::new();
     let mut rows: Vec<Row> = (0..n)
@@ -211,19 +226,25 @@ pub fn standings(t: &Tournament) -> Standings {
             }
         }
     }
-    for (r, rating) in rows
-        .iter_mut()
-        .zip(ratings(n, &games, RESAMPLES, t.spec.seed))
-    {
-        r.rating = rating;
-    }
-    crate::engine::sort::sort_by(&mut rows, |a, b| {
-        b.rating.points.total_cmp(&a.rating.points)
-    });
     s.rows = rows;
     s.agreement = pairwise(&verdicts, t.spec.judges.len(), 3);
     s.fleiss = fleiss_kappa(&category_counts(&verdicts, 3));
-    s
+    (s, games)
+}
+
+impl Standings {
+    /// Puts `ratings` (one per contestant, in contestant order) on the rows and orders
+    /// them strongest first.
+    pub fn rate(&mut self, ratings: &[Rating]) {
+        for r in &mut self.rows {
+            if let Some(rating) = ratings.get(r.contestant) {
+                r.rating = *rating;
+            }
+        }
+        crate::engine::sort::sort_by(&mut self.rows, |a, b| {
+            b.rating.points.total_cmp(&a.rating.points)
+        });
+    }
 }
 
 /// A share as shown: "7 of 12 (58%)".

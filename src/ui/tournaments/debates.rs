@@ -1,7 +1,8 @@
 //! Every debate of a tournament in one table: its motion, who argued which side (hidden
 //! while a person still judges blind), how far it got, each verdict, and a link to the
 //! ordinary debate view. Rows are keyed by what they show, so an event redraws only the
-//! rows it changed, never the whole table (a tournament may hold hundreds of debates).
+//! rows it changed, never the whole table, and a table of hundreds is first drawn a slice
+//! per browser task (a tournament may hold hundreds of debates).
 
 use leptos::prelude::*;
 
@@ -109,6 +110,8 @@ pub fn DebatesTable(tour: RwSignal<Option<Tournament>>, blind: Memo<bool>) -> im
         tour.with(|t| t.as_ref().map(|t| rows(t, blind)).unwrap_or_default())
     });
     let count = move || all.with(Vec::len);
+    // Hundreds of rows are drawn a slice per browser task, the first at once.
+    let drawn = super::super::progressive::progressively(all);
     view! {
         <section class="card ledger-section" aria-labelledby="debates-title">
             <h2 id="debates-title">{move || format!("Debates ({})", count())}</h2>
@@ -126,7 +129,7 @@ pub fn DebatesTable(tour: RwSignal<Option<Tournament>>, blind: Memo<bool>) -> im
                     </tr></thead>
                     <tbody>
                         // Keyed by the whole row: a row whose content changed is drawn anew.
-                        <For each=move || all.get() key=|r| (r.n, r.state, r.verdicts.clone(), r.first.clone(), r.debate.clone()) let:row>
+                        <For each=drawn key=|r| (r.n, r.state, r.verdicts.clone(), r.first.clone(), r.debate.clone()) let:row>
                             <DebateRow row=row/>
                         </For>
                     </tbody>

@@ -5,11 +5,21 @@
 
 use leptos::prelude::*;
 
+use leptos::task::spawn_local;
+
 use super::super::table::{data_table, Cell, Column};
+use crate::engine::clock::Clock;
 use crate::engine::cost::{decimal, dollars};
 use crate::engine::tournament::progress::{Spend, Tournament};
+use crate::engine::tournament::rating::{Bootstrap, Game, Rating};
 use crate::engine::tournament::spec::short_names;
-use crate::engine::tournament::standings::{share, standings, Standings};
+use crate::engine::tournament::standings::{share, unrated, Standings, RESAMPLES};
+use crate::session::browser::BrowserClock;
+
+/// While events pour in, the standings are counted again at most this often.
+const REFRESH_MS: u64 = 250;
+/// Resamples of the bootstrap per browser task: a few milliseconds each.
+const SLICE: u32 = 100;
 
 fn kappa(k: Option<f64>) -> String {
     k.map_or("—".into(), |k| decimal(k, 2))
@@ -28,7 +38,7 @@ fn usd(s: &Spend) -> String {
     }
 }
 
-fn leaderboard(t: &Tournament, s: &Standings) -> AnyView {
+fn leaderboard(t: &Tournament, s: &Standings, rating: bool) -> AnyView {
     let names = short_names(&t.spec.contestants);
     let rows = s
         .rows
@@ -44,11 +54,11 @@ fn leaderboard(t: &Tournament, s: &Standings) -> AnyView {
                 Cell::Text((rank + 1).to_string()),
                 Cell::Head(names[r.contestant].clone()),
                 Cell::Text(decimal(r.rating.points, 0)),
-                Cell::Text(format!(
-                    "{}–{}",
-                    decimal(r.rating.low, 0),
-                    decimal(r.rating.high, 0)
-                )),
+                Cell::Text(if rating {
+                    "being worked out…".to_string()
+                } else {
+                    format!("{}–{}", decimal(r.rating.low, 0), decimal(r.rating.high, 0))
+                }),
                 Cell::Text(format!("{}–{}–{}", r.wins, r.losses, r.ties)),
                 Cell::Text(order),
                 Cell::Text(usd(&r.spend)),
@@ -193,14 +203,103 @@ fn spending(t: &Tournament, s: &Standings) -> AnyView {
     )
 }
 
+/// The standings on screen, kept up to date without holding the page: counted again at most
+/// every `REFRESH_MS` while events pour in, and rated again only when the judged debates
+/// changed, the bootstrap a slice per browser task (`rating::Bootstrap`). Until it is done
+/// the leaderboard shows the new strengths, its intervals marked as being worked out.
+fn ranking(tour: RwSignal<Option<Tournament>>) -> (RwSignal<Option<Standings>>, RwSignal<bool>) {
+    let shown = RwSignal::new(None::<Standings>);
+    let rating = RwSignal::new(false);
+    // The games last rated and their ratings; the run of the bootstrap in hand.
+    let rated = StoredValue::new(None::<(Vec<Game>, Vec<Rating>)>);
+    let run = StoredValue::new(0u64);
+    let scheduled = StoredValue::new(false);
+    let refresh = move || async move {
+        let Some(Some((mut s, games, n, seed))) = tour.try_with_untracked(|t| {
+            t.as_ref().map(|t| {
+                let (s, games) = unrated(t);
+                (s, games, t.spec.contestants.len(), t.spec.seed)
+            })
+        }) else {
+            return;
+        };
+        let same = rated
+            .try_with_value(|r| {
+                r.as_ref()
+                    .filter(|(g, _)| *g == games)
+                    .map(|(_, r)| r.clone())
+            })
+            .flatten();
+        if let Some(ratings) = same {
+            s.rate(&ratings);
+            let _ = shown.try_set(Some(s));
+            return;
+        }
+        let Some(mine) = run.try_update_value(|r| {
+            *r += 1;
+            *r
+        }) else {
+            return;
+        };
+        let mut b = Bootstrap::new(n, &games, RESAMPLES, seed);
+        let points: Vec<Rating> = b
+            .points()
+            .iter()
+            .map(|&p| Rating {
+                points: p,
+                low: p,
+                high: p,
+            })
+            .collect();
+        let mut first = s.clone();
+        first.rate(&points);
+        let _ = shown.try_set(Some(first));
+        let _ = rating.try_set(true);
+        while !b.step(SLICE) {
+            BrowserClock.sleep(0).await;
+            // A newer count started a bootstrap of its own, or the page is gone.
+            if run.try_get_value() != Some(mine) {
+                return;
+            }
+        }
+        let ratings = b.ratings();
+        s.rate(&ratings);
+        rated.try_set_value(Some((games, ratings)));
+        let _ = shown.try_set(Some(s));
+        let _ = rating.try_set(false);
+    };
+    Effect::new(move |previous: Option<()>| {
+        tour.track();
+        if scheduled.try_get_value() != Some(false) {
+            return;
+        }
+        scheduled.set_value(true);
+        // The first count at once; later ones gather the events of a moment.
+        let wait = if previous.is_some() { REFRESH_MS } else { 0 };
+        spawn_local(async move {
+            if wait > 0 {
+                BrowserClock.sleep(wait).await;
+            }
+            if scheduled.try_set_value(false).is_none() {
+                refresh().await;
+            }
+        });
+    });
+    (shown, rating)
+}
+
 #[component]
 pub fn Results(tour: RwSignal<Option<Tournament>>) -> impl IntoView {
-    // Ranked again only when a verdict or a debate's end changed what it is made of.
-    let standings = Memo::new(move |_| tour.with(|t| t.as_ref().map(standings)));
+    let (standings, rating) = ranking(tour);
     move || {
-        let (Some(t), Some(s)) = (tour.get(), standings.get()) else {
+        let Some(s) = standings.get() else {
             return ().into_any();
         };
+        // The rest of what is shown follows the standings' refresh, not every event.
+        let Some(Some(t)) = tour.try_with_untracked(|t| t.clone()) else {
+            return ().into_any();
+        };
+        let rating = rating.get();
         let mut apart = Vec::new();
         if s.unreadable_votes > 0 {
             apart.push(format!(
@@ -224,7 +323,7 @@ pub fn Results(tour: RwSignal<Option<Tournament>>) -> impl IntoView {
                 {if s.judged == 0 {
                     view! { <p class="hint">"No debate is judged yet."</p> }.into_any()
                 } else {
-                    leaderboard(&t, &s)
+                    leaderboard(&t, &s, rating)
                 }}
                 {unread}
             </section>

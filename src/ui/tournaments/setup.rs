@@ -11,8 +11,9 @@ use super::super::app::navigate;
 use super::super::seating::{connections, ConnectionOptions};
 use super::super::setup::PriceRow;
 use super::super::state::{AppState, Route};
+use crate::engine::clock::Clock;
 use crate::engine::config::{FormatId, Participant};
-use crate::engine::cost;
+use crate::engine::cost::{self, Estimate};
 use crate::engine::tournament::cost::estimate;
 use crate::engine::tournament::schedule::{judge_calls, schedule};
 use crate::engine::tournament::spec::{
@@ -155,26 +156,26 @@ impl Form {
     }
 }
 
-/// The plan line: what the tournament will do and cost, or what stops it from starting.
-fn plan_line(spec: Result<TournamentSpec, String>) -> Result<String, String> {
-    let spec = spec?;
-    let matches = schedule(&spec)?;
-    let e = estimate(&spec, &matches);
-    let money = if e.unpriced.is_empty() {
+/// Debates whose cost is worked out in one browser task: a tournament of hundreds is priced a
+/// slice at a time, so typing a motion never holds the page.
+const PRICED_PER_TASK: usize = 28;
+
+/// What the cost line says once the estimate is in.
+fn money(e: &Estimate) -> String {
+    if e.unpriced.is_empty() {
         format!(
-            "Estimated cost {}, worst case {}.",
+            "{} model calls. Estimated cost {}, worst case {}.",
+            e.calls,
             cost::dollars(e.low),
             cost::dollars(e.high)
         )
     } else {
-        format!("Add prices for {} to see the cost.", e.unpriced.join(", "))
-    };
-    Ok(format!(
-        "{} debates and {} verdicts: {} model calls. {money}",
-        matches.len(),
-        judge_calls(&matches),
-        e.calls
-    ))
+        format!(
+            "{} model calls. Add prices for {} to see the cost.",
+            e.calls,
+            e.unpriced.join(", ")
+        )
+    }
 }
 
 /// A contestant's or judge's row: its connection (or "Me"), its model, and Remove.
@@ -263,8 +264,50 @@ pub fn TournamentSetup() -> impl IntoView {
     let error = RwSignal::new(None::<String>);
     let file_note = RwSignal::new(None::<Result<String, String>>);
     let starting = RwSignal::new(false);
-    // Counted and priced once per change of the form, not per read.
-    let plan = Memo::new(move |_| plan_line(form.spec(0)));
+    // Scheduled once per change of the form; priced in slices, the latest change winning.
+    let plan = Memo::new(move |_| {
+        form.spec(0)
+            .and_then(|spec| schedule(&spec).map(|matches| (spec, matches)))
+    });
+    let priced = RwSignal::new(None::<Estimate>);
+    let pricing = StoredValue::new(0u64);
+    Effect::new(move |_| {
+        let Ok((spec, matches)) = plan.get() else {
+            return;
+        };
+        let Some(mine) = pricing.try_update_value(|n| {
+            *n += 1;
+            *n
+        }) else {
+            return;
+        };
+        priced.set(None);
+        spawn_local(async move {
+            let mut total = Estimate::none();
+            for part in matches.chunks(PRICED_PER_TASK) {
+                total.add(estimate(&spec, part));
+                crate::session::browser::BrowserClock.sleep(0).await;
+                if pricing.try_get_value() != Some(mine) {
+                    return; // the form changed meanwhile
+                }
+            }
+            let _ = priced.try_set(Some(total));
+        });
+    });
+    let plan_line = move || -> Result<String, String> {
+        plan.with(|p| {
+            let (_, matches) = p.as_ref().map_err(Clone::clone)?;
+            let counts = format!(
+                "{} debates and {} verdicts: ",
+                matches.len(),
+                judge_calls(matches)
+            );
+            Ok(match priced.get() {
+                Some(e) => counts + &money(&e),
+                None => counts + "working out the calls and the cost…",
+            })
+        })
+    };
     let motion_count = move || {
         form.motions
             .with(|m| parse_motions(m).map(|l| l.len()).unwrap_or(0))
@@ -422,7 +465,7 @@ pub fn TournamentSetup() -> impl IntoView {
             </details>
             {move || error.get().map(|e| view! { <p class="error" role="alert">{e}</p> })}
             <div class="row end">
-                {move || match plan.get() {
+                {move || match plan_line() {
                     Ok(line) => view! { <span class="hint" id="tournament-plan">{line}</span> }.into_any(),
                     Err(why) => view! { <span class="hint warn" id="tournament-plan">{why}</span> }.into_any(),
                 }}

@@ -4,10 +4,17 @@ use crate::engine::config::{DuelogicOptions, Framework};
 
 const CATALOGUE: &str = include_str!("../../../../prompts/duelogic/frameworks.json");
 
-/// The built-in frameworks. The file ships with the app and a test reads it, so a broken
-/// file fails the build's tests rather than a user's debate.
+/// The built-in frameworks, read once: a tournament's set-up looks them up for each of its
+/// hundreds of debates. The file ships with the app and a test reads it, so a broken file
+/// fails the build's tests rather than a user's debate.
+fn built_in() -> &'static [Framework] {
+    static READ: std::sync::OnceLock<Vec<Framework>> = std::sync::OnceLock::new();
+    READ.get_or_init(|| serde_json::from_str(CATALOGUE).unwrap_or_default())
+}
+
+/// The built-in frameworks.
 pub fn catalogue() -> Vec<Framework> {
-    serde_json::from_str(CATALOGUE).unwrap_or_default()
+    built_in().to_vec()
 }
 
 /// A framework by id: the user's own first, then the catalogue.
@@ -15,9 +22,9 @@ pub fn find(options: &DuelogicOptions, id: &str) -> Option<Framework> {
     options
         .frameworks
         .iter()
+        .chain(built_in())
         .find(|f| f.id == id)
         .cloned()
-        .or_else(|| catalogue().into_iter().find(|f| f.id == id))
 }
 
 /// Checks a user's framework, naming the field that is wrong.
