@@ -171,6 +171,8 @@ test('a person judges blind: no side is named until their verdicts are in', asyn
   assert.equal(await page.locator('#tournament-downloads').count(), 0);
   const debates = await cells(page, '#tournament-debates tbody tr');
   assert.ok(debates.every(r => r[2] === 'hidden' && r[3] === 'hidden'), JSON.stringify(debates));
+  assert.equal(await page.locator('#tournament-debates a').count(), 0, 'no debate opens (it names its models) while judging');
+  assert.equal(await page.locator('#tournament-state').textContent(), 'Waiting');
   const cards = page.locator('.verdict-card');
   await page.waitForSelector('.verdict-card .blind-side');
   const card = await cards.first().textContent();
@@ -179,6 +181,14 @@ test('a person judges blind: no side is named until their verdicts are in', asyn
   // Each turn under its own label, with its round.
   const labels = await cards.first().locator('.blind-side').first().locator('h5').allTextContents();
   assert.ok(labels.includes('Opening statement') && labels.includes('Round 1 · Argument'), labels.join(' | '));
+
+  await fullScreenshot(page, join(SHOTS, 'tournament-judging-1280.png'));
+  await page.setViewportSize({ width: 390, height: 844 });
+  assert.ok(await page.evaluate(() => document.documentElement.scrollWidth <= 390), 'the cards fit a phone');
+  await fullScreenshot(page, join(SHOTS, 'tournament-judging-390.png'));
+  await page.setViewportSize({ width: 1280, height: 900 });
+  const judging = await axeAudit(page, 'a person judging');
+  assert.deepEqual(judging, [], judging.join('\n'));
 
   // A card keeps what was typed while the page is redrawn.
   await cards.nth(1).getByLabel('This debate could not be judged').check();
@@ -204,5 +214,22 @@ test('a person judges blind: no side is named until their verdicts are in', asyn
   assert.match(bias[1][4], /1 could not be judged/);
   const shown = await cells(page, '#tournament-debates tbody tr');
   assert.ok(shown.every(r => /^(alpha|beta)$/.test(r[2])), JSON.stringify(shown));
+  assert.equal(await page.locator('#tournament-debates a').count(), 2);
   await fullScreenshot(page, join(SHOTS, 'tournament-person-1280.png'));
+});
+
+test('a duelogic tournament seats the contestants as the two chairs and the host as the Arbiter', async () => {
+  const { page } = await openApp(w.browser, w.site.url, { width: 1280, height: 900 });
+  await setUp(page, { models: ['alpha', 'beta'], motions: ['Cities should ban cars'], judges: ['judge-x'] });
+  await page.getByRole('radio', { name: 'Duelogic' }).check();
+  assert.match(await planLine(page), /^2 debates and 2 verdicts: \d+ model calls/);
+  await page.click('#start-tournament');
+  await page.waitForFunction(() => document.querySelector('#tournament-state')?.textContent === 'Finished', null, { timeout: 120_000 });
+  await page.locator('#tournament-debates tbody tr').first().getByRole('link', { name: 'Open' }).click();
+  await page.waitForSelector('.badge.done');
+  const seats = await page.locator('.seat-list').textContent();
+  assert.match(seats, /alpha/);
+  assert.match(seats, /beta/);
+  assert.match(seats, /host/);
+  assert.ok(await page.locator('.turn.seat-arbiter').count() > 0, 'the host speaks as the Arbiter');
 });

@@ -25,6 +25,8 @@ struct Row {
     /// One line per judge.
     verdicts: Vec<String>,
     debate: Option<String>,
+    /// Opening the debate would name its models: not while a person judges blind.
+    blind: bool,
 }
 
 fn rows(t: &Tournament, blind: bool) -> Vec<Row> {
@@ -75,6 +77,7 @@ fn rows(t: &Tournament, blind: bool) -> Vec<Row> {
                 state,
                 verdicts,
                 debate: p.debate_id.clone(),
+                blind,
             }
         })
         .collect()
@@ -83,7 +86,7 @@ fn rows(t: &Tournament, blind: bool) -> Vec<Row> {
 #[component]
 fn DebateRow(row: Row) -> impl IntoView {
     let state = expect_context::<AppState>();
-    let link = row.debate.clone().map(|id| {
+    let link = row.debate.clone().filter(|_| !row.blind).map(|id| {
         let route = Route::Debate(id);
         let go = route.clone();
         view! {
@@ -129,7 +132,7 @@ pub fn DebatesTable(tour: RwSignal<Option<Tournament>>, blind: Memo<bool>) -> im
                     </tr></thead>
                     <tbody>
                         // Keyed by the whole row: a row whose content changed is drawn anew.
-                        <For each=drawn key=|r| (r.n, r.state, r.verdicts.clone(), r.first.clone(), r.debate.clone()) let:row>
+                        <For each=drawn key=|r| (r.n, r.state, r.verdicts.clone(), r.first.clone(), r.debate.clone(), r.blind) let:row>
                             <DebateRow row=row/>
                         </For>
                     </tbody>

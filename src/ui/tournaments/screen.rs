@@ -50,8 +50,8 @@ pub(super) fn person_pending(t: &Tournament) -> usize {
         .sum()
 }
 
-/// Where the tournament stands, as a badge and a line.
-fn standing(t: &Tournament, running: bool, blind: bool) -> (&'static str, String) {
+/// Where the tournament stands: a badge's class and word, and a line.
+fn standing(t: &Tournament, running: bool, blind: bool) -> (&'static str, &'static str, String) {
     let (debates, verdicts) = t.counts();
     let all_verdicts = crate::engine::tournament::schedule::judge_calls(&t.matches);
     let counts = format!(
@@ -59,27 +59,29 @@ fn standing(t: &Tournament, running: bool, blind: bool) -> (&'static str, String
         t.matches.len()
     );
     if running {
-        return ("running", format!("Running: {counts}"));
+        return ("running", "Running", format!("Running: {counts}"));
     }
     if t.finished() {
-        return ("done", format!("Finished: {counts}"));
+        return ("done", "Finished", format!("Finished: {counts}"));
     }
     let pending = person_pending(t);
     if pending > 0 && t.work(&[]).len() == pending {
-        return ("stopped", format!("Waiting for your verdicts: {counts}"));
+        return ("stopped", "Waiting", format!("Waiting for your verdicts: {counts}"));
     }
     match &t.stopped {
         Some(_) if blind => (
             "stopped",
-            format!(
-                "Stopped: {counts}. Why is shown once your verdicts are in (it may name a model)."
-            ),
+            "Stopped",
+            format!("Stopped: {counts}. Why is shown once your verdicts are in (it may name a model)."),
         ),
-        Some(why) => ("stopped", format!("Stopped: {counts}. {why}")),
-        None if debates == 0 && verdicts == 0 => ("stopped", format!("Not started: {counts}")),
+        Some(why) => ("stopped", "Stopped", format!("Stopped: {counts}. {why}")),
+        None if debates == 0 && verdicts == 0 => {
+            ("stopped", "Not started", format!("Not started: {counts}"))
+        }
         None => (
             "stopped",
-            format!("Not finished: {counts}. Press Run to go on."),
+            "Not finished",
+            format!("Not finished: {counts}. Press Run on to go on."),
         ),
     }
 }
@@ -264,8 +266,8 @@ fn TournamentPage(run: Rc<TournamentRun>) -> impl IntoView {
             <p class="kicker">{head}</p>
             <h1 tabindex="-1">{name}</h1>
             <div class="progress tournament-status" role="status">
-                {move || status().map(|(badge, line)| view! {
-                    <span class=format!("badge {badge}") id="tournament-state">{match badge { "running" => "Running", "done" => "Finished", _ => "Stopped" }}</span>
+                {move || status().map(|(badge, word, line)| view! {
+                    <span class=format!("badge {badge}") id="tournament-state">{word}</span>
                     <span id="tournament-line">{line}</span>
                 })}
                 <span class="spacer"></span>
