@@ -11,7 +11,7 @@ import { readFileSync } from 'node:fs';
 import { deflateSync } from 'node:zlib';
 import { join } from 'node:path';
 import { createServer } from 'node:http';
-import { world, serveDist, ROOT } from './harness.mjs';
+import { world, serveDist, ROOT, expectPageProblem } from './harness.mjs';
 
 const w = world('e2e-classic.json');
 const recorded = JSON.parse(readFileSync(join(ROOT, 'www/examples/duelogic.json'), 'utf8'));
@@ -162,6 +162,8 @@ test('the live widget runs a debate against the stand-in and the host page hears
 });
 
 test('a host page whose Content Security Policy forbids WebAssembly shows why the widget is empty', async () => {
+  // The host page's own policy refuses the wasm: that refusal is what this test is about.
+  expectPageProblem(/CSP violation in .*strict\.html/);
   const context = await w.browser.newContext();
   const page = await context.newPage();
   const html = `<!doctype html><meta http-equiv="Content-Security-Policy" content="default-src 'self'; script-src 'self'">
