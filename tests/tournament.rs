@@ -147,6 +147,20 @@ fn run_new(spec: TournamentSpec) -> (VirtualClock, Rc<MemoryStore>, Vec<Tourname
     (clock, store, log)
 }
 
+/// Runs `f` with a session on a new store, under a new virtual clock.
+fn in_session<F, Fut>(f: F)
+where
+    F: FnOnce(Rc<Session>, Rc<MemoryStore>, VirtualClock) -> Fut + 'static,
+    Fut: std::future::Future<Output = ()> + 'static,
+{
+    let clock = VirtualClock::new(1_700_000_000_000);
+    let store = Rc::new(MemoryStore::new());
+    let c = clock.clone();
+    run_virtual_with(&clock, move |spawner| {
+        f(session(&c, store.clone(), spawner), store, c)
+    })
+}
+
 /// Opens stored tournament "t" on a fresh session and hands it to `f`.
 fn with_run<F, Fut>(clock: &VirtualClock, store: Rc<MemoryStore>, f: F)
 where
@@ -430,12 +444,8 @@ fn a_run_stopped_in_a_tab_goes_on_there_and_a_stale_copy_starts_nothing_twice() 
 /// its summary.
 #[test]
 fn a_new_tournament_is_checked_then_stored_as_its_first_record() {
-    let clock = VirtualClock::new(1_700_000_000_000);
-    let store = Rc::new(MemoryStore::new());
-    let (clock2, store2) = (clock.clone(), store.clone());
-    run_virtual_with(&clock, move |spawner| {
-        let s = session(&clock2, store2.clone(), spawner);
-        async move {
+    in_session(|s, store2, _| async move {
+        {
             let mut only_gamma = spec();
             only_gamma.judges = vec![model("gamma")];
             let e = match TournamentRun::create(s.clone(), only_gamma).await {
@@ -459,12 +469,8 @@ fn a_new_tournament_is_checked_then_stored_as_its_first_record() {
 /// the debate pauses at its cap.
 #[test]
 fn a_held_debate_wakes_its_waiter_at_once() {
-    let clock = VirtualClock::new(1_700_000_000_000);
-    let store = Rc::new(MemoryStore::new());
-    let (clock2, store2) = (clock.clone(), store.clone());
-    run_virtual_with(&clock, move |spawner| {
-        let s = session(&clock2, store2.clone(), spawner);
-        async move {
+    in_session(|s, _, clock2| async move {
+        {
             let t = spec();
             let mut config = t.debate_config(0, 0, 1);
             config.spending_cap = Some(0.000_5);

@@ -44,15 +44,17 @@ fn route_from_location() -> Route {
     }
     let search = window().location().search().unwrap_or_default();
     let params = search.trim_start_matches('?');
+    // The decoded, non-empty value of `name=…` in one `pair` of the query.
+    let value = |pair: &str, name: &str| {
+        let v = pair.strip_prefix(name)?.strip_prefix('=')?;
+        js_sys::decode_uri_component(v)
+            .ok()
+            .and_then(|s| s.as_string())
+            .filter(|id| !id.is_empty())
+    };
     for pair in params.split('&') {
-        if let Some(v) = pair.strip_prefix("debate=") {
-            let id = js_sys::decode_uri_component(v)
-                .ok()
-                .and_then(|s| s.as_string())
-                .unwrap_or_default();
-            if !id.is_empty() {
-                return Route::Debate(id);
-            }
+        if let Some(id) = value(pair, "debate") {
+            return Route::Debate(id);
         }
         if pair == "view=history" {
             return Route::History;
@@ -63,14 +65,8 @@ fn route_from_location() -> Route {
         if pair == "view=tournaments" {
             return Route::Tournaments;
         }
-        if let Some(v) = pair.strip_prefix("tournament=") {
-            let id = js_sys::decode_uri_component(v)
-                .ok()
-                .and_then(|s| s.as_string())
-                .unwrap_or_default();
-            if !id.is_empty() {
-                return Route::Tournament(id);
-            }
+        if let Some(id) = value(pair, "tournament") {
+            return Route::Tournament(id);
         }
     }
     Route::Setup

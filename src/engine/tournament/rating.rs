@@ -121,6 +121,19 @@ impl Bootstrap {
         &self.centre
     }
 
+    /// The full-data fit's points as ratings whose intervals are the points themselves:
+    /// what there is before the resamples (or when there is nothing to resample).
+    pub fn unresampled(&self) -> Vec<Rating> {
+        self.centre
+            .iter()
+            .map(|&p| Rating {
+                points: p,
+                low: p,
+                high: p,
+            })
+            .collect()
+    }
+
     /// Runs up to `k` more resamples; true once all are done.
     pub fn step(&mut self, k: u32) -> bool {
         let end = self.runs.min(self.done.saturating_add(k as usize));
@@ -145,15 +158,7 @@ impl Bootstrap {
     /// Each contestant's points and interval; call once `step` says all are done.
     pub fn ratings(mut self) -> Vec<Rating> {
         if self.runs == 0 {
-            return self
-                .centre
-                .iter()
-                .map(|&p| Rating {
-                    points: p,
-                    low: p,
-                    high: p,
-                })
-                .collect();
+            return self.unresampled();
         }
         let runs = self.runs;
         self.centre

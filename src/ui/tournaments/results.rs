@@ -242,17 +242,8 @@ fn ranking(tour: RwSignal<Option<Tournament>>) -> (RwSignal<Option<Standings>>, 
             return;
         };
         let mut b = Bootstrap::new(n, &games, RESAMPLES, seed);
-        let points: Vec<Rating> = b
-            .points()
-            .iter()
-            .map(|&p| Rating {
-                points: p,
-                low: p,
-                high: p,
-            })
-            .collect();
         let mut first = s.clone();
-        first.rate(&points);
+        first.rate(&b.unresampled());
         let _ = shown.try_set(Some(first));
         let _ = rating.try_set(true);
         while !b.step(SLICE) {

@@ -66,13 +66,19 @@ fn standing(t: &Tournament, running: bool, blind: bool) -> (&'static str, &'stat
     }
     let pending = person_pending(t);
     if pending > 0 && t.work(&[]).len() == pending {
-        return ("stopped", "Waiting", format!("Waiting for your verdicts: {counts}"));
+        return (
+            "stopped",
+            "Waiting",
+            format!("Waiting for your verdicts: {counts}"),
+        );
     }
     match &t.stopped {
         Some(_) if blind => (
             "stopped",
             "Stopped",
-            format!("Stopped: {counts}. Why is shown once your verdicts are in (it may name a model)."),
+            format!(
+                "Stopped: {counts}. Why is shown once your verdicts are in (it may name a model)."
+            ),
         ),
         Some(why) => ("stopped", "Stopped", format!("Stopped: {counts}. {why}")),
         None if debates == 0 && verdicts == 0 => {
