@@ -187,7 +187,7 @@ fn lock_debate(id: &str) -> LocalBoxFuture<'static, Option<DebateLock>> {
 const SERVED_MODEL: &str = "models/SmolLM2-135M-Instruct.Q4_1.gguf";
 
 /// How long the local model server has to answer before the page stops counting on it.
-const LOCAL_PROBE_MS: u64 = 2_500;
+const LOCAL_PROBE_MS: u64 = 5_000;
 
 /// Finds which no-key connections this page can use: asks the local model server for its
 /// models (through the session, like any call; only on a page of this computer) and

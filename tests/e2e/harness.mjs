@@ -25,15 +25,17 @@ const TYPES = { '.html': 'text/html', '.js': 'text/javascript', '.wasm': 'applic
  * to serve them does. With `isolate`, sends the
  * COOP/COEP headers that make the page cross-origin isolated (as .ci/serve.py does).
  * `routes` maps a path under SUB_PATH to its own handler `(req, res)`; `seen` lists every
- * path asked for. With `cors`, any origin may fetch the files (as static hosts such as
+ * path fetched, `probed` every path only asked about (HEAD: the page checks that the model
+ * file is served without downloading it). With `cors`, any origin may fetch the files (as static hosts such as
  * GitHub Pages allow), so pages of another origin can load the widget and the API.
  * `headers` are sent with every response (`Server-Timing: agora-serve`, as .ci/serve.py). */
 export async function serveDist({ gzip = false, brotli = false, isolate = false, cors = false, routes = {}, headers: extra = {} } = {}) {
   const compressed = new Map();
   const seen = [];
+  const probed = [];
   const server = createServer(async (req, res) => {
     const url = new URL(req.url, 'http://x');
-    seen.push(url.pathname);
+    (req.method === 'HEAD' ? probed : seen).push(url.pathname);
     if (cors) res.setHeader('Access-Control-Allow-Origin', '*');
     for (const [name, value] of Object.entries(extra)) res.setHeader(name, value);
     if (isolate) {
@@ -68,7 +70,7 @@ export async function serveDist({ gzip = false, brotli = false, isolate = false,
     } catch { res.writeHead(404).end(); }
   });
   await new Promise(r => server.listen(0, '127.0.0.1', r));
-  return { url: `http://127.0.0.1:${server.address().port}${SUB_PATH}`, seen, close: () => server.close() };
+  return { url: `http://127.0.0.1:${server.address().port}${SUB_PATH}`, seen, probed, close: () => server.close() };
 }
 
 /** Starts the stand-in with a script file from tests/scripts. */

@@ -99,7 +99,9 @@ for (const mode of ['single-thread', 'multi-thread']) {
       assert.deepEqual(longTasks.filter(d => d > 50), [], `long tasks on the main thread while generating: ${longTasks}\n${slowFrames.join('\n')}`);
       // Free: the cost line says $0.
       assert.match(await page.locator('body').textContent(), /\$0(\.0+)?\b/);
+      // Downloaded once; the first screen only asked whether it is served (HEAD), once.
       assert.equal(site.seen.filter(p => p.endsWith('.gguf')).length, 1);
+      assert.ok(site.probed.filter(p => p.endsWith('.gguf')).length <= 1, `asked ${site.probed}`);
       await context.close();
     } finally {
       site.close();

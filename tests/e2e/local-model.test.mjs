@@ -32,13 +32,21 @@ async function reads(page, format) {
   for (const p of problems) console.log(`  ${format}: ${p}`);
   return { parsed, repaired, unread, total };
 }
+/** Opens the app as a visitor would on the run command's computer: the first screen finds
+ * the local model server answering and makes it the connection (found beside the first
+ * screen, so it is waited for). */
+async function openOnLocalModel() {
+  const opened = await openApp(browser, site.url);
+  await opened.page.waitForFunction(() => document.querySelector('#connection')?.value === 'local', null, { timeout: 15_000 });
+  return opened;
+}
+
 let site, browser;
 before(async () => { if (enabled) { site = await serveDist(); browser = await launch(); } });
 after(async () => { await browser?.close(); site?.close(); });
 
 test('a classic debate on the local model finishes with every turn non-empty; each score is read or marked unscored', { skip: !enabled && 'AGORA_LOCAL_MODEL is not 1', timeout: 900_000 }, async () => {
-  const { page, consoleLines } = await openApp(browser, site.url);
-  assert.equal(await page.locator('#connection').inputValue(), 'local');
+  const { page, consoleLines } = await openOnLocalModel();
   await page.getByRole('button', { name: 'Should voting be compulsory in democracies?' }).click();
   await page.fill('#rounds', '1');
   await page.check('#scoring');
@@ -56,7 +64,7 @@ test('a classic debate on the local model finishes with every turn non-empty; ea
 });
 
 test('a duelogic episode on the local model finishes; every evaluation is read or marked unscored', { skip: !enabled && 'AGORA_LOCAL_MODEL is not 1', timeout: 900_000 }, async () => {
-  const { page, consoleLines } = await openApp(browser, site.url);
+  const { page, consoleLines } = await openOnLocalModel();
   await page.getByRole('radio', { name: 'Duelogic' }).check();
   await page.fill('#topic', 'Should voting be compulsory in democracies?');
   await page.fill('#duelogic-rounds', '1');
@@ -76,7 +84,7 @@ test('a duelogic episode on the local model finishes; every evaluation is read o
 });
 
 test('a crux debate with two personas on the local model finishes; cards are extracted or marked not extracted', { skip: !enabled && 'AGORA_LOCAL_MODEL is not 1', timeout: 1_500_000 }, async () => {
-  const { page, consoleLines } = await openApp(browser, site.url);
+  const { page, consoleLines } = await openOnLocalModel();
   await page.getByRole('radio', { name: 'Crux' }).check();
   await page.fill('#topic', 'Should voting be compulsory in democracies?');
   await page.fill('#crux-aspects', '1');
@@ -99,7 +107,7 @@ test('a crux debate with two personas on the local model finishes; cards are ext
 });
 
 test('a forecast on the local model (two roles and the judge, two rounds) finishes; its probabilities are read or rejected', { skip: !enabled && 'AGORA_LOCAL_MODEL is not 1', timeout: 900_000 }, async () => {
-  const { page, consoleLines } = await openApp(browser, site.url);
+  const { page, consoleLines } = await openOnLocalModel();
   await page.getByRole('radio', { name: 'Forecast' }).check();
   await page.fill('#topic', 'Will it rain in London tomorrow?');
   await page.getByRole('button', { name: 'Remove Contrarian' }).click();
@@ -122,8 +130,6 @@ test('a forecast on the local model (two roles and the judge, two rounds) finish
   await reads(page, 'forecast');
 });
 
-// The goal is 90% for every format; each format's few answers make one sampled slip a big
-// share of it, so the guard is on all four together (each is printed above).
 test('a tournament of two contestants on one motion, judged by the local model, finishes; its verdicts are read or marked unreadable', { skip: !enabled && 'AGORA_LOCAL_MODEL is not 1', timeout: 1_500_000 }, async () => {
   const { page } = await openApp(browser, site.url);
   await page.getByRole('link', { name: 'Tournaments' }).click();
@@ -152,6 +158,8 @@ test('a tournament of two contestants on one motion, judged by the local model, 
   assert.equal(verdicts.length, 2);
 });
 
+// The goal is 90% for every format; each format's few answers make one sampled slip a big
+// share of it, so the guard is on all four together (each is printed above).
 test('at least 90% of the structured answers across the four formats are parsed on the first try', { skip: !enabled && 'AGORA_LOCAL_MODEL is not 1' }, () => {
   assert.ok(tally.total >= 20, `only ${tally.total} structured answers were counted`);
   const share = tally.parsed / tally.total;
