@@ -457,15 +457,7 @@ impl<C: Clock> ChatModel for ScriptedModel<C> {
                     output_tokens: u.output_tokens,
                     estimated: false,
                 },
-                None => Usage {
-                    input_tokens: req
-                        .messages
-                        .iter()
-                        .map(|m| tokens::estimate(&m.content))
-                        .sum(),
-                    output_tokens: tokens::estimate(&text),
-                    estimated: true,
-                },
+                None => tokens::usage(req, &text),
             };
             Ok(ChatResponse {
                 reasoning: String::new(),

@@ -75,8 +75,8 @@ pub fn build(p: &ContextParts) -> String {
             left -= cost;
             turns.push(full);
         } else {
-            let chars = ((left - tokens::estimate(&head) as i64 - 4).max(0) * 4) as usize;
-            turns.push(format!("{head}{}", clip(said.text.trim(), chars)));
+            let room = (left - tokens::estimate(&head) as i64).max(1) as u32;
+            turns.push(format!("{head}{}", clip_tokens(said.text.trim(), room)));
             left = 0;
         }
     }
@@ -123,15 +123,15 @@ pub fn clip(text: &str, max: usize) -> String {
 /// `text` cut to about `tokens` estimated tokens (with `…` when cut), by the same count as
 /// `tokens::estimate`, so a Chinese turn is cut shorter than an English one.
 pub fn clip_tokens(text: &str, tokens: u32) -> String {
-    // The estimate adds one token; the ellipsis takes half of one.
-    let limit = u64::from(tokens.saturating_sub(1)) * 4;
-    if text.chars().map(tokens::quarters).sum::<u64>() <= limit {
+    if tokens::estimate(text) <= tokens {
         return text.to_string();
     }
-    let mut quarters = tokens::quarters('…');
+    // The ellipsis counted first, so the cut text with it stays within the limit.
+    let mut count = tokens::Counter::default();
+    count.push('…');
     for (i, c) in text.char_indices() {
-        quarters += tokens::quarters(c);
-        if quarters > limit {
+        count.push(c);
+        if count.tokens() > tokens {
             return format!("{}…", &text[..i]);
         }
     }
@@ -139,10 +139,20 @@ pub fn clip_tokens(text: &str, tokens: u32) -> String {
 }
 
 /// Tokens left for the context block of a call on a seat: its window minus the answer, the
-/// system prompt, the rest of the user prompt and a safety margin.
-pub fn budget(context_tokens: u32, max_tokens: u32, system: &str, template: &str) -> u32 {
+/// system prompt, the rest of the user prompt, the JSON Schema a structured call sends, the
+/// messages' framing (`tokens::prompt` counts the same) and a safety margin.
+pub fn budget(
+    context_tokens: u32,
+    max_tokens: u32,
+    system: &str,
+    template: &str,
+    schema: Option<&serde_json::Value>,
+) -> u32 {
     let window = context_tokens.min(16_000);
-    let fixed = max_tokens + tokens::estimate(system) + tokens::estimate(template) + 64;
+    let schema = schema.map_or(0, |s| tokens::estimate(&s.to_string()));
+    let framing = 2 * tokens::PER_MESSAGE + tokens::PER_REQUEST;
+    let fixed =
+        max_tokens + tokens::estimate(system) + tokens::estimate(template) + schema + framing + 32;
     window.saturating_sub(fixed).max(64)
 }
 
@@ -197,7 +207,7 @@ mod tests {
 
     #[test]
     fn budget_fits_a_small_local_window() {
-        let b = budget(4096, 300, &"s".repeat(2000), &"t".repeat(400));
+        let b = budget(4096, 300, &"s".repeat(2000), &"t".repeat(400), None);
         assert!(b < 4096 - 300 - 500 && b > 2000, "{b}");
     }
 }

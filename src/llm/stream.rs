@@ -6,7 +6,7 @@ use super::dialect::Dialect;
 use super::openai::StreamState;
 use super::sse::{SseEvent, SseParser};
 use crate::engine::cancel::CancelToken;
-use crate::engine::event::{FinishReason, Usage};
+use crate::engine::event::FinishReason;
 
 /// The largest index at most `n` that starts a character of `s`.
 fn floor_char_boundary(s: &str, n: usize) -> usize {
@@ -175,15 +175,10 @@ impl AnswerStream {
                 ),
             ));
         }
-        let usage = self.state.usage.unwrap_or_else(|| Usage {
-            input_tokens: req
-                .messages
-                .iter()
-                .map(|m| tokens::estimate(&m.content))
-                .sum(),
-            output_tokens: tokens::estimate(&self.state.text),
-            estimated: true,
-        });
+        let usage = self
+            .state
+            .usage
+            .unwrap_or_else(|| tokens::usage(req, &self.state.text));
         Ok(ChatResponse {
             reasoning: std::mem::take(&mut self.state.reasoning),
             text: self.state.text,

@@ -9,7 +9,7 @@ use std::rc::Rc;
 
 use futures::future::{select, Either};
 
-use super::super::event::{CallKey, EventKind, FinishReason, Usage};
+use super::super::event::{CallKey, EventKind, FinishReason};
 use super::super::model::{ChatRequest, ErrorKind, ModelError};
 use super::super::tokens;
 use super::spec::{CallOutput, CallSpec};
@@ -152,15 +152,7 @@ impl DebateCtx {
                 }
             }
         };
-        let estimate = |text: &str| Usage {
-            input_tokens: request
-                .messages
-                .iter()
-                .map(|m| tokens::estimate(&m.content))
-                .sum(),
-            output_tokens: tokens::estimate(text),
-            estimated: true,
-        };
+        let estimate = |text: &str| tokens::usage(request, text);
         let (text, reasoning, usage, finish) = match (result, cut.get()) {
             // Cut on purpose: the text passed on so far is the turn, whatever the transport
             // still read (or finished with) after the cut.

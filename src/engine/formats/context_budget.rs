@@ -37,13 +37,6 @@ fn answer(path: Option<String>, purpose: Option<&str>, text: String) -> Answer {
     }
 }
 
-fn input_tokens(r: &ChatRequest) -> u32 {
-    r.messages
-        .iter()
-        .map(|m| tokens::estimate(&m.content))
-        .sum()
-}
-
 fn user(r: &ChatRequest) -> &str {
     r.messages.last().map_or("", |m| m.content.as_str())
 }
@@ -60,12 +53,16 @@ impl Run {
             .map(user)
             .unwrap_or_else(|| panic!("no call {call}"))
     }
-    /// The largest prompt among calls `keep` picks, and its call.
-    fn largest(&self, keep: impl Fn(&ChatRequest) -> bool) -> (u32, String) {
+    /// The largest prompt among calls `keep` picks, as `count` counts it, and its call.
+    fn largest(
+        &self,
+        keep: impl Fn(&ChatRequest) -> bool,
+        count: impl Fn(&ChatRequest) -> u32,
+    ) -> (u32, String) {
         self.requests
             .iter()
             .filter(|r| keep(r))
-            .map(|r| (input_tokens(r), r.call.clone()))
+            .map(|r| (count(r), r.call.clone()))
             .max()
             .unwrap_or_default()
     }
@@ -100,7 +97,7 @@ fn fits_the_window(name: &str, size: &str, r: &Run) {
 
 fn fits(name: &str, size: &str, r: &Run, window: u32) {
     for q in &r.requests {
-        let n = input_tokens(q);
+        let n = tokens::prompt(q);
         assert!(
             n + q.max_tokens <= window,
             "{name} {size}: {} asks {n} tokens in + {} out, over the {window}-token window",
@@ -108,7 +105,7 @@ fn fits(name: &str, size: &str, r: &Run, window: u32) {
             q.max_tokens
         );
     }
-    let (n, call) = r.largest(|_| true);
+    let (n, call) = r.largest(|_| true, tokens::prompt);
     println!(
         "{name:<9} {size:<28} {:>4} calls; largest prompt {n:>5} tokens ({call}); window {window}",
         r.requests.len()
@@ -350,8 +347,17 @@ fn forecast_arguments_fit_their_input_budget_and_the_synthesis_carries_every_rou
             },
         );
         fits_the_window("forecast", size, &r);
-        // The seed's own budget for an argument's input.
-        let (n, call) = r.largest(|q| q.purpose == Purpose::Argument);
+        // The seed's own budget for an argument's input, over its messages (the schema
+        // sent beside them is counted by the window fit above).
+        let (n, call) = r.largest(
+            |q| q.purpose == Purpose::Argument,
+            |q| {
+                tokens::prompt(&ChatRequest {
+                    schema: None,
+                    ..q.clone()
+                })
+            },
+        );
         assert!(
             n <= budget,
             "{call}: {n} tokens in, over the budget of {budget}"

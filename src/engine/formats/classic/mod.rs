@@ -95,7 +95,7 @@ impl<'a> Classic<'a> {
     ) -> Result<String, DebateError> {
         let window = self.seat(seat)?.participant.context_tokens();
         let fixed = render(template, vars);
-        let budget = transcript::budget(window, max_tokens, system, &fixed);
+        let budget = transcript::budget(window, max_tokens, system, &fixed, None);
         let notes = self.ctx.notes();
         let context = transcript::build(&ContextParts {
             summaries: &self.summaries,
@@ -222,8 +222,10 @@ impl<'a> Classic<'a> {
             // out instead, and each side's list says how many.
             const FLOOR: u32 = 48;
             const PER_TURN: u32 = 8; // its label and the blank line after it
-            let room =
-                transcript::budget(window, MAX_TOKENS, "", &prompt("", "")).saturating_sub(2 * 16); // the two notes of turns left out, 12 tokens or so each
+            let schema = scoring::scores_schema();
+            // Less the two notes of turns left out, 12 tokens or so each.
+            let room = transcript::budget(window, MAX_TOKENS, "", &prompt("", ""), Some(&schema))
+                .saturating_sub(2 * 16);
             let both: Vec<&Said> = self
                 .said
                 .iter()
@@ -261,7 +263,7 @@ impl<'a> Classic<'a> {
                     .messages(vec![ChatMessage::user(user)])
                     .max_tokens(MAX_TOKENS)
                     .temperature(0.2)
-                    .json_schema(scoring::scores_schema())
+                    .json_schema(schema)
                     .tolerate_failure(),
                     |v| scoring::parse_scores(v, weights),
                 )
@@ -428,8 +430,8 @@ impl<'a> Classic<'a> {
             p::ROUND_SUMMARY,
             &[("round", &r), ("max_words", &w), ("exchanges", "")],
         );
-        let budget = transcript::budget(window, max_tokens, &system, &shell) as usize;
-        let exchanges = transcript::clip(exchanges, budget * 4);
+        let budget = transcript::budget(window, max_tokens, &system, &shell, None);
+        let exchanges = transcript::clip_tokens(exchanges, budget);
         let user = render(
             p::ROUND_SUMMARY,
             &[("round", &r), ("max_words", &w), ("exchanges", &exchanges)],

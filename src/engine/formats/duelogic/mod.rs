@@ -230,7 +230,7 @@ impl<'a> Duelogic<'a> {
             .config
             .seat(seat)
             .map_or(4096, |s| s.participant.context_tokens());
-        let budget = transcript::budget(window, max_tokens, system, template);
+        let budget = transcript::budget(window, max_tokens, system, template, None);
         let notes = self.ctx.notes();
         // Each speech as it would go whole, with its heading; estimated once per prompt.
         let costs: Vec<u32> = self
@@ -742,27 +742,51 @@ impl<'a> Duelogic<'a> {
         key: &CallKey,
         response: &str,
     ) -> Result<(), DebateError> {
+        let prompt = |response: &str, context: &str| {
+            render(
+                p::EVALUATION,
+                &[
+                    ("name", &chair.name),
+                    ("framework", &chair.framework.name),
+                    ("description", &chair.framework.description),
+                    ("response", response),
+                    ("context", context),
+                ],
+            )
+        };
+        // The response and the four speeches before it, within what the Arbiter's window
+        // leaves: the response up to two thirds of it, the speeches a share of the rest.
+        let schema = evaluation_schema();
+        let window = self
+            .config
+            .seat(&self.config.analyst)
+            .map_or(4096, |s| s.participant.context_tokens());
+        let room = transcript::budget(
+            window,
+            EVALUATION_TOKENS,
+            "",
+            &prompt("", ""),
+            Some(&schema),
+        );
+        let shown = transcript::clip_tokens(&clip(response, 4000), room * 2 / 3);
+        let each = (room.saturating_sub(tokens::estimate(&shown)) / 4)
+            .saturating_sub(12)
+            .max(16);
         let before: Vec<String> = self
             .said
             .iter()
             .rev()
             .skip(1)
             .take(4)
-            .map(|s| format!("{}: {}", s.speaker, clip(&s.text, 400)))
+            .map(|s| {
+                let text = transcript::clip_tokens(&clip(&s.text, 400), each);
+                format!("{}: {text}", s.speaker)
+            })
             .collect::<Vec<_>>()
             .into_iter()
             .rev()
             .collect();
-        let user = render(
-            p::EVALUATION,
-            &[
-                ("name", &chair.name),
-                ("framework", &chair.framework.name),
-                ("description", &chair.framework.description),
-                ("response", &clip(response, 4000)),
-                ("context", &before.join("\n\n")),
-            ],
-        );
+        let user = prompt(&shown, &before.join("\n\n"));
         let analyst = self.config.analyst.clone();
         let evaluation = self
             .ctx
@@ -776,7 +800,7 @@ impl<'a> Duelogic<'a> {
                 .messages(vec![ChatMessage::user(user)])
                 .max_tokens(EVALUATION_TOKENS)
                 .temperature(0.3)
-                .json_schema(evaluation_schema())
+                .json_schema(schema)
                 .tolerate_failure(),
                 parse_evaluation,
             )

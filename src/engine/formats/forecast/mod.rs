@@ -400,21 +400,24 @@ impl<'a> Forecast<'a> {
         let ph = phase(round, self.o.rounds);
         let system = self.system(role);
         let fixed = self.user_prompt(round, seat, "");
-        // The seed's input budget: what the system and the fixed prompt leave for the
-        // earlier rounds (at least a little, so a rebuttal always sees something).
-        let room = self
-            .o
-            .argument_input_tokens
-            .saturating_sub(tokens::estimate(&system) + tokens::estimate(&fixed) + 8)
-            .max(80);
+        let ids = self.ids();
+        let roles = self.roles();
+        let schema = parse::argument_schema(&ids, &roles, ph, self.role(seat).kind == "historian");
+        // The seed's input budget, over the messages the model reads: what the system,
+        // the fixed prompt and their framing leave for the earlier rounds (at least a
+        // little, so a rebuttal always sees something). The schema rides beside them for
+        // providers that take one; the window fit and the spending cap count it too.
+        let shell = tokens::estimate(&system)
+            + tokens::estimate(&fixed)
+            + 2 * tokens::PER_MESSAGE
+            + tokens::PER_REQUEST;
+        let room = self.o.argument_input_tokens.saturating_sub(shell).max(80);
         let user = self.user_prompt(round, seat, &self.debate_text(room));
         let path = if again {
             format!("regenerate/{round}/{seat}")
         } else {
             format!("round/{round}/{seat}")
         };
-        let ids = self.ids();
-        let roles = self.roles();
         let last: RefCell<Option<Parsed>> = RefCell::new(None);
         let spec = CallSpec::new(
             path.clone(),
@@ -432,12 +435,7 @@ impl<'a> Forecast<'a> {
         // The shape is spelled out in the prompt too, and the answer is validated and
         // repaired once either way; the schema lets a provider (or llama.cpp's grammar)
         // hold the model to it.
-        .json_schema(parse::argument_schema(
-            &ids,
-            &roles,
-            ph,
-            self.role(seat).kind == "historian",
-        ))
+        .json_schema(schema)
         .tolerate_failure();
         let full = self
             .ctx
