@@ -454,11 +454,35 @@ fn the_estimate_before_start_counts_the_planned_calls_and_gives_a_range() {
     assert_eq!(e.unpriced.len(), 3);
 }
 
+/// Calls that report no usage are counted as the estimate, the same one the cap reserves.
+fn unmetered() -> Script {
+    serde_json::from_value(serde_json::json!({"default": {"chunk_delay_ms": 20}})).unwrap()
+}
+
+/// Every call started, in order.
+fn started(events: &[Event]) -> Vec<String> {
+    events
+        .iter()
+        .filter_map(|e| match &e.kind {
+            EventKind::TurnStarted { call, .. } => Some(call.to_string()),
+            _ => None,
+        })
+        .collect()
+}
+
 #[test]
-fn reaching_the_spending_cap_pauses_and_raising_it_goes_on() {
-    // $0.02 is spent after the positions' fourth paid call (0.024): the fifth call waits.
-    let s = setup(metered());
-    let ctx = DebateCtx::start(priced(Some(0.02)), 7, 11, s.wiring());
+fn a_debate_pauses_before_a_call_that_could_pass_its_cap_and_goes_on_with_that_call_when_raised() {
+    // What the whole debate costs without a cap: the cap is set at half of it.
+    let free = setup(unmetered());
+    let ctx = DebateCtx::start(priced(None), 7, 11, free.wiring());
+    run_virtual(&free.clock, async move { formats::drive(&ctx).await });
+    let uncapped = free.rec.events.borrow().clone();
+    let total = Ledger::from_events(&priced(None), &uncapped).total;
+    let cap = total / 2.0;
+
+    let s = setup(unmetered());
+    let cfg = priced(Some(cap));
+    let ctx = DebateCtx::start(cfg.clone(), 7, 11, s.wiring());
     let (inputs, clock, rec) = (s.inputs.clone(), s.clock.clone(), s.rec.clone());
     let calls_at_pause = Rc::new(RefCell::new(None));
     let (model, seen) = (s.model.clone(), calls_at_pause.clone());
@@ -486,6 +510,24 @@ fn reaching_the_spending_cap_pauses_and_raising_it_goes_on() {
     });
     assert_eq!(outcome, Outcome::Completed);
     let events = s.rec.events.borrow();
+    let raised = events
+        .iter()
+        .position(|e| {
+            matches!(
+                &e.kind,
+                EventKind::InputReceived {
+                    input: Input::SpendingCap { .. },
+                    ..
+                }
+            )
+        })
+        .expect("the cap was raised");
+    // Until it was raised, spending never passed the cap, not even by a call.
+    for end in 0..=raised {
+        let spent = Ledger::from_events(&cfg, &events[..end]).total;
+        assert!(spent <= cap, "{spent} spent of a {cap} cap");
+    }
+    // The pause says what the next call could cost and what cap lets it start.
     let reason = events
         .iter()
         .find_map(|e| match &e.kind {
@@ -493,20 +535,15 @@ fn reaching_the_spending_cap_pauses_and_raising_it_goes_on() {
             _ => None,
         })
         .unwrap();
-    assert!(
-        reason.contains("$0.0200") && reason.contains("$0.0240"),
-        "{reason}"
-    );
+    assert!(reason.contains(&dollars(cap)), "{reason}");
+    assert!(reason.contains("could cost up to $0.0"), "{reason}");
+    assert!(reason.contains("to at least $0.0"), "{reason}");
     let paid_before = calls_at_pause.borrow().unwrap();
-    assert!((5..11).contains(&paid_before), "{paid_before}");
+    assert!((2..11).contains(&paid_before), "{paid_before}");
+    // Raised, it went on with the very call that waited: the same calls in the same order
+    // as without a cap, none made twice.
+    assert_eq!(started(&events), started(&uncapped));
     assert_eq!(s.model.requests.borrow().len(), 11, "every call made once");
-    assert!(events.iter().any(|e| matches!(
-        &e.kind,
-        EventKind::InputReceived {
-            input: Input::SpendingCap { .. },
-            ..
-        }
-    )));
 }
 
 #[test]

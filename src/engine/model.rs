@@ -135,6 +135,33 @@ impl std::fmt::Display for ModelError {
     }
 }
 
+/// The most one request can be billed, in tokens: all it sends (an upper-bound estimate,
+/// `tokens::prompt`, plus what its provider adds around it) and the most output it allows
+/// (its answer, and the reasoning a provider bills on top).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Ceiling {
+    pub input_tokens: u32,
+    pub output_tokens: u32,
+}
+
+impl Ceiling {
+    /// A request as it is: its messages and schema, and its own output limit.
+    pub fn of(req: &ChatRequest) -> Self {
+        Ceiling {
+            input_tokens: super::tokens::prompt(req),
+            output_tokens: req.max_tokens,
+        }
+    }
+
+    pub fn usage(self) -> Usage {
+        Usage {
+            input_tokens: self.input_tokens,
+            output_tokens: self.output_tokens,
+            estimated: true,
+        }
+    }
+}
+
 /// A place among a connection's calls at once; dropping it frees the place.
 pub type Admission = Box<dyn std::any::Any>;
 
@@ -159,6 +186,12 @@ pub trait ChatModel {
         on_delta: &'a dyn Fn(&str),
         cancel: &'a CancelToken,
     ) -> LocalBoxFuture<'a, Result<ChatResponse, ModelError>>;
+
+    /// The most the request can be billed: what the spending cap reserves before it starts.
+    /// Providers add their own framing and the reasoning they allow beyond the answer.
+    fn ceiling(&self, req: &ChatRequest) -> Ceiling {
+        Ceiling::of(req)
+    }
 
     /// The request as it goes out, for people to read under the turn (never with a key).
     /// Providers show the HTTP request; the default shows the call itself.

@@ -18,7 +18,7 @@ use super::stream::AnswerStream;
 use super::wire::HttpTarget;
 use crate::engine::cancel::CancelToken;
 use crate::engine::clock::Clock;
-use crate::engine::model::{ChatModel, ChatRequest, ChatResponse, ErrorKind, ModelError};
+use crate::engine::model::{Ceiling, ChatModel, ChatRequest, ChatResponse, ErrorKind, ModelError};
 
 /// The one HTTP transport; `HttpTarget::dialect` says which provider shapes it speaks.
 pub struct HttpTransport {
@@ -265,6 +265,10 @@ impl ChatModel for HttpTransport {
                 .await
                 .map_err(|e| with_local_hint(base, e))
         })
+    }
+
+    fn ceiling(&self, req: &ChatRequest) -> Ceiling {
+        self.target.ceiling(req)
     }
 
     fn describe(&self, req: &ChatRequest) -> String {

@@ -4,7 +4,12 @@
 use super::dialect::{Dialect, Effort};
 use super::openai::SchemaForm;
 use super::redact::redact_key;
-use crate::engine::model::ChatRequest;
+use crate::engine::model::{Ceiling, ChatRequest};
+use crate::engine::tokens;
+
+/// The system prompt Anthropic adds to a request with a tool (its structured output): its
+/// tool-use documentation lists at most 346 tokens for it.
+const ANTHROPIC_TOOL_PROMPT: u32 = 346;
 
 /// Where and how to reach one provider endpoint.
 pub struct HttpTarget {
@@ -61,6 +66,39 @@ impl HttpTarget {
         }
     }
 
+    /// The most this request can be billed, read from the body it is sent as: its output
+    /// limit with any reasoning the body allows on top (Anthropic's thinking is inside its
+    /// `max_tokens`, an OpenAI reasoning model's inside `max_completion_tokens`, Gemini's
+    /// thinking budget is added to `maxOutputTokens`), and its prompt with the tool prompt
+    /// Anthropic adds.
+    pub fn ceiling(&self, req: &ChatRequest) -> Ceiling {
+        let body = self.dialect.body(req, self.effort);
+        let n = |p: &str| {
+            body.pointer(p)
+                .and_then(serde_json::Value::as_u64)
+                .map_or(0, |v| v.min(u64::from(u32::MAX)) as u32)
+        };
+        let output = match self.dialect {
+            Dialect::OpenAi => n("/max_completion_tokens").max(n("/max_tokens")),
+            Dialect::Anthropic => n("/max_tokens"),
+            Dialect::Gemini => n("/generationConfig/maxOutputTokens")
+                .saturating_add(n("/generationConfig/thinkingConfig/thinkingBudget")),
+        };
+        let tool = match (self.dialect, body.pointer("/tools/0")) {
+            (Dialect::Anthropic, Some(t)) => {
+                let text = |k: &str| t.get(k).and_then(|v| v.as_str()).unwrap_or_default();
+                ANTHROPIC_TOOL_PROMPT
+                    + tokens::estimate(text("name"))
+                    + tokens::estimate(text("description"))
+            }
+            _ => 0,
+        };
+        Ceiling {
+            input_tokens: tokens::prompt(req) + tool,
+            output_tokens: output.max(req.max_tokens),
+        }
+    }
+
     /// The request as text for people: method, URL, headers, a blank line and the body
     /// exactly as sent, with only the key replaced wherever it appears.
     pub fn describe(&self, req: &ChatRequest) -> String {
@@ -108,6 +146,59 @@ mod tests {
             json: false,
             schema: None,
         }
+    }
+
+    /// What the cap reserves is what the body allows: reasoning on top of the answer where
+    /// the provider bills it, and the tool prompt Anthropic adds to a structured call.
+    #[test]
+    fn the_ceiling_is_the_sent_bodys_output_limit_and_framing() {
+        let plain = req();
+        let prompt = tokens::prompt(&plain);
+        let ceiling = |dialect, effort, r: &ChatRequest| {
+            HttpTarget {
+                effort,
+                ..target(dialect, "k")
+            }
+            .ceiling(r)
+        };
+        for d in [Dialect::OpenAi, Dialect::Anthropic, Dialect::Gemini] {
+            assert_eq!(
+                ceiling(d, None, &plain),
+                Ceiling {
+                    input_tokens: prompt,
+                    output_tokens: 300
+                },
+                "{d:?}"
+            );
+        }
+        let high = Some(Effort::High);
+        assert_eq!(
+            ceiling(Dialect::Anthropic, high, &plain).output_tokens,
+            300 + 16_384
+        );
+        assert_eq!(
+            ceiling(Dialect::Gemini, high, &plain).output_tokens,
+            300 + 16_384
+        );
+        let o3 = ChatRequest {
+            model: "o3-mini".into(),
+            ..req()
+        };
+        assert_eq!(ceiling(Dialect::OpenAi, high, &o3).output_tokens, 1_200);
+        let structured = ChatRequest {
+            schema: Some(
+                serde_json::json!({"type": "object", "properties": {"winner": {"type": "string"}}}),
+            ),
+            ..req()
+        };
+        let schema = tokens::prompt(&structured) - prompt;
+        assert!(schema > 10, "the schema is counted: {schema}");
+        let anthropic = ceiling(Dialect::Anthropic, None, &structured);
+        assert!(anthropic.input_tokens > tokens::prompt(&structured) + ANTHROPIC_TOOL_PROMPT);
+        assert_eq!(
+            ceiling(Dialect::OpenAi, None, &structured).input_tokens,
+            prompt + schema
+        );
     }
 
     #[test]

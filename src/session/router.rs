@@ -11,7 +11,7 @@ use super::structured::{self, Lesson};
 use crate::engine::cancel::CancelToken;
 use crate::engine::limiter::Limiter;
 use crate::engine::model::{
-    Admission, ChatModel, ChatRequest, ChatResponse, ErrorKind, ModelError,
+    Admission, Ceiling, ChatModel, ChatRequest, ChatResponse, ErrorKind, ModelError,
 };
 use crate::engine::small_map::SmallMap;
 use crate::llm::redact::{redact_error, redact_key, redact_streaming};
@@ -249,6 +249,13 @@ impl ChatModel for Router {
                 }
             }
         })
+    }
+
+    fn ceiling(&self, req: &ChatRequest) -> Ceiling {
+        match self.connection(&req.connection) {
+            Some(c) => self.model(&c).ceiling(req),
+            None => Ceiling::of(req),
+        }
     }
 
     fn describe(&self, req: &ChatRequest) -> String {

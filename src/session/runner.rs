@@ -509,6 +509,12 @@ impl Session {
         (self.env.lock)(name)
     }
 
+    /// The most `req` can be billed on its connection (what a cap reserves before asking).
+    pub fn ceiling(&self, req: &ChatRequest) -> crate::engine::model::Ceiling {
+        use crate::engine::model::ChatModel;
+        self.router.ceiling(req)
+    }
+
     /// One call outside any debate (a tournament judge's verdict): in its connection's
     /// limit on calls at once, and retried as a debate's calls are.
     pub fn ask(

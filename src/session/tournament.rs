@@ -21,6 +21,7 @@ use crate::engine::tournament::progress::{Spend, Tournament, TournamentEvent, Wo
 use crate::engine::tournament::schedule::shown_first;
 use crate::engine::tournament::spec::{entrant_name, side_seats, TournamentSpec};
 use crate::engine::tournament::verdict::{self, Decision, VERDICT_TOKENS};
+use crate::engine::transcript::clip;
 use crate::store::TournamentSummary;
 
 /// Most debates a tournament runs at once, whatever its connections allow.
@@ -298,11 +299,22 @@ impl TournamentRun {
         Some(left / slots as f64)
     }
 
-    fn cap_reached(&self) -> String {
-        format!(
-            "The tournament's spending cap is reached ({} spent). Raise it to go on.",
-            crate::engine::cost::dollars(self.state().spent())
-        )
+    /// Why the run stopped at the cap; `next` is the worst case of the call that did not
+    /// fit, where it is known here (a verdict's; a debate's own pause names its call's).
+    fn cap_reached(&self, next: Option<f64>) -> String {
+        use crate::engine::cost::dollars;
+        let t = self.state();
+        let cap = dollars(t.spec.spending_cap.unwrap_or_default());
+        let spent = dollars(t.spent());
+        match next {
+            Some(next) => format!(
+                "The next verdict could cost up to {}, more than the tournament's spending cap of {cap} leaves ({spent} spent). Raise it to go on.",
+                dollars(next)
+            ),
+            None => format!(
+                "The tournament's spending cap of {cap} is reached ({spent} spent, and the next call would pass it). Raise it to go on."
+            ),
+        }
     }
 
     /// Runs what is left until the tournament is done (a person's verdicts aside), it is
@@ -334,7 +346,7 @@ impl TournamentRun {
             let capped = self.unreserved(&t).is_some_and(|x| x <= 0.0);
             let left = !t.work(&[]).is_empty();
             if capped && left && running.is_empty() && failure.is_none() && !self.stopped() {
-                failure = Some(self.cap_reached());
+                failure = Some(self.cap_reached(None));
             }
             let go_on = !capped && failure.is_none() && !self.stopped();
             if go_on {
@@ -567,7 +579,7 @@ impl TournamentRun {
         .await?;
         match (outcome, held) {
             (Outcome::Completed, _) => Ok(()),
-            (_, Some(Hold::Cap)) => Err(self.cap_reached()),
+            (_, Some(Hold::Cap)) => Err(self.cap_reached(None)),
             (_, Some(Hold::Failed(why))) => Err(format!(
                 "The debate on \"{}\" is held: {why} Resume the tournament once it is fixed.",
                 config.topic
@@ -639,13 +651,13 @@ impl TournamentRun {
             ErrorKind::Cancelled => "Stopped by you.".to_string(),
             _ => format!("The judge {judge} could not be asked: {e}"),
         };
-        // Its worst case (the prompt and a whole answer, twice with the repair) is held
-        // from the cap before it is asked.
+        // Its worst case (all it sends and a whole answer, as its provider bills them, twice
+        // with the repair) is held from the cap before it is asked.
         if let (Some(left), Some(p)) = (self.unreserved(&t), price) {
-            let prompt = crate::engine::tokens::estimate(&req.messages[0].content);
-            let worst = crate::engine::tournament::cost::verdict_worst_case(&p, prompt);
+            let first = self.session.ceiling(&req);
+            let worst = crate::engine::tournament::cost::verdict_worst_case(&p, first);
             if worst > left {
-                return Err(self.cap_reached());
+                return Err(self.cap_reached(Some(worst)));
             }
             self.reserve(Work::Judge(i, j), worst, worst);
         }
@@ -659,7 +671,7 @@ impl TournamentRun {
                 });
                 req.messages.push(ChatMessage::user(render(
                     JSON_REPAIR,
-                    &[("problem", &problem)],
+                    &[("problem", &clip(&problem, verdict::PROBLEM_CHARS))],
                 )));
                 req.call.push_str("/repair");
                 let second = ask(req).await.map_err(failed)?;

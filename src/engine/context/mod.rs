@@ -32,7 +32,6 @@ pub use watch::{sentence_end_from, sentence_ends, Watch};
 use super::cancel::CancelToken;
 use super::clock::Clock;
 use super::config::{DebateConfig, Participant};
-use super::cost::dollars;
 use super::event::{
     CallKey, Event, EventKind, FinishReason, Input, Outcome, ReadOutcome, Usage, SCHEMA_VERSION,
 };
@@ -502,15 +501,11 @@ impl DebateCtx {
                     }));
                 }
                 Room::WaitForOthers => self.queue(key, spec, queued),
-                Room::Spent { cap, spent } => {
+                Room::Spent { cap, spent, next } => {
                     if !self.budget.paused_at_cap.replace(true) {
                         self.inputs.set_at_cap(true);
                         self.push(EventKind::Paused {
-                            reason: format!(
-                                "The spending cap of {} is reached ({} spent). Raise the cap to go on.",
-                                dollars(cap),
-                                dollars(spent)
-                            ),
+                            reason: Room::paused_reason(cap, spent, next),
                             needs_resume: false,
                         });
                     }
@@ -601,7 +596,7 @@ impl DebateCtx {
         let recorded = self.state.borrow_mut().replay.calls.remove(&key);
         let live = (skipped.is_none() && recorded.is_none() && !human).then(|| {
             let st = self.state.borrow();
-            worst_case(&st.config, &request)
+            worst_case(&st.config, &request, self.model.ceiling(&request))
         });
         let mut queued = false;
         let reservation = self.boundary(&key, &spec, live, &mut queued).await?;

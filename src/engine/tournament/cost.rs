@@ -3,11 +3,14 @@
 
 use super::schedule::Match;
 use super::spec::{side_seats, TournamentSpec};
-use super::verdict::VERDICT_TOKENS;
+use super::verdict::{PROBLEM_CHARS, VERDICT_TOKENS};
 use crate::engine::config::Participant;
 use crate::engine::cost::{estimate as debate_estimate, Estimate, Price};
 use crate::engine::event::Usage;
 use crate::engine::formats::plan;
+use crate::engine::model::Ceiling;
+use crate::engine::prompt::JSON_REPAIR;
+use crate::engine::tokens;
 
 /// The verdict prompt's instructions, in tokens, besides the debate it carries.
 const VERDICT_PROMPT_TOKENS: u32 = 500;
@@ -20,11 +23,20 @@ fn call(price: &Price, input: u32, output: u32) -> f64 {
     })
 }
 
-/// The most one verdict on a prompt of `prompt_tokens` may cost: a whole answer, then the
-/// repair, which resends the prompt with the first answer.
-pub fn verdict_worst_case(price: &Price, prompt_tokens: u32) -> f64 {
-    call(price, prompt_tokens, VERDICT_TOKENS)
-        + call(price, prompt_tokens + VERDICT_TOKENS, VERDICT_TOKENS)
+/// The most one verdict may cost when its first request can be billed up to `first`: that,
+/// then the repair, which resends the request with the first answer (no longer than its
+/// output limit), the repair's instructions and the problem (quoted in at most
+/// `PROBLEM_CHARS` characters, none more than four tokens).
+pub fn verdict_worst_case(price: &Price, first: Ceiling) -> f64 {
+    let repair = Ceiling {
+        input_tokens: first.input_tokens
+            + first.output_tokens
+            + 2 * tokens::PER_MESSAGE
+            + tokens::estimate(JSON_REPAIR)
+            + 4 * PROBLEM_CHARS as u32,
+        output_tokens: first.output_tokens,
+    };
+    price.cost(&first.usage()) + price.cost(&repair.usage())
 }
 
 /// Calls and a range of dollars for the whole tournament. The low end has answers at half
@@ -70,7 +82,13 @@ pub fn estimate(spec: &TournamentSpec, matches: &[Match]) -> Estimate {
                 continue;
             };
             out.low += call(price, VERDICT_PROMPT_TOKENS + said / 2, VERDICT_TOKENS / 2);
-            out.high += verdict_worst_case(price, VERDICT_PROMPT_TOKENS + said);
+            out.high += verdict_worst_case(
+                price,
+                Ceiling {
+                    input_tokens: VERDICT_PROMPT_TOKENS + said,
+                    output_tokens: VERDICT_TOKENS,
+                },
+            );
         }
     }
     out
@@ -110,7 +128,8 @@ mod tests {
         assert_eq!(e.calls, 2 * one.calls + 2);
         assert!(e.unpriced.is_empty(), "{:?}", e.unpriced);
         assert!(e.low > 2.0 * one.low && e.high > 2.0 * one.high);
-        // The judge's worst case: both sides' whole output read, twice with the repair.
+        // The judge's worst case: both sides' whole output read, twice with the repair,
+        // which also carries the first answer, the repair's instructions and the problem.
         let c = s.debate_config(0, 0, 1);
         let said: u32 = plan(&c)
             .iter()
@@ -118,7 +137,11 @@ mod tests {
             .map(|p| p.max_tokens)
             .sum();
         let input = (500 + said) as f64;
-        let worst = (input * 3.0 + 400.0 * 6.0 + (input + 400.0) * 3.0 + 400.0 * 6.0) / 1e6;
+        let repair = f64::from(
+            2 * tokens::PER_MESSAGE + tokens::estimate(JSON_REPAIR) + 4 * PROBLEM_CHARS as u32,
+        );
+        let worst =
+            (input * 3.0 + 400.0 * 6.0 + (input + 400.0 + repair) * 3.0 + 400.0 * 6.0) / 1e6;
         let judges_high = e.high - 2.0 * one.high;
         assert!(
             (judges_high - 2.0 * worst).abs() < 1e-9,

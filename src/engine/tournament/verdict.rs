@@ -14,6 +14,10 @@ use crate::engine::prompt::render;
 pub const VERDICT: &str = include_str!("../../../prompts/tournament/verdict.md");
 pub const VERDICT_TOKENS: u32 = 400;
 
+/// The most of a problem the repair request quotes, so its worst case is known before the
+/// first answer is read (a winner the model made up can be long).
+pub const PROBLEM_CHARS: usize = 200;
+
 /// What a judge decided, in the match's sides (0 spoke first).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 #[serde(rename_all = "snake_case")]
