@@ -322,7 +322,9 @@ pub fn DebateScreen() -> impl IntoView {
     };
 
     let status = move || match (d.running.get(), d.outcome.get()) {
-        (true, _) if d.paused.get() || d.held.get() => ("stopped", "Paused".to_string()),
+        (true, _) if d.paused.get() || d.held.get() || d.waiting.get() => {
+            ("stopped", "Paused".to_string())
+        }
         (true, _) => ("running", "Running".to_string()),
         (false, Some((Outcome::Completed, _))) => ("done", "Finished".to_string()),
         (false, Some((Outcome::Stopped, _))) => ("stopped", "Stopped".to_string()),
@@ -599,7 +601,7 @@ pub fn DebateScreen() -> impl IntoView {
                     }}
                     {move || d.running.get().then(|| view! {
                         <form class="cap" on:submit=set_cap>
-                            <input id="cap-input" type="number" min="0" step="0.01" aria-label="Spending cap in dollars" placeholder="Cap $"
+                            <input id="cap-input" type="number" min="0" step="any" aria-label="Spending cap in dollars" placeholder="Cap $"
                                 prop:value=move || cap_draft.get() on:input=move |ev| cap_draft.set(event_target_value(&ev))/>
                             <button type="submit" class="secondary">"Set cap"</button>
                         </form>

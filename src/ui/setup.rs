@@ -333,7 +333,7 @@ pub fn SetupScreen() -> impl IntoView {
             }).collect_view()}
             <label class="field">
                 <span class="label">"Spending cap for this debate ($, optional)"</span>
-                <input id="spending-cap" type="number" min="0" step="0.01" placeholder="No cap"
+                <input id="spending-cap" type="number" min="0" step="any" placeholder="No cap"
                     prop:value=move || cap.get() on:input=move |ev| cap.set(event_target_value(&ev))/>
             </label>
         </details>

@@ -135,6 +135,8 @@ pub struct DebateView {
     pub paused: RwSignal<bool>,
     /// Held at a failed call until the user presses Resume.
     pub held: RwSignal<bool>,
+    /// Paused by the debate itself (at its spending cap, or offline) until it resumes.
+    pub waiting: RwSignal<bool>,
     pub outcome: RwSignal<Option<(Outcome, Option<String>)>>,
     pub loading: RwSignal<bool>,
     pub load_error: RwSignal<Option<String>>,
@@ -183,6 +185,7 @@ impl DebateView {
             progress: RwSignal::new(Progress::default()),
             running: RwSignal::new(false),
             paused: RwSignal::new(false),
+            waiting: RwSignal::new(false),
             held: RwSignal::new(false),
             outcome: RwSignal::new(None),
             loading: RwSignal::new(false),
@@ -211,6 +214,7 @@ impl DebateView {
         self.running.set(false);
         self.paused.set(false);
         self.held.set(false);
+        self.waiting.set(false);
         self.outcome.set(None);
         self.load_error.set(None);
         self.ledger.set(Ledger::default());
@@ -466,6 +470,8 @@ impl DebateView {
                 // not the end of the hold.
                 if *needs_resume {
                     self.held.set(true);
+                } else {
+                    self.waiting.set(true);
                 }
                 self.push(
                     format!("n{}", e.seq),
@@ -477,6 +483,7 @@ impl DebateView {
             }
             EventKind::Resumed => {
                 self.outcome.set(None);
+                self.waiting.set(false);
                 // The end of one pause: the debate may still be held at a failed call
                 // (a pause while offline ended, the refused key not yet fixed).
                 let still_held = match (self.session.get(), self.id.get_untracked()) {
@@ -497,6 +504,7 @@ impl DebateView {
                 self.running.set(false);
                 self.paused.set(false);
                 self.held.set(false);
+                self.waiting.set(false);
             }
             EventKind::Resolved(r) => self.resolution.set(Some(r.clone())),
         }

@@ -53,11 +53,25 @@ test('prices, estimate, live cost, spending cap, request view and exports', asyn
   assert.match(await page.textContent('#plan'), /11 model calls planned · estimated cost \$0\.\d{4}–\$0\.\d{4}/);
   await page.click('#start');
 
-  // $0.006 a call: the cap of $0.02 is passed after the fourth call, and the fifth waits.
-  await page.getByText('The spending cap of $0.0200 is reached ($0.0240 spent)').waitFor({ timeout: 30_000 });
+  // $0.006 a call: a call starts only if its worst case (its prompt and its whole answer
+  // limit) fits in what the cap of $0.02 leaves, so the debate pauses before the cap is
+  // passed and says what the next call could cost and the cap that lets it start.
+  const note = page.locator('.note', { hasText: 'could cost up to' });
+  await note.waitFor({ timeout: 30_000 });
+  const made = (await w.standin.log()).length;
   await page.waitForTimeout(1500);
-  assert.equal((await w.standin.log()).length, 4, 'no call goes out while the cap holds');
-  assert.match(await page.textContent('#costs'), /^Cost \$0\.0240 of a \$0\.0200 cap: Moderator \$0\.0060 · Position A \$0\.0120 · Position B \$0\.0060$/);
+  assert.equal((await w.standin.log()).length, made, 'no call goes out while the cap holds');
+  assert.equal(await page.locator('.badge').first().textContent(), 'Paused');
+  assert.ok(made >= 2 && made <= 3, `${made} calls before the cap`);
+  const spent = Number(/^Cost \$(\d+\.\d+) of a \$0\.0200 cap/.exec(await page.textContent('#costs'))[1]);
+  assert.ok(Math.abs(spent - 0.006 * made) < 1e-9 && spent <= 0.02, `spent $${spent}`);
+  const [, next, atLeast] = /could cost up to \$(\d+\.\d+).*to at least \$(\d+\.\d+)/.exec(await note.textContent());
+  assert.ok(Number(next) > 0.02 - spent && Number(atLeast) >= spent + Number(next), await note.textContent());
+  // The cap it names is enough: that very call goes out.
+  await page.fill('#cap-input', atLeast);
+  await page.click('form.cap button');
+  await page.waitForFunction(n => document.querySelectorAll('.turn .usage').length > n, made, { timeout: 30_000 });
+  assert.ok((await w.standin.log()).length > made);
   await page.fill('#cap-input', '1');
   await page.click('form.cap button');
   await page.waitForSelector('.badge.done', { timeout: 60_000 });

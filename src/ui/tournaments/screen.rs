@@ -145,7 +145,7 @@ fn Controls(
             <button type="button" class="secondary" id="tournament-stop" disabled=move || !running.get()
                 on:click=move |_| stop.stop()>"Stop"</button>
             <form class="cap" on:submit=set_cap>
-                <input id="tournament-new-cap" type="number" min="0" step="0.01" placeholder="No cap" aria-label="Spending cap for the tournament ($)"
+                <input id="tournament-new-cap" type="number" min="0" step="any" placeholder="No cap" aria-label="Spending cap for the tournament ($)"
                     prop:value=move || cap_field.get() on:input=move |ev| cap_field.set(event_target_value(&ev))/>
                 <button type="submit" class="secondary">"Set cap"</button>
             </form>

@@ -459,7 +459,7 @@ pub fn TournamentSetup() -> impl IntoView {
                 }).collect_view()}
                 <label class="field">
                     <span class="label">"Spending cap for the whole tournament ($, optional)"</span>
-                    <input id="tournament-cap" type="number" min="0" step="0.01" placeholder="No cap"
+                    <input id="tournament-cap" type="number" min="0" step="any" placeholder="No cap"
                         prop:value=move || form.cap.get() on:input=move |ev| form.cap.set(event_target_value(&ev))/>
                 </label>
             </details>
