@@ -41,6 +41,13 @@ ensure_rust_target() {
   rustup target add wasm32-unknown-unknown
 }
 
+# Clippy lints both targets in the test command (rust-toolchain.toml's minimal profile has none).
+ensure_clippy() {
+  rustup component list --installed 2>/dev/null | grep -q '^clippy' && return
+  say "Adding clippy"
+  rustup component add clippy
+}
+
 ensure_chromium() {
   command -v chromium >/dev/null && command -v chromedriver >/dev/null && return
   say "Installing Debian's chromium and chromium-driver"

@@ -255,7 +255,7 @@ fn a_finished_debate_is_in_history_and_reloads_identically() {
         .iter()
         .filter_map(|u| {
             if let Update::Event(e) = u {
-                Some(e.clone())
+                Some((**e).clone())
             } else {
                 None
             }
@@ -593,7 +593,7 @@ fn a_failed_write_is_told_once_and_the_debate_goes_on_whole_in_memory() {
     let shown: Vec<_> = heard
         .iter()
         .filter_map(|u| match u {
-            Update::Event(e) => Some(e.clone()),
+            Update::Event(e) => Some((**e).clone()),
             _ => None,
         })
         .collect();

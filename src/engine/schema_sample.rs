@@ -80,7 +80,7 @@ fn at(schema: &Value, name: &str, seed: u32, depth: u32) -> Value {
         }
         // Alternating by call, so a demo shows both branches (a gate that opens a room,
         // and one that does not).
-        "boolean" => Value::Bool(seed % 2 == 0),
+        "boolean" => Value::Bool(seed.is_multiple_of(2)),
         "null" => Value::Null,
         _ => Value::String(format!("Scripted {}.", name.replace('_', " "))),
     }

@@ -58,7 +58,7 @@ mod tests {
                 })
                 .collect();
             let (mut a, mut b) = (v.clone(), v.clone());
-            a.sort_by(|x, y| x.0.cmp(&y.0));
+            a.sort_by_key(|x| x.0);
             super::sort_by(&mut b, |x, y| x.0.cmp(&y.0));
             assert_eq!(a, b);
             let mut c = v.clone();

@@ -111,7 +111,7 @@ pub fn env(store: Rc<dyn Store>) -> SessionEnv {
         store,
         lock: Rc::new(lock_debate),
         clock: Rc::new(BrowserClock),
-        spawn: Rc::new(|f| wasm_bindgen_futures::spawn_local(f)),
+        spawn: Rc::new(wasm_bindgen_futures::spawn_local),
         providers: providers(),
         random: Rc::new(|| (js_sys::Math::random() * 9_007_199_254_740_991.0) as u64),
         retry: Default::default(),

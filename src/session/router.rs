@@ -24,7 +24,7 @@ pub struct Router {
     limiters: RefCell<SmallMap<String, (u32, Rc<Limiter>)>>,
     providers: ProviderFactory,
     /// Each connection's model object, rebuilt only when the connection or its key changes.
-    cache: RefCell<SmallMap<String, (Connection, Rc<dyn ChatModel>)>>,
+    cache: RefCell<ModelCache>,
     /// Told when a call settled or moved a connection's schema form, so it is saved.
     on_learned: RefCell<Option<Rc<dyn Fn()>>>,
     /// When set, a call admitted in the same task as another goes on after a sleep of 0
@@ -168,6 +168,9 @@ impl Router {
         m
     }
 }
+
+/// Each connection's model object, by connection id, with the connection it was built for.
+type ModelCache = SmallMap<String, (Connection, Rc<dyn ChatModel>)>;
 
 /// A connection that does not pass `Connection::validate` (one saved by an older Agora, or
 /// edited in storage) is never called: its key could go to an address it was not meant for.

@@ -28,7 +28,8 @@ pub const MAX_TURN_CHARS: usize = 20_000;
 /// What the UI hears about a running debate.
 #[derive(Clone, Debug)]
 pub enum Update {
-    Event(Event),
+    /// Boxed: an event is far larger than the other updates.
+    Event(Box<Event>),
     Delta {
         call: CallKey,
         seat: String,
@@ -82,6 +83,14 @@ pub struct SessionEnv {
 struct Running {
     stop: CancelToken,
     inputs: Rc<Inputs>,
+}
+
+/// What `wiring` prepares for a debate besides its wiring, for `launch`: where its events
+/// are written from, its controls, and the copy this tab keeps.
+struct Prepared {
+    rx: mpsc::UnboundedReceiver<super::writer::Write>,
+    running: Running,
+    kept: Rc<Kept>,
 }
 
 pub struct Session {
@@ -260,17 +269,9 @@ impl Session {
         }
         let seed = (self.env.random)();
         let planned = formats::planned_calls(&config);
-        let (wiring, rx, running, kept) = self.wiring(&id, Vec::new());
+        let (wiring, prepared) = self.wiring(&id, Vec::new());
         let ctx = DebateCtx::start(config, seed, planned, wiring);
-        self.launch(
-            id.clone(),
-            ctx,
-            rx,
-            running,
-            DebateSummary::new(&id),
-            kept,
-            None,
-        );
+        self.launch(id.clone(), ctx, prepared, DebateSummary::new(&id), None);
         Ok(())
     }
 
@@ -293,23 +294,14 @@ impl Session {
                 .await?
                 .ok_or("This debate is no longer stored.")?;
             let lock = (this.env.lock)(&id).await.ok_or(RUNNING_ELSEWHERE)?;
-            let (wiring, rx, running, kept) = this.wiring(&id, stored.events.clone());
+            let (wiring, prepared) = this.wiring(&id, stored.events.clone());
             let ctx = DebateCtx::resume(stored.events, wiring)?;
-            this.launch(id, ctx, rx, running, stored.summary, kept, Some(lock));
+            this.launch(id, ctx, prepared, stored.summary, Some(lock));
             Ok(())
         })
     }
 
-    fn wiring(
-        &self,
-        id: &str,
-        log: Vec<Event>,
-    ) -> (
-        Wiring,
-        mpsc::UnboundedReceiver<super::writer::Write>,
-        Running,
-        Rc<Kept>,
-    ) {
+    fn wiring(&self, id: &str, log: Vec<Event>) -> (Wiring, Prepared) {
         let (tx, rx) = mpsc::unbounded();
         // A debate whose store already failed is not written again: a gap would follow.
         let unsaved = self.kept.borrow().get(id).is_some_and(|k| k.unsaved.get());
@@ -340,17 +332,15 @@ impl Session {
             inputs: running.inputs.clone(),
             stop: running.stop.clone(),
         };
-        (wiring, rx, running, kept)
+        (wiring, Prepared { rx, running, kept })
     }
 
     fn launch(
         self: &Rc<Self>,
         id: String,
         ctx: DebateCtx,
-        rx: mpsc::UnboundedReceiver<super::writer::Write>,
-        running: Running,
+        Prepared { rx, running, kept }: Prepared,
         summary: DebateSummary,
-        kept: Rc<Kept>,
         lock: Option<DebateLock>,
     ) {
         self.running.borrow_mut().insert(id.clone(), running);
@@ -468,9 +458,7 @@ impl Session {
         let id = id.to_string();
         let inputs = self.running.borrow().get(&id).map(|r| r.inputs.clone());
         Box::pin(async move {
-            let Some(inputs) = inputs else {
-                return None;
-            };
+            let inputs = inputs?;
             let mut ended = this.ended(&id);
             loop {
                 let held = Box::pin(inputs.held());

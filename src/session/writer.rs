@@ -21,7 +21,8 @@ use crate::store::{DebateSummary, InFlight, Store, StoredDebate};
 pub const IN_FLIGHT_EVERY_MS: u64 = 1_000;
 
 pub enum Write {
-    Event(Event),
+    /// Boxed: an event is far larger than a turn's text in flight.
+    Event(Box<Event>),
     InFlight(InFlight),
 }
 
@@ -125,8 +126,10 @@ impl Observer for Recorder {
             _ => {}
         }
         self.kept.events.borrow_mut().push(event.clone());
-        let _ = self.tx.unbounded_send(Write::Event(event.clone()));
-        self.notify(&super::runner::Update::Event(event.clone()));
+        let _ = self
+            .tx
+            .unbounded_send(Write::Event(Box::new(event.clone())));
+        self.notify(&super::runner::Update::Event(Box::new(event.clone())));
     }
 
     fn on_delta(&self, call: &CallKey, seat: &str, delta: &str) {

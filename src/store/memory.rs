@@ -12,9 +12,12 @@ use crate::engine::event::Event;
 use crate::engine::tournament::progress::TournamentEvent;
 use crate::engine::CallKey;
 
+/// A debate as kept: its summary, its log and the text of its calls in flight.
+type Stored = (DebateSummary, Vec<Event>, Vec<InFlight>);
+
 #[derive(Default)]
 pub struct MemoryStore {
-    debates: RefCell<BTreeMap<String, (DebateSummary, Vec<Event>, Vec<InFlight>)>>,
+    debates: RefCell<BTreeMap<String, Stored>>,
     /// Each tournament's summary and its log, a JSON record per event, as IndexedDB keeps
     /// them.
     tournaments: RefCell<BTreeMap<String, (TournamentSummary, Vec<String>)>>,

@@ -109,7 +109,7 @@ fn open_route(state: AppState, route: Route) {
         Route::Setup | Route::Ledger | Route::Tournaments | Route::Tournament(_) => {}
     }
     state.route.set(route);
-    let _ = window().scroll_to_with_x_and_y(0.0, 0.0);
+    window().scroll_to_with_x_and_y(0.0, 0.0);
 }
 
 pub fn refresh_history(state: AppState) {

@@ -31,7 +31,7 @@ fn retarget(log: &mut [Event], conn: &Connection, model: &str) {
                     connection_label: conn.label.clone(),
                     model: model.clone(),
                     context_tokens: conn.context_tokens,
-                    price: price.clone(),
+                    price,
                 };
             }
         }
@@ -129,7 +129,7 @@ fn ForkForm(state: AppState) -> impl IntoView {
         }
         at.get().map(|(_, label)| {
             view! {
-                <form class="fork-panel" role="dialog" aria-label="Continue from here" on:submit=go.clone()
+                <form class="fork-panel" role="dialog" aria-label="Continue from here" on:submit=go
                     on:keydown=move |ev| if ev.key() == "Escape" { ev.prevent_default(); at.set(None) }>
                     <p>"A new debate with this history up to "<strong>{label}</strong>", going on from there on"</p>
                     <select aria-label="Connection for the fork" on:change=move |ev| conn.set(event_target_value(&ev))>

@@ -186,7 +186,7 @@ pub fn ImportBar() -> impl IntoView {
     let pick = |id: &'static str, label: &'static str, on: Box<dyn Fn(leptos::ev::Event)>| {
         view! {
             <label class="file-pick link">{label}
-                <input id=id type="file" accept=".json,application/json" on:change=move |ev| on(ev)/>
+                <input id=id type="file" accept=".json,application/json" on:change=on/>
             </label>
         }
     };

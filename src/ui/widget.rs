@@ -435,7 +435,7 @@ fn WidgetView(options: WidgetOptions, dispatch: Dispatch, alive: Rc<Cell<bool>>)
                         <p class="kicker">{kind}</p>
                         <h2 class="topic">{topic}</h2>
                         <p class="hint">{seats}</p>
-                        {key_labels.iter().cloned().map(|k| {
+                        {key_labels.iter().map(|k| {
                             let i = k.index;
                             view! {
                                 <label class="field"><span class="label">{format!("Your API key for {}", k.name)}</span>

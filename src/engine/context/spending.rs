@@ -132,9 +132,18 @@ mod tests {
         assert_eq!(dollars_up(1.001), "$1.01");
         assert_eq!(dollars_up(0.000_01), "$0.0001");
         let past = Room::paused_reason(0.02, 0.021, 0.005);
-        assert!(past.contains("cap of $0.0200 is reached ($0.0210 spent)"), "{past}");
-        assert!(past.contains("up to $0.0050") && past.contains("at least $0.0260"), "{past}");
+        assert!(
+            past.contains("cap of $0.0200 is reached ($0.0210 spent)"),
+            "{past}"
+        );
+        assert!(
+            past.contains("up to $0.0050") && past.contains("at least $0.0260"),
+            "{past}"
+        );
         let short = Room::paused_reason(0.02, 0.018, 0.005_2);
-        assert!(short.contains("Raise the cap by $0.0032 (to at least $0.0232)"), "{short}");
+        assert!(
+            short.contains("Raise the cap by $0.0032 (to at least $0.0232)"),
+            "{short}"
+        );
     }
 }

@@ -23,6 +23,17 @@ pub const FACT_CHECKER: &str = "fact-checker";
 pub const POSITION_A: &str = "position-a";
 pub const POSITION_B: &str = "position-b";
 
+/// One spoken turn: its call, whose it is, and the prompt and limits it is asked with.
+struct Turn<'a> {
+    path: String,
+    seat: &'a str,
+    purpose: Purpose,
+    label: &'a str,
+    template: &'a str,
+    max_tokens: u32,
+    temperature: f32,
+}
+
 struct Classic<'a> {
     ctx: &'a DebateCtx,
     config: DebateConfig,
@@ -110,15 +121,18 @@ impl<'a> Classic<'a> {
 
     async fn speak(
         &mut self,
-        path: String,
-        seat: &str,
-        purpose: Purpose,
-        label: &str,
-        template: &str,
-        max_tokens: u32,
-        temperature: f32,
+        turn: Turn<'_>,
         extra: &[(&str, &str)],
     ) -> Result<String, DebateError> {
+        let Turn {
+            path,
+            seat,
+            purpose,
+            label,
+            template,
+            max_tokens,
+            temperature,
+        } = turn;
         let system = self.system_prompt(seat)?;
         let w = transcript::words(max_tokens);
         let rounds = self.o.rounds.to_string();
@@ -306,25 +320,29 @@ impl<'a> Classic<'a> {
 
         ctx.phase("opening", "Opening statements", None);
         self.speak(
-            "opening/moderator".into(),
-            MODERATOR,
-            Purpose::Moderation,
-            "Opening remarks",
-            p::MODERATOR_OPENING,
-            o.summary_tokens,
-            0.5,
+            Turn {
+                path: "opening/moderator".into(),
+                seat: MODERATOR,
+                purpose: Purpose::Moderation,
+                label: "Opening remarks",
+                template: p::MODERATOR_OPENING,
+                max_tokens: o.summary_tokens,
+                temperature: 0.5,
+            },
             &[],
         )
         .await?;
         for seat in [POSITION_A, POSITION_B] {
             self.speak(
-                format!("opening/{seat}"),
-                seat,
-                Purpose::Argument,
-                "Opening statement",
-                p::OPENING,
-                o.opening_tokens,
-                0.8,
+                Turn {
+                    path: format!("opening/{seat}"),
+                    seat,
+                    purpose: Purpose::Argument,
+                    label: "Opening statement",
+                    template: p::OPENING,
+                    max_tokens: o.opening_tokens,
+                    temperature: 0.8,
+                },
                 &[],
             )
             .await?;
@@ -340,25 +358,29 @@ impl<'a> Classic<'a> {
             let round_start = self.said.len();
             for (first, second) in [(POSITION_A, POSITION_B), (POSITION_B, POSITION_A)] {
                 self.speak(
-                    format!("round/{round}/argument/{first}"),
-                    first,
-                    Purpose::Argument,
-                    "Argument",
-                    p::ARGUMENT,
-                    o.argument_tokens,
-                    0.8,
+                    Turn {
+                        path: format!("round/{round}/argument/{first}"),
+                        seat: first,
+                        purpose: Purpose::Argument,
+                        label: "Argument",
+                        template: p::ARGUMENT,
+                        max_tokens: o.argument_tokens,
+                        temperature: 0.8,
+                    },
                     &[("round", &r)],
                 )
                 .await?;
                 let last = transcript::clip(&self.last_from(first), 2400);
                 self.speak(
-                    format!("round/{round}/rebuttal/{second}"),
-                    second,
-                    Purpose::Argument,
-                    "Rebuttal",
-                    p::REBUTTAL,
-                    o.argument_tokens,
-                    0.8,
+                    Turn {
+                        path: format!("round/{round}/rebuttal/{second}"),
+                        seat: second,
+                        purpose: Purpose::Argument,
+                        label: "Rebuttal",
+                        template: p::REBUTTAL,
+                        max_tokens: o.argument_tokens,
+                        temperature: 0.8,
+                    },
                     &[("round", &r), ("opponent_last", &last)],
                 )
                 .await?;
@@ -383,13 +405,15 @@ impl<'a> Classic<'a> {
         ctx.phase("closing", "Closing statements", None);
         for seat in [POSITION_A, POSITION_B] {
             self.speak(
-                format!("closing/{seat}"),
-                seat,
-                Purpose::Argument,
-                "Closing statement",
-                p::CLOSING,
-                o.closing_tokens,
-                0.7,
+                Turn {
+                    path: format!("closing/{seat}"),
+                    seat,
+                    purpose: Purpose::Argument,
+                    label: "Closing statement",
+                    template: p::CLOSING,
+                    max_tokens: o.closing_tokens,
+                    temperature: 0.7,
+                },
                 &[],
             )
             .await?;
@@ -402,13 +426,15 @@ impl<'a> Classic<'a> {
 
         ctx.phase("summary", "Moderator's summary", None);
         self.speak(
-            "summary".into(),
-            MODERATOR,
-            Purpose::Summary,
-            "Closing summary",
-            p::FINAL_SUMMARY,
-            o.summary_tokens,
-            0.3,
+            Turn {
+                path: "summary".into(),
+                seat: MODERATOR,
+                purpose: Purpose::Summary,
+                label: "Closing summary",
+                template: p::FINAL_SUMMARY,
+                max_tokens: o.summary_tokens,
+                temperature: 0.3,
+            },
             &[],
         )
         .await?;
