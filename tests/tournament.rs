@@ -10,6 +10,7 @@ use std::rc::Rc;
 
 use agora::engine::clock::{run_virtual_with, Clock, VirtualClock};
 use agora::engine::config::{FormatId, Participant};
+use agora::engine::cost::NOISE;
 use agora::engine::model::ChatModel;
 use agora::engine::script::{Script, ScriptedModel};
 use agora::engine::tournament::progress::{Tournament, TournamentEvent};
@@ -336,7 +337,11 @@ fn no_cap_is_ever_passed_by_the_debates_and_verdicts_it_covers() {
         s.spending_cap = Some(cap);
         let (_, _, log) = run_new(s);
         let t = Tournament::from_events(&log).unwrap();
-        assert!(t.spent() <= cap, "{} spent of a {cap} cap", t.spent());
+        assert!(
+            t.spent() <= cap + NOISE,
+            "{} spent of a {cap} cap",
+            t.spent()
+        );
         println!(
             "cap {cap}: {} spent, {} verdicts, finished {}",
             t.spent(),

@@ -85,6 +85,11 @@ impl Ledger {
     }
 }
 
+/// A trillionth of a dollar: sums of prices differ from the exact amount by float rounding
+/// (0.021 + 0.005 is 0.026000000000000002), never by anything a bill shows. The spending cap
+/// counts amounts within it of each other as equal.
+pub const NOISE: f64 = 1e-12;
+
 /// "$0.0123": four decimals below a dollar, where most debates are, two from a dollar up
 /// (after rounding: $0.99996 is "$1.00"). A cost too small for four decimals but not zero
 /// says so ("< $0.0001") rather than showing $0.0000.

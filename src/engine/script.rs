@@ -457,7 +457,7 @@ impl<C: Clock> ChatModel for ScriptedModel<C> {
                     output_tokens: u.output_tokens,
                     estimated: false,
                 },
-                None => tokens::usage(req, &text),
+                None => tokens::usage(req, &text, ""),
             };
             Ok(ChatResponse {
                 reasoning: String::new(),

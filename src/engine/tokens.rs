@@ -3,19 +3,22 @@
 //! Estimates are always labelled as such wherever they are shown.
 //!
 //! Calibrated on `tests/fixtures/tokens/` (English prose, code, numbers, Chinese, Japanese,
-//! Korean, Arabic, Hebrew, emoji, Russian, French, Hindi, Greek and Turkish) against the
-//! counts of OpenAI's o200k and cl100k encodings and the local model's own tokenizer
-//! (SmolLM2): the estimate is at or above every one of them on every text there, and
-//! about a fifth above on English prose (`tests/tokens.rs` prints the margins). Text built
-//! to defeat tokenizers (a page of one-letter words, say) can still be undercounted.
+//! Korean, Arabic, Hebrew, emoji, Russian, French, Hindi, Greek, Turkish, Thai and
+//! Georgian) against the counts of OpenAI's o200k and cl100k encodings and the local
+//! model's own tokenizer (SmolLM2): the estimate is at or above every one of them on every
+//! text there, and about a fifth above on English prose (`tests/tokens.rs` prints the
+//! margins). Text built to defeat tokenizers (a page of one-letter words, say) can still be
+//! undercounted.
 //!
 //! The count is in twentieths of a token per character: a run of ASCII letters is a word
 //! of at least one token and a fifth of a token per letter past five (a space before it is
 //! part of it); a digit or other whitespace is a token (small vocabularies split numbers
-//! digit by digit), and so is punctuation, two marks in a row together (`":`, `},`); accented Latin two and a half; Greek and Cyrillic one and
-//! a quarter; Hebrew and Arabic one and a half; CJK two and a half (byte-level vocabularies
-//! take three bytes apart); emoji and other characters past the BMP three and a quarter
-//! (four bytes, and a joiner or a variation selector after them); anything else two.
+//! digit by digit), and so is punctuation, two marks in a row together (`":`, `},`);
+//! accented Latin two and a half; Greek and Cyrillic one and a quarter; Hebrew and Arabic
+//! one and a half; other two-byte characters two; CJK two and a half (byte-level
+//! vocabularies take three bytes apart), and so are other three-byte characters (Indic
+//! scripts, Thai, Georgian); emoji and other characters past the BMP three and a quarter
+//! (four bytes, and a joiner or a variation selector after them).
 
 use super::model::ChatRequest;
 
@@ -94,7 +97,11 @@ fn twentieths(c: char) -> u64 {
         | 0xF900..=0xFAFF
         | 0xFF00..=0xFFEF => 50,
         0x10000.. => 65,
-        _ => 40,
+        // The rest of two bytes in UTF-8 (Armenian, Syriac, Thaana…), and three (Indic
+        // scripts, Thai, Georgian, Ethiopic…): byte-level vocabularies split the longer
+        // ones further.
+        0x250..=0x36F | 0x530..=0x58F | 0x700..=0x7FF => 40,
+        _ => 50,
     }
 }
 
@@ -118,11 +125,17 @@ pub fn prompt(req: &ChatRequest) -> u32 {
 }
 
 /// What a call is counted as having used when its provider reports nothing: its prompt,
-/// and its answer up to the output limit it was sent (never past what it could be billed).
-pub fn usage(req: &ChatRequest, answer: &str) -> super::event::Usage {
+/// its answer up to the output limit it was sent, and the reasoning it streamed beside it
+/// (billed as output on top of the answer).
+pub fn usage(req: &ChatRequest, answer: &str, reasoning: &str) -> super::event::Usage {
+    let reasoning = if reasoning.is_empty() {
+        0
+    } else {
+        estimate(reasoning)
+    };
     super::event::Usage {
         input_tokens: prompt(req),
-        output_tokens: estimate(answer).min(req.max_tokens.max(1)),
+        output_tokens: estimate(answer).min(req.max_tokens.max(1)) + reasoning,
         estimated: true,
     }
 }

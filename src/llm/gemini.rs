@@ -70,7 +70,8 @@ pub fn accept(state: &mut StreamState, data: &str) -> Result<String, ModelError>
         let n = |k: &str| u.get(k).and_then(Value::as_u64).unwrap_or(0) as u32;
         state.usage = Some(Usage {
             input_tokens: n("promptTokenCount"),
-            output_tokens: n("candidatesTokenCount"),
+            // Thoughts are billed as output beside the answer.
+            output_tokens: n("candidatesTokenCount") + n("thoughtsTokenCount"),
             estimated: false,
         });
     }

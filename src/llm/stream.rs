@@ -178,7 +178,7 @@ impl AnswerStream {
         let usage = self
             .state
             .usage
-            .unwrap_or_else(|| tokens::usage(req, &self.state.text));
+            .unwrap_or_else(|| tokens::usage(req, &self.state.text, &self.state.reasoning));
         Ok(ChatResponse {
             reasoning: std::mem::take(&mut self.state.reasoning),
             text: self.state.text,

@@ -455,14 +455,16 @@ impl DebateCtx {
 
     /// The call boundary: pause is honoured, pending inputs are consumed and recorded (or,
     /// on a replay, the recorded ones are taken again), and a live call waits for room
-    /// under the spending cap, which it then reserves.
+    /// under the spending cap, which it then reserves. With `wait == false` a call that
+    /// finds no room comes back at once with why (`Ok(Err(reason))`).
     async fn boundary(
         &self,
         key: &CallKey,
         spec: &CallSpec,
         live: Option<f64>,
+        wait: bool,
         queued: &mut bool,
-    ) -> Result<Option<Reservation>, DebateError> {
+    ) -> Result<Result<Option<Reservation>, String>, DebateError> {
         self.wait_while_paused().await?;
         if self.stop.is_cancelled() {
             return Err(DebateError::Stopped);
@@ -481,7 +483,7 @@ impl DebateCtx {
                 self.take_input(input);
             }
             let Some(worst) = live else {
-                return Ok(None);
+                return Ok(Ok(None));
             };
             let seen = self.inputs.generation();
             let room = {
@@ -494,15 +496,21 @@ impl DebateCtx {
                         self.inputs.set_at_cap(false);
                         self.push(EventKind::Resumed);
                     }
-                    return Ok(id.map(|id| Reservation {
+                    return Ok(Ok(id.map(|id| Reservation {
                         budget: self.budget.clone(),
                         inputs: self.inputs.clone(),
                         id,
-                    }));
+                    })));
+                }
+                _ if !wait => {
+                    return Ok(Err("The spending cap left no room for this check beside the speech it is about, so it was skipped rather than run after the speech.".to_string()))
                 }
                 Room::WaitForOthers => self.queue(key, spec, queued),
                 Room::Spent { cap, spent, next } => {
-                    if !self.budget.paused_at_cap.replace(true) {
+                    // Once per pause, and again when a raised cap is still short.
+                    let fresh = !self.budget.paused_at_cap.replace(true);
+                    if fresh || self.budget.paused_cap.replace(cap) != cap {
+                        self.budget.paused_cap.set(cap);
                         self.inputs.set_at_cap(true);
                         self.push(EventKind::Paused {
                             reason: Room::paused_reason(cap, spent, next),
@@ -599,7 +607,24 @@ impl DebateCtx {
             worst_case(&st.config, &request, self.model.ceiling(&request))
         });
         let mut queued = false;
-        let reservation = self.boundary(&key, &spec, live, &mut queued).await?;
+        // A check beside a stream never waits for room under the cap either: it would
+        // come after the speech it checks, or pause the debate for a call it can skip.
+        let reservation = match self.boundary(&key, &spec, live, wait, &mut queued).await? {
+            Ok(r) => r,
+            Err(reason) => {
+                self.push(EventKind::CallSkipped {
+                    call: key.clone(),
+                    seat: spec.seat.clone(),
+                    reason: reason.clone(),
+                    failed: false,
+                });
+                return Ok(Err(CallFailure {
+                    key,
+                    seat: spec.seat,
+                    message: reason,
+                }));
+            }
+        };
 
         if let Some(s) = skipped {
             return Ok(Err(CallFailure {

@@ -9,7 +9,7 @@
 use std::cell::{Cell, RefCell};
 
 use super::super::config::DebateConfig;
-use super::super::cost::{decimal, dollars, seat_price, Ledger};
+use super::super::cost::{decimal, dollars, seat_price, Ledger, NOISE};
 use super::super::event::Event;
 use super::super::model::{Ceiling, ChatRequest};
 
@@ -22,6 +22,8 @@ pub(super) struct Budget {
     next_id: Cell<u64>,
     /// The debate is recorded as paused at its cap (one `Paused` for all waiting calls).
     pub paused_at_cap: Cell<bool>,
+    /// The cap that pause was at: a cap raised but still short pauses again, saying so.
+    pub paused_cap: Cell<f64>,
 }
 
 /// What the budget says about one live call about to start.
@@ -49,13 +51,13 @@ impl Room {
                 "The spending cap of {} is reached ({} spent). The next call could cost up to {}: raise the cap to at least {} to go on.",
                 dollars(cap),
                 dollars(spent),
-                dollars(next),
+                dollars_up(next),
                 dollars_up(needed)
             )
         } else {
             format!(
                 "The next call could cost up to {}, and {} of the spending cap of {} is spent: it would pass the cap. Raise the cap by {} (to at least {}) to go on.",
-                dollars(next),
+                dollars_up(next),
                 dollars(spent),
                 dollars(cap),
                 dollars_up(needed - cap),
@@ -70,7 +72,8 @@ impl Room {
 fn dollars_up(usd: f64) -> String {
     let places = if usd >= 1.0 { 2 } else { 4 };
     let scale = 10f64.powi(places);
-    let up = ((usd * scale - 1e-6).ceil() / scale).max(1.0 / scale);
+    // Within float noise of a step is that step (`try_start` allows the same noise).
+    let up = ((usd - NOISE) * scale).ceil().max(1.0) / scale;
     format!("${}", decimal(up, places as u32))
 }
 
@@ -100,7 +103,7 @@ impl Budget {
         };
         let spent = Ledger::from_events(config, events).total;
         let reserved: f64 = self.reserved.borrow().iter().map(|(_, r)| r).sum();
-        if spent + reserved + worst <= cap {
+        if spent + reserved + worst <= cap + NOISE {
             let id = self.next_id.get();
             self.next_id.set(id + 1);
             self.reserved.borrow_mut().push((id, worst));
@@ -131,6 +134,9 @@ mod tests {
         assert_eq!(dollars_up(0.023_3), "$0.0233");
         assert_eq!(dollars_up(1.001), "$1.01");
         assert_eq!(dollars_up(0.000_01), "$0.0001");
+        // Float noise above a step is that step; anything more is the next one.
+        assert_eq!(dollars_up(0.021 + 0.005), "$0.0260");
+        assert_eq!(dollars_up(0.0233 + 1e-9), "$0.0234");
         let past = Room::paused_reason(0.02, 0.021, 0.005);
         assert!(
             past.contains("cap of $0.0200 is reached ($0.0210 spent)"),

@@ -152,7 +152,7 @@ impl DebateCtx {
                 }
             }
         };
-        let estimate = |text: &str| tokens::usage(request, text);
+        let estimate = |text: &str| tokens::usage(request, text, "");
         let (text, reasoning, usage, finish) = match (result, cut.get()) {
             // Cut on purpose: the text passed on so far is the turn, whatever the transport
             // still read (or finished with) after the cut.

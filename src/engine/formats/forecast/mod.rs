@@ -306,7 +306,7 @@ impl<'a> Forecast<'a> {
         }
         // About 20 tokens of each line are the role, round, outcome and probabilities.
         let n = self.turns.len().max(1) as u32;
-        let per = ((budget / n).saturating_sub(20) as usize * 4).max(40);
+        let per = (budget / n).saturating_sub(20).max(16);
         let mut lines: Vec<String> = Vec::new();
         let mut used = 16u32;
         for t in self.turns.iter().rev() {
@@ -325,7 +325,7 @@ impl<'a> Forecast<'a> {
                     &t.parsed.outcome_supported
                 },
                 probs,
-                clip(&t.parsed.argument, per)
+                transcript::clip_tokens(&t.parsed.argument, per)
             );
             let cost = tokens::estimate(&line) + 1;
             if used + cost > budget && !lines.is_empty() {
@@ -767,6 +767,41 @@ impl<'a> Forecast<'a> {
 
     async fn synthesis(&self) -> Result<Option<parse::Synthesis>, DebateError> {
         let last = self.o.rounds;
+        let roles = self.roles();
+        let ids = self.ids();
+        let judge = self.role(JUDGE);
+        let system = self.system(judge);
+        let schema = parse::synthesis_schema(&ids, &roles);
+        let words = transcript::words(self.o.synthesis_output_tokens / 4);
+        let prompt = |arguments: &str| {
+            render(
+                p::SYNTHESIS,
+                &[
+                    ("question", &self.config.topic),
+                    ("outcomes", &self.outcomes_text()),
+                    ("background", &self.background()),
+                    ("arguments", arguments),
+                    ("summaries", &self.summaries.join("\n")),
+                    ("roles", &roles.join(", ")),
+                    ("max_words", &words),
+                ],
+            )
+        };
+        // The last round's arguments share what the judge's window leaves (700 characters
+        // each at most), their heading lines (about 40 tokens) aside.
+        let window = self
+            .config
+            .seat(JUDGE)
+            .map_or(4096, |s| s.participant.context_tokens());
+        let room = transcript::budget(
+            window,
+            self.o.synthesis_output_tokens,
+            &system,
+            &prompt(""),
+            Some(&schema),
+        );
+        let count = self.turns.iter().filter(|t| t.round == last).count().max(1) as u32;
+        let each = (room / count).saturating_sub(40).max(16);
         let arguments: Vec<String> = self
             .turns
             .iter()
@@ -791,39 +826,19 @@ impl<'a> Forecast<'a> {
                     self.name(&t.role),
                     t.role,
                     t.parsed.outcome_supported,
-                    clip(&t.parsed.argument, 700)
+                    transcript::clip_tokens(&clip(&t.parsed.argument, 700), each)
                 )
             })
             .collect();
-        let roles = self.roles();
-        let ids = self.ids();
-        let user = render(
-            p::SYNTHESIS,
-            &[
-                ("question", &self.config.topic),
-                ("outcomes", &self.outcomes_text()),
-                ("background", &self.background()),
-                ("arguments", &arguments.join("\n")),
-                ("summaries", &self.summaries.join("\n")),
-                ("roles", &roles.join(", ")),
-                (
-                    "max_words",
-                    &transcript::words(self.o.synthesis_output_tokens / 4),
-                ),
-            ],
-        );
-        let judge = self.role(JUDGE);
+        let user = prompt(&arguments.join("\n"));
         let rounds = self.o.rounds;
         self.ctx
             .call_json(
                 CallSpec::new("synthesis", JUDGE, Purpose::Summary, "Final synthesis")
-                    .messages(vec![
-                        ChatMessage::system(self.system(judge)),
-                        ChatMessage::user(user),
-                    ])
+                    .messages(vec![ChatMessage::system(system), ChatMessage::user(user)])
                     .max_tokens(self.o.synthesis_output_tokens)
                     .temperature(0.3)
-                    .json_schema(parse::synthesis_schema(&ids, &roles))
+                    .json_schema(schema)
                     .tolerate_failure(),
                 |v| parse::synthesis(v, &ids, &roles, rounds),
             )
