@@ -116,5 +116,9 @@ mod tests {
         let mut s = StreamState::default();
         let d = accept(&mut s, r#"{"candidates":[{"content":{"parts":[{"text":"Let me think","thought":true},{"text":"Yes."}]}}]}"#).unwrap();
         assert_eq!((d.as_str(), s.reasoning.as_str()), ("Yes.", "Let me think"));
+        // Thoughts are billed as output: the usage counts them with the answer.
+        accept(&mut s, r#"{"candidates":[],"usageMetadata":{"promptTokenCount":12,"candidatesTokenCount":3,"thoughtsTokenCount":40}}"#).unwrap();
+        let u = s.usage.unwrap();
+        assert_eq!((u.input_tokens, u.output_tokens), (12, 43));
     }
 }

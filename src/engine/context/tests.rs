@@ -260,3 +260,64 @@ fn structured_answers_are_recorded_as_parsed_repaired_or_unread_once_each() {
     assert_eq!(model.requests.borrow().len(), asked, "no call made again");
     assert_eq!(ReadTally::of(&resumed), tally, "no reading recorded twice");
 }
+
+/// A check beside a stream that finds no room under the cap is skipped at once, saying
+/// so: it neither waits for the speech it checks to end nor pauses the debate.
+#[test]
+fn a_check_with_no_room_under_the_cap_is_skipped_not_queued() {
+    let clock = VirtualClock::new(0);
+    let script: Script = serde_json::from_value(serde_json::json!({"answers": [
+        {"path": "speech", "chunks": ["One. ", "Two. ", "Three."], "chunk_delay_ms": 100}
+    ]}))
+    .unwrap();
+    let model = Rc::new(ScriptedModel::new(script, clock.clone()));
+    let log = Rc::new(EventLog::default());
+    let mut cfg = config();
+    if let Participant::Model { price, .. } = &mut cfg.seats[0].participant {
+        // $1,000 per million tokens: each call's worst case is about $0.12.
+        *price = Some(crate::engine::cost::Price {
+            input: 1000.0,
+            output: 1000.0,
+        });
+    }
+    cfg.spending_cap = Some(0.15);
+    let ctx = DebateCtx::start(
+        cfg,
+        9,
+        2,
+        Wiring {
+            retry: Default::default(),
+            limits: Default::default(),
+            model: model.clone(),
+            clock: Rc::new(clock.clone()),
+            observer: log.clone(),
+            inputs: Inputs::new(),
+            stop: CancelToken::new(),
+        },
+    );
+    let c2 = clock.clone();
+    let (speech, check) = run_virtual_with(&clock, move |_| async move {
+        let speech =
+            ctx.call(CallSpec::new("speech", "a", Purpose::Argument, "Speech").max_tokens(100));
+        let check = async {
+            c2.sleep(50).await;
+            let c = ctx
+                .check(CallSpec::new("check", "a", Purpose::Check, "Check").max_tokens(100))
+                .await;
+            (c, c2.now_ms())
+        };
+        futures::join!(speech, check)
+    });
+    assert_eq!(speech.unwrap().text, "One. Two. Three.");
+    let (check, at) = check;
+    assert!(check.unwrap().is_none());
+    assert_eq!(at, 50, "skipped at once, not after the speech");
+    let events = log.events.borrow();
+    assert!(events.iter().any(|e| matches!(&e.kind,
+        EventKind::CallSkipped { call, reason, failed: false, .. }
+            if call.path == "check" && reason.contains("spending cap"))));
+    assert!(!events
+        .iter()
+        .any(|e| matches!(e.kind, EventKind::Paused { .. })));
+    assert_eq!(model.requests.borrow().len(), 1);
+}
