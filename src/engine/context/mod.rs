@@ -492,7 +492,7 @@ impl DebateCtx {
             };
             match room {
                 Room::Go(id) => {
-                    if self.budget.paused_at_cap.replace(false) {
+                    if self.budget.paused_at.take().is_some() {
                         self.inputs.set_at_cap(false);
                         self.push(EventKind::Resumed);
                     }
@@ -508,9 +508,7 @@ impl DebateCtx {
                 Room::WaitForOthers => self.queue(key, spec, queued),
                 Room::Spent { cap, spent, next } => {
                     // Once per pause, and again when a raised cap is still short.
-                    let fresh = !self.budget.paused_at_cap.replace(true);
-                    if fresh || self.budget.paused_cap.replace(cap) != cap {
-                        self.budget.paused_cap.set(cap);
+                    if self.budget.paused_at.replace(Some(cap)) != Some(cap) {
                         self.inputs.set_at_cap(true);
                         self.push(EventKind::Paused {
                             reason: Room::paused_reason(cap, spent, next),

@@ -20,10 +20,9 @@ pub(super) struct Budget {
     /// Worst cases of the live calls in flight, by reservation id.
     reserved: RefCell<Vec<(u64, f64)>>,
     next_id: Cell<u64>,
-    /// The debate is recorded as paused at its cap (one `Paused` for all waiting calls).
-    pub paused_at_cap: Cell<bool>,
-    /// The cap that pause was at: a cap raised but still short pauses again, saying so.
-    pub paused_cap: Cell<f64>,
+    /// The cap the debate is recorded as paused at (one `Paused` for all waiting calls; a
+    /// cap raised but still short pauses again, saying so).
+    pub paused_at: Cell<Option<f64>>,
 }
 
 /// What the budget says about one live call about to start.
