@@ -115,13 +115,23 @@ pub fn estimate(text: &str) -> u32 {
 /// An upper bound on the input tokens of a request: every message with its framing, and
 /// the JSON Schema a structured call sends with it.
 pub fn prompt(req: &ChatRequest) -> u32 {
-    let messages: u32 = req
-        .messages
-        .iter()
-        .map(|m| estimate(&m.content) + PER_MESSAGE)
+    request(
+        req.messages.iter().map(|m| m.content.as_str()),
+        req.schema.as_ref(),
+    )
+}
+
+/// `prompt` of a request of these messages' texts and this schema, for a request still
+/// being sized (the fixed parts a context budget leaves room around).
+pub fn request<'a>(
+    messages: impl IntoIterator<Item = &'a str>,
+    schema: Option<&serde_json::Value>,
+) -> u32 {
+    let messages: u32 = messages
+        .into_iter()
+        .map(|m| estimate(m) + PER_MESSAGE)
         .sum();
-    let schema = req.schema.as_ref().map_or(0, |s| estimate(&s.to_string()));
-    messages + schema + PER_REQUEST
+    messages + schema.map_or(0, |s| estimate(&s.to_string())) + PER_REQUEST
 }
 
 /// What a call is counted as having used when its provider reports nothing: its prompt,

@@ -149,10 +149,7 @@ pub fn budget(
     schema: Option<&serde_json::Value>,
 ) -> u32 {
     let window = context_tokens.min(16_000);
-    let schema = schema.map_or(0, |s| tokens::estimate(&s.to_string()));
-    let framing = 2 * tokens::PER_MESSAGE + tokens::PER_REQUEST;
-    let fixed =
-        max_tokens + tokens::estimate(system) + tokens::estimate(template) + schema + framing + 32;
+    let fixed = max_tokens + tokens::request([system, template], schema) + 32;
     window.saturating_sub(fixed).max(64)
 }
 

@@ -407,10 +407,7 @@ impl<'a> Forecast<'a> {
         // the fixed prompt and their framing leave for the earlier rounds (at least a
         // little, so a rebuttal always sees something). The schema rides beside them for
         // providers that take one; the window fit and the spending cap count it too.
-        let shell = tokens::estimate(&system)
-            + tokens::estimate(&fixed)
-            + 2 * tokens::PER_MESSAGE
-            + tokens::PER_REQUEST;
+        let shell = tokens::request([system.as_str(), fixed.as_str()], None);
         let room = self.o.argument_input_tokens.saturating_sub(shell).max(80);
         let user = self.user_prompt(round, seat, &self.debate_text(room));
         let path = if again {
