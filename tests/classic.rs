@@ -754,10 +754,18 @@ fn scoring_and_fact_checks_follow_the_configuration_and_never_invent_a_number() 
         .iter()
         .find(|f| f.key == "score/position-b")
         .unwrap();
-    assert!(
-        matches!(b.body, FindingBody::Unscored { .. }),
-        "no number for an unreadable score"
-    );
+    match &b.body {
+        // No number for an unreadable score, and the reason says what was wrong.
+        FindingBody::Unscored { what, reason } => {
+            assert_eq!(what, "Position B's performance");
+            assert_eq!(
+                reason,
+                "the answer could not be read, even after a repair: \
+                 the answer contained no valid JSON object"
+            );
+        }
+        other => panic!("{other:?}"),
+    }
     // The configuration's rules reach the debaters' prompts.
     let asked = s.model.requests.borrow();
     let opening = asked

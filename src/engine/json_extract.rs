@@ -4,7 +4,9 @@
 
 use serde_json::Value;
 
-pub fn extract(text: &str) -> Result<Value, String> {
+use super::answer::Problem;
+
+pub fn extract(text: &str) -> Result<Value, Problem> {
     let trimmed = text.trim().trim_start_matches('\u{feff}');
     if let Ok(v) = serde_json::from_str::<Value>(trimmed) {
         return Ok(v);
@@ -25,9 +27,9 @@ pub fn extract(text: &str) -> Result<Value, String> {
         }
     }
     Err(if trimmed.is_empty() {
-        "the answer was empty".to_string()
+        Problem::Empty
     } else {
-        "the answer contained no valid JSON object".to_string()
+        Problem::NotJson
     })
 }
 
@@ -160,8 +162,11 @@ mod tests {
 
     #[test]
     fn says_why_when_there_is_no_json() {
-        assert_eq!(extract("").unwrap_err(), "the answer was empty");
-        assert!(extract("I'd rather not score this.").is_err());
+        assert_eq!(extract("").unwrap_err(), Problem::Empty);
+        assert_eq!(
+            extract("I'd rather not score this.").unwrap_err(),
+            Problem::NotJson
+        );
         assert!(extract("{\"score\": ").is_err());
     }
 }

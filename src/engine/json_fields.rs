@@ -3,25 +3,27 @@
 
 use serde_json::Value;
 
-pub fn field<'a>(v: &'a Value, name: &str) -> Result<&'a Value, String> {
-    v.get(name).ok_or_else(|| format!("`{name}` is missing"))
+use super::answer::Problem;
+
+pub fn field<'a>(v: &'a Value, name: &str) -> Result<&'a Value, Problem> {
+    v.get(name).ok_or_else(|| Problem::missing(name))
 }
 
 /// A JSON `true` or `false`.
-pub fn boolean(v: &Value, name: &str) -> Result<bool, String> {
+pub fn boolean(v: &Value, name: &str) -> Result<bool, Problem> {
     field(v, name)?
         .as_bool()
-        .ok_or_else(|| format!("`{name}` must be true or false"))
+        .ok_or_else(|| Problem::wrong(name, "be true or false"))
 }
 
 /// `true` or `false`, also written as text ("true"), as small models now and then do;
 /// nothing else is accepted.
-pub fn lenient_boolean(v: &Value, name: &str) -> Result<bool, String> {
+pub fn lenient_boolean(v: &Value, name: &str) -> Result<bool, Problem> {
     match field(v, name)? {
         Value::Bool(b) => Ok(*b),
         Value::String(s) if s.eq_ignore_ascii_case("true") => Ok(true),
         Value::String(s) if s.eq_ignore_ascii_case("false") => Ok(false),
-        _ => Err(format!("`{name}` must be true or false")),
+        _ => Err(Problem::wrong(name, "be true or false")),
     }
 }
 
@@ -34,19 +36,19 @@ pub fn text(v: &Value, name: &str) -> String {
         .to_string()
 }
 
-pub fn required_text(v: &Value, name: &str) -> Result<String, String> {
+pub fn required_text(v: &Value, name: &str) -> Result<String, Problem> {
     let t = text(v, name);
     if t.is_empty() {
-        Err(format!("`{name}` must be a non-empty text"))
+        Err(Problem::wrong(name, "be a non-empty text"))
     } else {
         Ok(t)
     }
 }
 
-pub fn array<'a>(v: &'a Value, name: &str) -> Result<&'a Vec<Value>, String> {
+pub fn array<'a>(v: &'a Value, name: &str) -> Result<&'a Vec<Value>, Problem> {
     field(v, name)?
         .as_array()
-        .ok_or_else(|| format!("`{name}` must be a list"))
+        .ok_or_else(|| Problem::wrong(name, "be a list"))
 }
 
 /// The non-empty texts of a list field, trimmed; empty when missing.

@@ -1,6 +1,7 @@
 //! The debate engine: pure Rust with no browser dependency, so every format, the event log,
 //! scoring and context building compile and test natively with `cargo test`.
 
+pub mod answer;
 pub mod cancel;
 pub mod clock;
 pub mod config;

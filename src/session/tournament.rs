@@ -671,7 +671,10 @@ impl TournamentRun {
                 });
                 req.messages.push(ChatMessage::user(render(
                     JSON_REPAIR,
-                    &[("problem", &clip(&problem, verdict::PROBLEM_CHARS))],
+                    &[(
+                        "problem",
+                        &clip(&problem.to_string(), verdict::PROBLEM_CHARS),
+                    )],
                 )));
                 req.call.push_str("/repair");
                 let second = ask(req).await.map_err(failed)?;

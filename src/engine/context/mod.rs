@@ -29,15 +29,16 @@ pub use spec::{CallFailure, CallOutput, CallSpec, DeltaFn};
 pub use stream::{output_bound, CallLimits};
 pub use watch::{sentence_end_from, sentence_ends, Watch};
 
+use super::answer::{Problem, Structured, Unread};
 use super::cancel::CancelToken;
 use super::clock::Clock;
 use super::config::{DebateConfig, Participant};
 use super::event::{
     CallKey, Event, EventKind, FinishReason, Input, Outcome, ReadOutcome, Usage, SCHEMA_VERSION,
 };
-use super::finding::Finding;
+use super::finding::{Finding, FindingBody};
 use super::json_extract;
-use super::model::{Admission, ChatMessage, ChatModel, ChatRequest, ModelError};
+use super::model::{Admission, ChatModel, ChatRequest, ModelError};
 use super::rng::{self, fnv1a};
 use super::small_map::SmallMap;
 use replay::{finding_key, phase_key, read_key, Replay};
@@ -706,81 +707,81 @@ impl DebateCtx {
     }
 
     /// An analysis call that must return JSON of a given shape: the JSON is extracted from
-    /// whatever the model wrapped it in and validated; on failure one repair request is made.
-    /// `Ok(None)` means the model never produced valid JSON: the result is unscored, never a
-    /// made-up default.
+    /// whatever the model wrapped it in and read by `read`; when that finds a problem, one
+    /// repair request names it. Returns the key of the call whose answer was read beside
+    /// the value, or why there is none: the result is then unscored, never a made-up
+    /// default.
     pub async fn call_json<T>(
         &self,
         spec: CallSpec,
-        validate: impl Fn(&serde_json::Value) -> Result<T, String>,
-    ) -> Result<Option<T>, DebateError> {
-        let path = spec.path.clone();
-        let (seat, purpose, label, max_tokens, tolerate) = (
-            spec.seat.clone(),
-            spec.purpose,
-            spec.label.clone(),
-            spec.max_tokens,
-            spec.tolerate_failure,
-        );
-        let mut messages = spec.messages.clone();
-        let schema = spec.schema.clone();
+        read: impl Fn(&serde_json::Value) -> Result<T, Problem>,
+    ) -> Result<Structured<T>, DebateError> {
+        let repair = spec.repair_of();
+        let seat = spec.seat.clone();
+        let read_text = |text: &str| json_extract::extract(text).and_then(|v| read(&v));
         let first = match self.try_call(spec.json()).await? {
             Ok(first) => first,
             Err(failed) => {
-                self.record_read(
-                    &failed.key,
-                    &failed.seat,
-                    ReadOutcome::Unread,
-                    &failed.message,
-                );
-                return Ok(None);
+                self.record_read(&failed.key, &seat, ReadOutcome::Unread, &failed.message);
+                return Ok(Structured {
+                    key: failed.key,
+                    read: Err(Unread::NoAnswer {
+                        message: failed.message,
+                    }),
+                });
             }
         };
-        let problem = match json_extract::extract(&first.text) {
-            Ok(v) => match validate(&v) {
-                Ok(t) => {
-                    self.record_read(&first.key, &seat, ReadOutcome::Parsed, "");
-                    return Ok(Some(t));
-                }
-                Err(e) => e,
-            },
-            Err(e) => e,
+        let problem = match read_text(&first.text) {
+            Ok(t) => {
+                self.record_read(&first.key, &seat, ReadOutcome::Parsed, "");
+                return Ok(Structured {
+                    key: first.key,
+                    read: Ok(t),
+                });
+            }
+            Err(problem) => problem,
         };
-        messages.push(ChatMessage {
-            role: super::model::Role::Assistant,
-            content: first.text,
-        });
-        messages.push(ChatMessage::user(super::prompt::render(
-            super::prompt::JSON_REPAIR,
-            &[("problem", problem.as_str())],
-        )));
-        let mut repair = CallSpec::new(
-            format!("{path}/repair"),
-            seat.clone(),
-            purpose,
-            format!("{label} (repair)"),
-        )
-        .messages(messages)
-        .max_tokens(max_tokens)
-        .temperature(0.0);
-        repair.tolerate_failure = tolerate;
-        let repair = match schema {
-            Some(s) => repair.json_schema(s),
-            None => repair.json(),
+        let said = problem.to_string();
+        let (key, read) = match self.try_call(repair(first.text, &said)).await? {
+            Ok(second) => (
+                second.key,
+                read_text(&second.text).map_err(|problem| Unread::Unreadable { problem }),
+            ),
+            // The repair brought nothing: what was wrong is still the first answer's problem.
+            Err(_) => (first.key.clone(), Err(Unread::Unreadable { problem })),
         };
-        let read = match self.try_call(repair).await? {
-            Ok(second) => json_extract::extract(&second.text)
-                .ok()
-                .and_then(|v| validate(&v).ok()),
-            Err(_) => None,
-        };
-        let outcome = if read.is_some() {
+        let outcome = if read.is_ok() {
             ReadOutcome::Repaired
         } else {
             ReadOutcome::Unread
         };
-        self.record_read(&first.key, &seat, outcome, &problem);
-        Ok(read)
+        self.record_read(&first.key, &seat, outcome, &said);
+        Ok(Structured { key, read })
+    }
+
+    /// Records what a structured call found, once: `body` of the value read, or "not
+    /// scored" (`what` could not be judged) with the reason the answer could not be read.
+    pub fn record_structured<T>(
+        &self,
+        finding: (String, Option<CallKey>, &str),
+        what: impl FnOnce() -> String,
+        read: Result<T, Unread>,
+        body: impl FnOnce(T) -> FindingBody,
+    ) {
+        let (key, about, seat) = finding;
+        let body = match read {
+            Ok(t) => body(t),
+            Err(unread) => FindingBody::Unscored {
+                what: what(),
+                reason: unread.to_string(),
+            },
+        };
+        self.record(Finding {
+            key,
+            about,
+            seat: seat.to_string(),
+            body,
+        });
     }
 
     /// How a structured answer was read, once per call (a resumed debate replays the calls

@@ -4,7 +4,8 @@ use std::rc::Rc;
 
 use super::super::cancel::CancelToken;
 use super::super::event::{CallKey, FinishReason, Purpose, Usage};
-use super::super::model::ChatMessage;
+use super::super::model::{ChatMessage, Role};
+use super::super::prompt::{render, JSON_REPAIR};
 use super::watch::Watch;
 
 /// Receives each text fragment of a call as it streams.
@@ -93,6 +94,35 @@ impl CallSpec {
     pub fn tolerate_failure(mut self) -> Self {
         self.tolerate_failure = true;
         self
+    }
+
+    /// The repair of this call, made once its answer has come back unreadable: the same
+    /// conversation with that answer and what was wrong with it, on `{path}/repair`, at
+    /// temperature 0.
+    pub fn repair_of(&self) -> impl FnOnce(String, &str) -> CallSpec {
+        let mut repair = CallSpec::new(
+            format!("{}/repair", self.path),
+            self.seat.clone(),
+            self.purpose,
+            format!("{} (repair)", self.label),
+        )
+        .max_tokens(self.max_tokens)
+        .temperature(0.0);
+        repair.tolerate_failure = self.tolerate_failure;
+        repair.json = true;
+        repair.schema = self.schema.clone();
+        let mut messages = self.messages.clone();
+        move |answer, problem| {
+            messages.push(ChatMessage {
+                role: Role::Assistant,
+                content: answer,
+            });
+            messages.push(ChatMessage::user(render(
+                JSON_REPAIR,
+                &[("problem", problem)],
+            )));
+            repair.messages(messages)
+        }
     }
 }
 

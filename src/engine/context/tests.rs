@@ -204,7 +204,7 @@ fn structured_answers_are_recorded_as_parsed_repaired_or_unread_once_each() {
         inputs: Inputs::new(),
         stop: CancelToken::new(),
     };
-    let n = |v: &serde_json::Value| v["n"].as_u64().ok_or_else(|| "no field `n`".to_string());
+    let n = |v: &serde_json::Value| v["n"].as_u64().ok_or_else(|| Problem::missing("n"));
     let three = |ctx: DebateCtx| async move {
         let mut got = Vec::new();
         for path in ["ok", "fixed", "bad"] {
@@ -218,7 +218,26 @@ fn structured_answers_are_recorded_as_parsed_repaired_or_unread_once_each() {
     };
     let first = DebateCtx::start(config(), 1, 5, wiring(Rc::new(EventLog::default())));
     let (got, events) = run_virtual_with(&clock, |_| three(first));
-    assert_eq!(got, vec![Some(1), Some(2), None]);
+    let read: Vec<(String, Result<u64, Unread>)> = got
+        .into_iter()
+        .map(|s| (s.key.to_string(), s.read))
+        .collect();
+    // Each comes back with the key of the answer read (the repair's when repaired) and,
+    // when nothing could be read, why.
+    assert_eq!(
+        read,
+        vec![
+            ("ok".into(), Ok(1)),
+            ("fixed/repair".into(), Ok(2)),
+            (
+                "bad/repair".into(),
+                // The last problem: the repair's answer was JSON without `n`.
+                Err(Unread::Unreadable {
+                    problem: Problem::missing("n")
+                })
+            ),
+        ]
+    );
     let reads: Vec<(String, ReadOutcome, String)> = events
         .iter()
         .filter_map(|e| match &e.kind {
@@ -256,7 +275,8 @@ fn structured_answers_are_recorded_as_parsed_repaired_or_unread_once_each() {
     let asked = model.requests.borrow().len();
     let again = DebateCtx::resume(events.clone(), wiring(Rc::new(EventLog::default()))).unwrap();
     let (got, resumed) = run_virtual_with(&clock, |_| three(again));
-    assert_eq!(got, vec![Some(1), Some(2), None]);
+    let values: Vec<Option<u64>> = got.into_iter().map(Structured::ok).collect();
+    assert_eq!(values, vec![Some(1), Some(2), None]);
     assert_eq!(model.requests.borrow().len(), asked, "no call made again");
     assert_eq!(ReadTally::of(&resumed), tally, "no reading recorded twice");
 }

@@ -5,6 +5,7 @@
 //! JSON analysis call with its repair, two people answering in two rooms at once, and a
 //! random choice. Its tests resume it from every prefix of its own log.
 
+use crate::engine::answer::Problem;
 use crate::engine::context::{sentence_ends, CallSpec, DebateCtx, DebateError, Watch};
 use crate::engine::event::{FinishReason, Purpose};
 use crate::engine::finding::{Criterion, Finding, FindingBody};
@@ -146,32 +147,26 @@ pub async fn run(ctx: &DebateCtx) -> Result<ProbeResult, DebateError> {
                     .and_then(|s| s.as_u64())
                     .filter(|s| *s <= 10)
                     .map(|s| s as u32)
-                    .ok_or_else(|| "`score` must be a whole number from 0 to 10".to_string())
+                    .ok_or_else(|| Problem::wrong("score", "be a whole number from 0 to 10"))
             },
         )
         .await?;
-    ctx.record(Finding {
-        key: "score/s".into(),
-        about: None,
-        seat: "s".into(),
-        body: match score {
-            Some(n) => FindingBody::Score {
-                rubric: "probe".into(),
-                criteria: vec![Criterion {
-                    name: "overall".into(),
-                    weight: 1.0,
-                    value: n as f64,
-                    max: 10.0,
-                    reason: String::new(),
-                }],
-                total: n as f64,
-            },
-            None => FindingBody::Unscored {
-                what: "The speech".into(),
-                reason: "the analyst's answer could not be read".into(),
-            },
+    ctx.record_structured(
+        ("score/s".into(), None, "s"),
+        || "The speech".into(),
+        score.read.clone(),
+        |n| FindingBody::Score {
+            rubric: "probe".into(),
+            criteria: vec![Criterion {
+                name: "overall".into(),
+                weight: 1.0,
+                value: n as f64,
+                max: 10.0,
+                reason: String::new(),
+            }],
+            total: n as f64,
         },
-    });
+    );
 
     // Two rooms side by side, each waiting for the same person at once.
     ctx.phase("rooms", "Two rooms", None);
@@ -196,7 +191,7 @@ pub async fn run(ctx: &DebateCtx) -> Result<ProbeResult, DebateError> {
         speech: (speech.text, speech.finish),
         checks: (ran, skipped),
         trigger,
-        score,
+        score: score.ok(),
         rooms: (r1?.text, r2?.text),
         pick,
         last: last.text,

@@ -5,6 +5,7 @@
 use serde_json::Value;
 
 use super::spec::{side_seats, TournamentSpec};
+use crate::engine::answer::Problem;
 use crate::engine::config::{DebateConfig, Participant};
 use crate::engine::event::{Event, EventKind};
 use crate::engine::formats::shown_text;
@@ -112,12 +113,13 @@ pub fn prompt(
 
 /// Reads a judge's answer: `{"winner": "A"|"B"|"tie", "reason": …}`, back in the match's
 /// sides. The reason is kept for the results; a missing one is not an error.
-pub fn read(text: &str, shown_first: usize) -> Result<(Decision, String), String> {
+pub fn read(text: &str, shown_first: usize) -> Result<(Decision, String), Problem> {
     let v = extract(text)?;
     let winner = v
         .get("winner")
-        .and_then(Value::as_str)
-        .ok_or("The verdict has no \"winner\".")?;
+        .ok_or_else(|| Problem::missing("winner"))?
+        .as_str()
+        .ok_or_else(|| Problem::wrong("winner", "be \"A\", \"B\" or \"tie\""))?;
     let w = winner.trim().to_lowercase();
     let w = w.strip_prefix("debater").unwrap_or(&w).trim();
     let decision = match w {
@@ -125,8 +127,9 @@ pub fn read(text: &str, shown_first: usize) -> Result<(Decision, String), String
         "b" => Decision::Side(1 - shown_first),
         "tie" | "draw" | "neither" => Decision::Tie,
         _ => {
-            return Err(format!(
-                "The verdict's winner \"{winner}\" is not A, B or tie."
+            return Err(Problem::wrong(
+                "winner",
+                format!("be \"A\", \"B\" or \"tie\", not \"{winner}\""),
             ))
         }
     };
@@ -363,7 +366,14 @@ mod tests {
         assert_eq!(r.0, Decision::Side(0));
         assert_eq!(read(r#"{"winner": "tie"}"#, 0).unwrap().0, Decision::Tie);
         let e = read(r#"{"winner": "both"}"#, 0).unwrap_err();
-        assert!(e.contains("not A, B or tie"), "{e}");
-        assert!(read("I pick A.", 0).is_err());
+        assert_eq!(
+            e.to_string(),
+            r#"`winner` must be "A", "B" or "tie", not "both""#
+        );
+        assert_eq!(
+            read(r#"{"reason": "Close."}"#, 0),
+            Err(Problem::missing("winner"))
+        );
+        assert_eq!(read("I pick A.", 0), Err(Problem::NotJson));
     }
 }

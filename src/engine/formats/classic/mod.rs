@@ -6,7 +6,7 @@
 use super::super::config::{ClassicOptions, DebateConfig, FormatOptions, SeatConfig};
 use super::super::context::{CallSpec, DebateCtx, DebateError};
 use super::super::event::Purpose;
-use super::super::finding::{Finding, FindingBody};
+use super::super::finding::FindingBody;
 use super::super::model::ChatMessage;
 use super::super::prompt::{classic as p, render};
 use super::super::transcript::{self, ContextParts, Said};
@@ -191,18 +191,12 @@ impl<'a> Classic<'a> {
                 scoring::parse_claims,
             )
             .await?;
-        self.ctx.record(Finding {
-            key: format!("{key}/fact-check"),
-            about: Some(key.clone()),
-            seat: seat.into(),
-            body: match checked {
-                Some(claims) => FindingBody::FactCheck { claims },
-                None => FindingBody::Unscored {
-                    what: format!("{name}'s claims"),
-                    reason: "the fact checker's answer could not be read".into(),
-                },
-            },
-        });
+        self.ctx.record_structured(
+            (format!("{key}/fact-check"), Some(key.clone()), seat),
+            || format!("{name}'s claims"),
+            checked.read,
+            |claims| FindingBody::FactCheck { claims },
+        );
         Ok(())
     }
 
@@ -282,22 +276,16 @@ impl<'a> Classic<'a> {
                     |v| scoring::parse_scores(v, weights),
                 )
                 .await?;
-            self.ctx.record(Finding {
-                key: format!("score/{seat}"),
-                about: None,
-                seat: seat.into(),
-                body: match scored {
-                    Some((criteria, total)) => FindingBody::Score {
-                        rubric: self.o.style.id().into(),
-                        criteria,
-                        total,
-                    },
-                    None => FindingBody::Unscored {
-                        what: format!("{name}'s performance"),
-                        reason: "the analyst's scores could not be read".into(),
-                    },
+            self.ctx.record_structured(
+                (format!("score/{seat}"), None, seat),
+                || format!("{name}'s performance"),
+                scored.read,
+                |(criteria, total)| FindingBody::Score {
+                    rubric: self.o.style.id().into(),
+                    criteria,
+                    total,
                 },
-            });
+            );
         }
         Ok(())
     }

@@ -4,6 +4,7 @@
 
 use serde_json::{json, Value};
 
+use crate::engine::answer::Problem;
 use crate::engine::config::ClassicStyle;
 use crate::engine::finding::{ClaimCheck, Criterion, Verdict};
 use crate::engine::prompt::classic::CONFIGURATIONS;
@@ -35,16 +36,16 @@ pub fn configuration(style: ClassicStyle) -> (String, [u32; 5]) {
 }
 
 /// The analyst's scores for one side, weighted: (criteria, total 0–10).
-pub fn parse_scores(v: &Value, weights: [u32; 5]) -> Result<(Vec<Criterion>, f64), String> {
+pub fn parse_scores(v: &Value, weights: [u32; 5]) -> Result<(Vec<Criterion>, f64), Problem> {
     let mut criteria = Vec::new();
     let mut total = 0.0;
     for ((id, name), w) in CRITERIA.iter().zip(weights) {
-        let c = v.get(*id).ok_or_else(|| format!("`{id}` is missing"))?;
+        let c = v.get(*id).ok_or_else(|| Problem::missing(*id))?;
         let score = c
             .get("score")
             .and_then(Value::as_f64)
             .filter(|s| (0.0..=10.0).contains(s))
-            .ok_or_else(|| format!("`{id}.score` must be a number from 0 to 10"))?;
+            .ok_or_else(|| Problem::wrong(format!("{id}.score"), "be a number from 0 to 10"))?;
         total += score * w as f64 / 1000.0;
         criteria.push(Criterion {
             name: (*name).into(),
@@ -75,28 +76,32 @@ pub fn scores_schema() -> Value {
 }
 
 /// The fact checker's verdicts; a claim with an unknown verdict makes the answer unreadable.
-pub fn parse_claims(v: &Value) -> Result<Vec<ClaimCheck>, String> {
+pub fn parse_claims(v: &Value) -> Result<Vec<ClaimCheck>, Problem> {
     let list = v
         .get("claims")
         .and_then(Value::as_array)
-        .ok_or("`claims` must be a list")?;
+        .ok_or_else(|| Problem::wrong("claims", "be a list"))?;
     list.iter()
         .take(5)
-        .map(|c| {
-            let verdict =
-                match c.get("verdict").and_then(Value::as_str).map(str::trim) {
-                    Some(s) if s.eq_ignore_ascii_case("supported") => Verdict::Supported,
-                    Some(s) if s.eq_ignore_ascii_case("disputed") => Verdict::Disputed,
-                    Some(s) if s.eq_ignore_ascii_case("false") => Verdict::False,
-                    Some(s) if s.eq_ignore_ascii_case("unverifiable") => Verdict::Unverifiable,
-                    _ => return Err(
-                        "each claim's `verdict` must be supported, disputed, false or unverifiable"
-                            .to_string(),
-                    ),
-                };
+        .enumerate()
+        .map(|(i, c)| {
+            let part = || format!("claim {}", i + 1);
+            let verdict = match c.get("verdict").and_then(Value::as_str).map(str::trim) {
+                Some(s) if s.eq_ignore_ascii_case("supported") => Verdict::Supported,
+                Some(s) if s.eq_ignore_ascii_case("disputed") => Verdict::Disputed,
+                Some(s) if s.eq_ignore_ascii_case("false") => Verdict::False,
+                Some(s) if s.eq_ignore_ascii_case("unverifiable") => Verdict::Unverifiable,
+                _ => {
+                    return Err(Problem::wrong(
+                        "verdict",
+                        "be supported, disputed, false or unverifiable",
+                    )
+                    .within(part()))
+                }
+            };
             let claim = c.get("claim").and_then(Value::as_str).unwrap_or("").trim();
             if claim.is_empty() {
-                return Err("each claim needs its `claim` text".into());
+                return Err(Problem::wrong("claim", "be a non-empty text").within(part()));
             }
             Ok(ClaimCheck {
                 claim: claim.into(),
@@ -157,9 +162,10 @@ mod tests {
         assert_eq!(criteria[1].reason, "thin");
         let mut bad = v.clone();
         bad["evidence"]["score"] = json!(11);
-        assert!(parse_scores(&bad, [250, 250, 200, 150, 150])
-            .unwrap_err()
-            .contains("evidence"));
+        assert_eq!(
+            parse_scores(&bad, [250, 250, 200, 150, 150]).unwrap_err(),
+            Problem::wrong("evidence.score", "be a number from 0 to 10")
+        );
         bad = v;
         bad.as_object_mut().unwrap().remove("persuasiveness");
         assert!(parse_scores(&bad, [250; 5]).is_err());

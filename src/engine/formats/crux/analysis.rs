@@ -4,6 +4,7 @@
 
 use serde_json::Value;
 
+use crate::engine::answer::Problem;
 use crate::engine::finding::{Aspect, CruxCard, CruxSide, DisagreementKind};
 
 use crate::engine::json_fields::{array, lenient_boolean as boolean, required_text, text, texts};
@@ -18,16 +19,17 @@ pub fn seat_of(named: &str, personas: &[(String, String)]) -> Option<String> {
 }
 
 /// The topic's aspects: exactly `count` of them, each with a label and a question.
-pub fn parse_aspects(v: &Value, count: usize) -> Result<Vec<Aspect>, String> {
+pub fn parse_aspects(v: &Value, count: usize) -> Result<Vec<Aspect>, Problem> {
     let list = array(v, "aspects")?;
     if list.len() < count {
-        return Err(format!("`aspects` must hold {count} aspects"));
+        return Err(Problem::wrong("aspects", format!("hold {count} aspects")));
     }
     list.iter()
         .take(count)
         .enumerate()
         .map(|(i, a)| {
-            let label = required_text(a, "label").map_err(|e| format!("aspect {}: {e}", i + 1))?;
+            let label =
+                required_text(a, "label").map_err(|e| e.within(format!("aspect {}", i + 1)))?;
             let question = text(a, "question");
             Ok(Aspect {
                 question: if question.is_empty() {
@@ -42,7 +44,7 @@ pub fn parse_aspects(v: &Value, count: usize) -> Result<Vec<Aspect>, String> {
 }
 
 /// A round summary: its text and the contested points.
-pub fn parse_round_summary(v: &Value) -> Result<(String, Vec<String>), String> {
+pub fn parse_round_summary(v: &Value) -> Result<(String, Vec<String>), Problem> {
     Ok((required_text(v, "summary")?, texts(v, "contested")))
 }
 
@@ -69,14 +71,18 @@ impl Detection {
     }
 }
 
-pub fn parse_detection(v: &Value, personas: &[(String, String)]) -> Result<Detection, String> {
+pub fn parse_detection(v: &Value, personas: &[(String, String)]) -> Result<Detection, Problem> {
     let direct_opposition = boolean(v, "has_direct_opposition")?;
     let specific_claim = boolean(v, "has_specific_claim")?;
     let topic_relevant = boolean(v, "topic_relevant")?;
     let mut seats = Vec::new();
     for named in texts(v, "personas") {
-        let seat = seat_of(&named, personas)
-            .ok_or_else(|| format!("`personas`: `{named}` is not one of the participants"))?;
+        let seat = seat_of(&named, personas).ok_or_else(|| {
+            Problem::wrong(
+                "personas",
+                format!("name participants; `{named}` is not one"),
+            )
+        })?;
         if !seats.contains(&seat) {
             seats.push(seat);
         }
@@ -97,7 +103,7 @@ pub fn parse_detection(v: &Value, personas: &[(String, String)]) -> Result<Detec
 }
 
 /// An exit check: (crux surfaced, the crux, the reason).
-pub fn parse_exit(v: &Value) -> Result<(bool, String, String), String> {
+pub fn parse_exit(v: &Value) -> Result<(bool, String, String), Problem> {
     Ok((
         boolean(v, "crux_surfaced")?,
         text(v, "crux"),
@@ -106,7 +112,7 @@ pub fn parse_exit(v: &Value) -> Result<(bool, String, String), String> {
 }
 
 /// A convergence check: (converged or crux identified, the crux, the summary).
-pub fn parse_convergence(v: &Value) -> Result<(bool, String, String), String> {
+pub fn parse_convergence(v: &Value) -> Result<(bool, String, String), Problem> {
     let converged = boolean(v, "converged")?;
     let identified = v
         .get("crux_identified")
@@ -115,12 +121,12 @@ pub fn parse_convergence(v: &Value) -> Result<(bool, String, String), String> {
     Ok((converged || identified, text(v, "crux"), text(v, "summary")))
 }
 
-fn kind(v: &Value) -> Result<DisagreementKind, String> {
+fn kind(v: &Value) -> Result<DisagreementKind, Problem> {
     match text(v, "kind").to_ascii_lowercase().as_str() {
         "factual" | "fact" | "empirical" => Ok(DisagreementKind::Factual),
         "values" | "value" | "normative" => Ok(DisagreementKind::Values),
         "definitional" | "definition" | "semantic" => Ok(DisagreementKind::Definitional),
-        _ => Err("`kind` must be factual, values or definitional".into()),
+        _ => Err(Problem::wrong("kind", "be factual, values or definitional")),
     }
 }
 
@@ -131,29 +137,35 @@ pub fn parse_card(
     room: &str,
     question: &str,
     sides: &[(String, String)],
-) -> Result<CruxCard, String> {
+) -> Result<CruxCard, Problem> {
     let crux = required_text(v, "crux")?;
     let kind = kind(v)?;
     let list = array(v, "sides")?;
     let mut out: Vec<CruxSide> = Vec::new();
     for (i, s) in list.iter().enumerate() {
-        let named = required_text(s, "persona").map_err(|e| format!("side {}: {e}", i + 1))?;
-        let seat = seat_of(&named, sides)
-            .ok_or_else(|| format!("side {}: `{named}` was not in this crux room", i + 1))?;
+        let part = || format!("side {}", i + 1);
+        let named = required_text(s, "persona").map_err(|e| e.within(part()))?;
+        let seat = seat_of(&named, sides).ok_or_else(|| {
+            Problem::wrong(
+                "persona",
+                format!("be in this crux room; `{named}` was not"),
+            )
+            .within(part())
+        })?;
         if out.iter().any(|o| o.seat == seat) {
             continue;
         }
         out.push(CruxSide {
             seat,
-            position: required_text(s, "position").map_err(|e| format!("side {}: {e}", i + 1))?,
-            reasoning: required_text(s, "reasoning").map_err(|e| format!("side {}: {e}", i + 1))?,
+            position: required_text(s, "position").map_err(|e| e.within(part()))?,
+            reasoning: required_text(s, "reasoning").map_err(|e| e.within(part()))?,
             would_change_mind: text(s, "would_change_mind"),
         });
     }
     if out.len() != sides.len() {
-        return Err(format!(
-            "`sides` must hold one side for each of the {} participants",
-            sides.len()
+        return Err(Problem::wrong(
+            "sides",
+            format!("hold one side for each of the {} participants", sides.len()),
         ));
     }
     // In the room's order, whatever order the analyst used.
@@ -184,32 +196,34 @@ pub struct Shift {
     pub moved_by: String,
 }
 
-pub fn parse_shifts(v: &Value, personas: &[(String, String)]) -> Result<Vec<Shift>, String> {
+pub fn parse_shifts(v: &Value, personas: &[(String, String)]) -> Result<Vec<Shift>, Problem> {
     let list = array(v, "shifts")?;
     let mut out: Vec<Shift> = Vec::new();
     for (i, s) in list.iter().enumerate() {
-        let named = required_text(s, "persona").map_err(|e| format!("shift {}: {e}", i + 1))?;
-        let seat = seat_of(&named, personas)
-            .ok_or_else(|| format!("shift {}: `{named}` is not one of the participants", i + 1))?;
+        let part = || format!("shift {}", i + 1);
+        let named = required_text(s, "persona").map_err(|e| e.within(part()))?;
+        let seat = seat_of(&named, personas).ok_or_else(|| {
+            Problem::wrong("persona", format!("be a participant; `{named}` is not")).within(part())
+        })?;
         if out.iter().any(|o| o.seat == seat) {
             continue;
         }
         out.push(Shift {
             seat,
-            shifted: boolean(s, "shifted").map_err(|e| format!("shift {}: {e}", i + 1))?,
+            shifted: boolean(s, "shifted").map_err(|e| e.within(part()))?,
             from: text(s, "from"),
-            to: required_text(s, "to").map_err(|e| format!("shift {}: {e}", i + 1))?,
+            to: required_text(s, "to").map_err(|e| e.within(part()))?,
             moved_by: text(s, "where"),
         });
     }
     if out.is_empty() {
-        return Err("`shifts` names none of the participants".into());
+        return Err(Problem::rule("`shifts` names none of the participants"));
     }
     Ok(out)
 }
 
 /// The final summary as Markdown, from the analyst's lists; at least one claim is needed.
-pub fn parse_final_summary(v: &Value) -> Result<String, String> {
+pub fn parse_final_summary(v: &Value) -> Result<String, Problem> {
     fn pairs(v: &Value, list: &str, what: &str) -> Vec<String> {
         v.get(list)
             .and_then(Value::as_array)
@@ -233,7 +247,10 @@ pub fn parse_final_summary(v: &Value) -> Result<String, String> {
     };
     let claims = pairs(v, "claims", "claim");
     if claims.is_empty() {
-        return Err("`claims` must list at least one claim with its `persona`".into());
+        return Err(Problem::wrong(
+            "claims",
+            "list at least one claim with its `persona`",
+        ));
     }
     let sections = [
         ("Claims", claims),
@@ -291,7 +308,9 @@ pub(super) mod tests {
         let bad = |f: &dyn Fn(&mut Value)| {
             let mut v = card();
             f(&mut v);
-            parse_card(&v, "room/1", "Q?", &people()).unwrap_err()
+            parse_card(&v, "room/1", "Q?", &people())
+                .unwrap_err()
+                .to_string()
         };
         assert_eq!(
             bad(&|v| v["kind"] = "emotional".into()),
@@ -303,7 +322,7 @@ pub(super) mod tests {
         );
         assert_eq!(
             bad(&|v| v["sides"][1]["persona"] = "The Historian".into()),
-            "side 2: `The Historian` was not in this crux room"
+            "side 2: `persona` must be in this crux room; `The Historian` was not"
         );
         assert_eq!(
             bad(&|v| {

@@ -18,10 +18,9 @@ pub(super) mod plan;
 pub mod prompts;
 mod schemas;
 
-use std::cell::RefCell;
-
 use futures::future::join_all;
 
+use super::super::answer::{Problem, Unread};
 use super::super::config::{CruxOptions, DebateConfig, FormatOptions, Participant, SeatConfig};
 use super::super::context::{CallSpec, DebateCtx, DebateError};
 use super::super::event::{CallKey, Purpose};
@@ -316,89 +315,38 @@ impl<'a> Crux<'a> {
         join_all(calls).await.into_iter().collect()
     }
 
-    /// An analysis call on the analyst seat, read by `parse`. `Ok(Err(reason))` when the
-    /// answer could not be read even after one repair. A thin generic shell over
-    /// `analyse_value`, so the call itself is compiled once, not once per answer type.
-    #[allow(clippy::too_many_arguments)]
-    async fn analyse<T>(
-        &self,
-        path: String,
-        purpose: Purpose,
-        label: &str,
-        user: String,
-        max_tokens: u32,
-        temperature: f32,
-        schema: serde_json::Value,
-        parse: impl Fn(&serde_json::Value) -> Result<T, String>,
-    ) -> Result<Result<T, String>, DebateError> {
-        let check = |v: &serde_json::Value| parse(v).map(|_| ());
-        let got = self
-            .analyse_value(
-                path,
-                purpose,
-                label,
-                user,
-                max_tokens,
-                temperature,
-                schema,
-                &check,
-            )
-            .await?;
-        Ok(got.and_then(|v| parse(&v)))
+    /// A call on the analyst seat: the analyst's system prompt and `user`; the caller
+    /// adds its length, temperature and schema.
+    fn analysis(&self, path: String, purpose: Purpose, label: &str, user: String) -> CallSpec {
+        CallSpec::new(path, self.config.analyst.clone(), purpose, label)
+            .messages(vec![
+                ChatMessage::system(p::ANALYST_SYSTEM.trim()),
+                ChatMessage::user(user),
+            ])
+            .tolerate_failure()
     }
 
-    #[allow(clippy::too_many_arguments)]
-    async fn analyse_value(
+    /// Makes an analysis call and reads its answer with `read`: the value, or why the
+    /// answer could not be read even after one repair.
+    async fn analyse<T>(
         &self,
-        path: String,
-        purpose: Purpose,
-        label: &str,
-        user: String,
-        max_tokens: u32,
-        temperature: f32,
-        schema: serde_json::Value,
-        check: &dyn Fn(&serde_json::Value) -> Result<(), String>,
-    ) -> Result<Result<serde_json::Value, String>, DebateError> {
-        let last_problem = RefCell::new(String::new());
-        let out = self
-            .ctx
-            .call_json(
-                CallSpec::new(path, self.config.analyst.clone(), purpose, label)
-                    .messages(vec![
-                        ChatMessage::system(p::ANALYST_SYSTEM.trim()),
-                        ChatMessage::user(user),
-                    ])
-                    .max_tokens(max_tokens)
-                    .temperature(temperature)
-                    .json_schema(schema)
-                    .tolerate_failure(),
-                |v| match check(v) {
-                    Ok(()) => Ok(v.clone()),
-                    Err(e) => {
-                        last_problem.replace(e.clone());
-                        Err(e)
-                    }
-                },
-            )
-            .await?;
-        Ok(out.ok_or_else(|| {
-            let problem = last_problem.into_inner();
-            if problem.is_empty() {
-                "the analyst gave no readable JSON".to_string()
-            } else {
-                format!("the analyst's answer did not fit: {problem}")
-            }
-        }))
+        spec: CallSpec,
+        read: impl Fn(&serde_json::Value) -> Result<T, Problem>,
+    ) -> Result<Result<T, Unread>, DebateError> {
+        Ok(self.ctx.call_json(spec, read).await?.read)
     }
 
     /// An analysis answer that could not be read. Recorded standing on its own (no `about`),
     /// so it is not shown as a missing score under a persona's turn.
-    fn unscored(&self, key: String, what: String, reason: String) {
+    fn unscored(&self, key: String, what: String, reason: impl std::fmt::Display) {
         self.ctx.record(Finding {
             key,
             about: None,
             seat: String::new(),
-            body: FindingBody::Unscored { what, reason },
+            body: FindingBody::Unscored {
+                what,
+                reason: reason.to_string(),
+            },
         });
     }
 
@@ -467,13 +415,15 @@ impl<'a> Crux<'a> {
         );
         let got = self
             .analyse(
-                "aspects".into(),
-                Purpose::Extraction,
-                "Topic decomposition",
-                user,
-                DECOMPOSE_TOKENS,
-                self.o.temperatures.extraction,
-                schemas::aspects(count),
+                self.analysis(
+                    "aspects".into(),
+                    Purpose::Extraction,
+                    "Topic decomposition",
+                    user,
+                )
+                .max_tokens(DECOMPOSE_TOKENS)
+                .temperature(self.o.temperatures.extraction)
+                .json_schema(schemas::aspects(count)),
                 |v| analysis::parse_aspects(v, count),
             )
             .await?;
@@ -655,13 +605,10 @@ impl<'a> Crux<'a> {
         let title = format!("Aspect {a}: {}", aspect.label);
         match self
             .analyse(
-                key.clone(),
-                Purpose::Extraction,
-                "Round summary",
-                user,
-                ROUND_SUMMARY_TOKENS,
-                self.o.temperatures.analysis,
-                schemas::round_summary(),
+                self.analysis(key.clone(), Purpose::Extraction, "Round summary", user)
+                    .max_tokens(ROUND_SUMMARY_TOKENS)
+                    .temperature(self.o.temperatures.analysis)
+                    .json_schema(schemas::round_summary()),
                 analysis::parse_round_summary,
             )
             .await?
@@ -727,13 +674,10 @@ impl<'a> Crux<'a> {
         let key = format!("aspect/{a}/disagreement");
         let got = self
             .analyse(
-                key.clone(),
-                Purpose::Check,
-                "Disagreement detection",
-                user,
-                DETECTION_TOKENS,
-                self.o.temperatures.analysis,
-                schemas::detection(&people),
+                self.analysis(key.clone(), Purpose::Check, "Disagreement detection", user)
+                    .max_tokens(DETECTION_TOKENS)
+                    .temperature(self.o.temperatures.analysis)
+                    .json_schema(schemas::detection(&people)),
                 |v| analysis::parse_detection(v, &people),
             )
             .await?;
@@ -938,13 +882,10 @@ impl<'a> Crux<'a> {
         };
         let got = self
             .analyse(
-                key.clone(),
-                Purpose::Check,
-                kind.label(),
-                user,
-                tokens,
-                self.o.temperatures.analysis,
-                schema,
+                self.analysis(key.clone(), Purpose::Check, kind.label(), user)
+                    .max_tokens(tokens)
+                    .temperature(self.o.temperatures.analysis)
+                    .json_schema(schema),
                 parse,
             )
             .await?;
@@ -966,7 +907,7 @@ impl<'a> Crux<'a> {
             Err(reason) => {
                 let reason = match kind {
                     RoomCheckKind::Exit => format!("{reason}; the exchange goes on"),
-                    RoomCheckKind::Convergence => reason,
+                    RoomCheckKind::Convergence => reason.to_string(),
                 };
                 self.unscored(key, kind.label().into(), reason);
                 Ok(false)
@@ -988,13 +929,10 @@ impl<'a> Crux<'a> {
         let (room_key, question) = (room.key.clone(), room.question.clone());
         let got = self
             .analyse(
-                key.clone(),
-                Purpose::Extraction,
-                "Crux card",
-                user,
-                CARD_TOKENS,
-                self.o.temperatures.extraction,
-                schemas::card(&sides),
+                self.analysis(key.clone(), Purpose::Extraction, "Crux card", user)
+                    .max_tokens(CARD_TOKENS)
+                    .temperature(self.o.temperatures.extraction)
+                    .json_schema(schemas::card(&sides)),
                 |v| analysis::parse_card(v, &room_key, &question, &sides),
             )
             .await?;
@@ -1028,7 +966,7 @@ impl<'a> Crux<'a> {
                     seat: String::new(),
                     body: FindingBody::CruxNotExtracted {
                         room: room.key.clone(),
-                        reason,
+                        reason: reason.to_string(),
                     },
                 });
             }
@@ -1082,13 +1020,15 @@ impl<'a> Crux<'a> {
         );
         match self
             .analyse(
-                "shifts".into(),
-                Purpose::Evaluation,
-                "Position shifts",
-                user,
-                SHIFT_TOKENS,
-                self.o.temperatures.analysis,
-                schemas::shifts(&people),
+                self.analysis(
+                    "shifts".into(),
+                    Purpose::Evaluation,
+                    "Position shifts",
+                    user,
+                )
+                .max_tokens(SHIFT_TOKENS)
+                .temperature(self.o.temperatures.analysis)
+                .json_schema(schemas::shifts(&people)),
                 |v| analysis::parse_shifts(v, &people),
             )
             .await?
@@ -1112,7 +1052,7 @@ impl<'a> Crux<'a> {
                         None => self.unscored(
                             format!("shift/{seat}"),
                             format!("{}'s position shift", self.voices[i].name),
-                            "the analyst did not say".into(),
+                            "the analyst did not say",
                         ),
                     }
                 }
@@ -1176,13 +1116,15 @@ impl<'a> Crux<'a> {
         );
         match self
             .analyse(
-                "summary".into(),
-                Purpose::Extraction,
-                "Debate summary",
-                user,
-                SUMMARY_TOKENS,
-                self.o.temperatures.analysis,
-                schemas::final_summary(&self.ids(&self.all())),
+                self.analysis(
+                    "summary".into(),
+                    Purpose::Extraction,
+                    "Debate summary",
+                    user,
+                )
+                .max_tokens(SUMMARY_TOKENS)
+                .temperature(self.o.temperatures.analysis)
+                .json_schema(schemas::final_summary(&self.ids(&self.all()))),
                 analysis::parse_final_summary,
             )
             .await?

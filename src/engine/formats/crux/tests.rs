@@ -521,10 +521,14 @@ fn an_unreadable_decomposition_debates_the_topic_as_one_aspect() {
         script(vec![json!({"path": "aspects", "text": "three aspects"})]),
     );
     assert_eq!(run.outcome, Outcome::Completed);
-    assert!(matches!(
-        run.finding("aspects"),
-        Some(FindingBody::Unscored { .. })
-    ));
+    match run.finding("aspects") {
+        Some(FindingBody::Unscored { reason, .. }) => assert!(
+            reason.starts_with("the answer could not be read, even after a repair: ")
+                && reason.ends_with("; the topic is debated as a whole"),
+            "{reason}"
+        ),
+        other => panic!("{other:?}"),
+    }
     assert!(!run.calls().iter().any(|c| c.starts_with("aspect/2/")));
     assert!(run
         .user_prompt("aspect/1/round/0/persona-1")

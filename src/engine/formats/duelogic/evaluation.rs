@@ -6,11 +6,12 @@
 use serde_json::{json, Value};
 
 use super::rules::InterruptReason;
+use crate::engine::answer::Problem;
 use crate::engine::finding::{Evaluation, Level, Quality, QualityCheck};
 
 use crate::engine::json_fields::{boolean, field, text, texts as list};
 
-fn quality(v: &Value, name: &str) -> Result<QualityCheck, String> {
+fn quality(v: &Value, name: &str) -> Result<QualityCheck, Problem> {
     let o = field(v, name)?;
     let quality = match text(o, "quality").to_ascii_lowercase().as_str() {
         "strong" => Quality::Strong,
@@ -18,36 +19,43 @@ fn quality(v: &Value, name: &str) -> Result<QualityCheck, String> {
         "weak" => Quality::Weak,
         "absent" => Quality::Absent,
         _ => {
-            return Err(format!(
-                "`{name}.quality` must be strong, adequate, weak or absent"
+            return Err(Problem::wrong(
+                format!("{name}.quality"),
+                "be strong, adequate, weak or absent",
             ))
         }
     };
     Ok(QualityCheck {
-        attempted: boolean(o, "attempted")?,
+        attempted: boolean(o, "attempted").map_err(|p| p.within(name))?,
         quality,
         notes: text(o, "notes"),
     })
 }
 
 /// An evaluation from the analyst's JSON.
-pub fn parse_evaluation(v: &Value) -> Result<Evaluation, String> {
+pub fn parse_evaluation(v: &Value) -> Result<Evaluation, Problem> {
     let consistency = field(v, "framework_consistency")?;
     let honesty = field(v, "intellectual_honesty")?;
     let level = match text(honesty, "score").to_ascii_lowercase().as_str() {
         "high" => Level::High,
         "medium" => Level::Medium,
         "low" => Level::Low,
-        _ => return Err("`intellectual_honesty.score` must be high, medium or low".into()),
+        _ => {
+            return Err(Problem::wrong(
+                "intellectual_honesty.score",
+                "be high, medium or low",
+            ))
+        }
     };
     let adherence = field(v, "adherence_score")?
         .as_f64()
         .filter(|a| (0.0..=100.0).contains(a))
-        .ok_or("`adherence_score` must be a number from 0 to 100")?;
+        .ok_or_else(|| Problem::wrong("adherence_score", "be a number from 0 to 100"))?;
     Ok(Evaluation {
         steel_manning: quality(v, "steel_manning")?,
         self_critique: quality(v, "self_critique")?,
-        consistent: boolean(consistency, "consistent")?,
+        consistent: boolean(consistency, "consistent")
+            .map_err(|p| p.within("framework_consistency"))?,
         violations: list(consistency, "violations"),
         honesty: level,
         honesty_issues: list(honesty, "issues"),
@@ -110,13 +118,13 @@ pub struct Proposal {
     pub opener: String,
 }
 
-pub fn parse_proposal(v: &Value) -> Result<Proposal, String> {
+pub fn parse_proposal(v: &Value) -> Result<Proposal, Problem> {
     let reason = InterruptReason::from_id(&text(v, "reason"))
-        .ok_or("`reason` must be one of the six interruption reasons")?;
+        .ok_or_else(|| Problem::wrong("reason", "be one of the six interruption reasons"))?;
     let urgency = field(v, "urgency")?
         .as_f64()
         .filter(|u| (0.0..=1.0).contains(u))
-        .ok_or("`urgency` must be a number from 0 to 1")?;
+        .ok_or_else(|| Problem::wrong("urgency", "be a number from 0 to 1"))?;
     Ok(Proposal {
         interrupt: boolean(v, "should_interrupt")?,
         chair: v
@@ -168,19 +176,31 @@ mod tests {
         assert_eq!(e.steel_manning.quality, Quality::Adequate);
         let mut bad = good();
         bad["adherence_score"] = json!(140);
-        assert!(parse_evaluation(&bad)
-            .unwrap_err()
-            .contains("adherence_score"));
+        assert_eq!(
+            parse_evaluation(&bad).unwrap_err(),
+            Problem::wrong("adherence_score", "be a number from 0 to 100")
+        );
         let mut bad = good();
         bad["self_critique"]["quality"] = json!("great");
-        assert!(parse_evaluation(&bad)
-            .unwrap_err()
-            .contains("self_critique.quality"));
+        assert_eq!(
+            parse_evaluation(&bad).unwrap_err(),
+            Problem::wrong(
+                "self_critique.quality",
+                "be strong, adequate, weak or absent"
+            )
+        );
+        let mut bad = good();
+        bad["steel_manning"]["attempted"] = json!("perhaps");
+        assert_eq!(
+            parse_evaluation(&bad).unwrap_err().to_string(),
+            "steel_manning: `attempted` must be true or false"
+        );
         let mut bad = good();
         bad.as_object_mut().unwrap().remove("requires_interjection");
-        assert!(parse_evaluation(&bad)
-            .unwrap_err()
-            .contains("requires_interjection"));
+        assert_eq!(
+            parse_evaluation(&bad).unwrap_err(),
+            Problem::missing("requires_interjection")
+        );
     }
 
     #[test]

@@ -581,8 +581,8 @@ impl<'a> Duelogic<'a> {
             return Ok(None);
         };
         Ok(json_extract::extract(&out.text)
-            .ok()
-            .and_then(|v| parse_proposal(&v).ok()))
+            .and_then(|v| parse_proposal(&v))
+            .ok())
     }
 
     async fn turn(&mut self, round: u32, i: usize) -> Result<(), DebateError> {
@@ -805,24 +805,16 @@ impl<'a> Duelogic<'a> {
                 parse_evaluation,
             )
             .await?;
-        let Some(e) = evaluation else {
-            self.ctx.record(Finding {
-                key: format!("{path}/evaluation"),
-                about: Some(key.clone()),
-                seat: chair.id.clone(),
-                body: FindingBody::Unscored {
-                    what: format!("{}'s response", chair.name),
-                    reason: "the evaluation could not be read as the expected JSON".into(),
-                },
-            });
+        let read = evaluation.read;
+        self.ctx.record_structured(
+            (format!("{path}/evaluation"), Some(key.clone()), &chair.id),
+            || format!("{}'s response", chair.name),
+            read.clone(),
+            FindingBody::Evaluation,
+        );
+        let Ok(e) = read else {
             return Ok(());
         };
-        self.ctx.record(Finding {
-            key: format!("{path}/evaluation"),
-            about: Some(key.clone()),
-            seat: chair.id.clone(),
-            body: FindingBody::Evaluation(e.clone()),
-        });
         if !rules::interjects(self.o.accountability, &e) {
             return Ok(());
         }

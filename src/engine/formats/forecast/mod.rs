@@ -22,6 +22,7 @@ use std::cell::RefCell;
 
 use futures::future::join_all;
 
+use super::super::answer::Unread;
 use super::super::config::{
     DebateConfig, ForecastContext, ForecastOptions, ForecastOutcome, ForecastRole, FormatOptions,
     Participant, SeatConfig,
@@ -415,7 +416,6 @@ impl<'a> Forecast<'a> {
         } else {
             format!("round/{round}/{seat}")
         };
-        let last: RefCell<Option<Parsed>> = RefCell::new(None);
         let spec = CallSpec::new(
             path.clone(),
             seat,
@@ -434,33 +434,23 @@ impl<'a> Forecast<'a> {
         // hold the model to it.
         .json_schema(schema)
         .tolerate_failure();
-        let full = self
+        // An answer with its argument but short of a complete one (no readable
+        // probabilities, no outcome named…) is kept when even its repair is no better: the
+        // argument still counts, marked as it is.
+        let partial: RefCell<Option<Parsed>> = RefCell::new(None);
+        let answer = self
             .ctx
             .call_json(spec, |v| {
                 let parsed = parse::argument(v, &ids, &roles, seat)?;
-                *last.borrow_mut() = Some(parsed.clone());
+                *partial.borrow_mut() = Some(parsed.clone());
                 parse::complete(&parsed, ph)?;
                 Ok(parsed)
             })
             .await?;
-        let Some(parsed) = full.or_else(|| last.into_inner()) else {
+        let key = answer.key;
+        let Some(parsed) = answer.read.ok().or_else(|| partial.into_inner()) else {
             return Ok(None);
         };
-        // The key of the turn that produced it: the last call made on this path.
-        let key = self
-            .ctx
-            .events()
-            .iter()
-            .rev()
-            .find_map(|e| match &e.kind {
-                EventKind::TurnFinished { call, .. }
-                    if call.path == path || call.path == format!("{path}/repair") =>
-                {
-                    Some(call.clone())
-                }
-                _ => None,
-            })
-            .unwrap_or_else(|| CallKey::new(&path, 0));
         match &parsed.probabilities {
             Ok(_) => *self.parsed.borrow_mut() += 1,
             Err(_) => *self.rejected.borrow_mut() += 1,
@@ -477,7 +467,7 @@ impl<'a> Forecast<'a> {
                 None,
                 Some(*sum),
             ),
-            Err(e) => (Vec::new(), Some(e.clone()), None),
+            Err(e) => (Vec::new(), Some(e.to_string()), None),
         };
         self.ctx.record(Finding {
             key: format!("{path}/argument"),
@@ -566,29 +556,25 @@ impl<'a> Forecast<'a> {
             max: 1.0,
             reason: String::new(),
         };
-        self.ctx.record(Finding {
-            key: path,
-            about: Some(key.clone()),
-            seat: seat.to_string(),
-            body: match &score {
-                Some(s) => FindingBody::Score {
-                    rubric: "forecast".into(),
-                    criteria: vec![
-                        Criterion {
-                            reason: s.reason.clone(),
-                            ..criterion("logical strength", 0.4, s.logical)
-                        },
-                        criterion("evidence quality", 0.4, s.evidence),
-                        criterion("novelty", 0.2, s.novelty),
-                    ],
-                    total: s.composite,
-                },
-                None => FindingBody::Unscored {
-                    what: format!("{}'s {ph}", self.name(seat)),
-                    reason: "the score could not be read as the expected JSON".into(),
-                },
+        let read = score.read;
+        self.ctx.record_structured(
+            (path, Some(key.clone()), seat),
+            || format!("{}'s {ph}", self.name(seat)),
+            read.clone(),
+            |s| FindingBody::Score {
+                rubric: "forecast".into(),
+                criteria: vec![
+                    Criterion {
+                        reason: s.reason,
+                        ..criterion("logical strength", 0.4, s.logical)
+                    },
+                    criterion("evidence quality", 0.4, s.evidence),
+                    criterion("novelty", 0.2, s.novelty),
+                ],
+                total: s.composite,
             },
-        });
+        );
+        let score = read.ok();
         Ok(score)
     }
 
@@ -762,7 +748,7 @@ impl<'a> Forecast<'a> {
         });
     }
 
-    async fn synthesis(&self) -> Result<Option<parse::Synthesis>, DebateError> {
+    async fn synthesis(&self) -> Result<Result<parse::Synthesis, Unread>, DebateError> {
         let last = self.o.rounds;
         let roles = self.roles();
         let ids = self.ids();
@@ -829,7 +815,8 @@ impl<'a> Forecast<'a> {
             .collect();
         let user = prompt(&arguments.join("\n"));
         let rounds = self.o.rounds;
-        self.ctx
+        let answer = self
+            .ctx
             .call_json(
                 CallSpec::new("synthesis", JUDGE, Purpose::Summary, "Final synthesis")
                     .messages(vec![ChatMessage::system(system), ChatMessage::user(user)])
@@ -839,7 +826,8 @@ impl<'a> Forecast<'a> {
                     .tolerate_failure(),
                 |v| parse::synthesis(v, &ids, &roles, rounds),
             )
-            .await
+            .await?;
+        Ok(answer.read)
     }
 
     fn record(&self, key: &str, f: ForecastFinding) {
@@ -1006,24 +994,25 @@ impl<'a> Forecast<'a> {
         if !precedents.is_empty() {
             self.record("precedents", ForecastFinding::Precedents(precedents));
         }
-        if let Some(s) = &synthesis {
-            self.record(
-                "disagreements",
-                ForecastFinding::Disagreements(s.disagreements.clone()),
-            );
-            self.record("insights", ForecastFinding::Insights(s.insights.clone()));
-        } else {
-            self.ctx.record(Finding {
+        match &synthesis {
+            Ok(s) => {
+                self.record(
+                    "disagreements",
+                    ForecastFinding::Disagreements(s.disagreements.clone()),
+                );
+                self.record("insights", ForecastFinding::Insights(s.insights.clone()));
+            }
+            Err(unread) => self.ctx.record(Finding {
                 key: "synthesis".into(),
                 about: None,
                 seat: JUDGE.into(),
                 body: FindingBody::Unscored {
                     what: "The judge's synthesis".into(),
-                    reason: "it could not be read as the expected JSON".into(),
+                    reason: unread.to_string(),
                 },
-            });
+            }),
         }
-        let result = self.result(synthesis.as_ref());
+        let result = self.result(synthesis.as_ref().ok());
         self.record("result", ForecastFinding::Result(result));
         Ok(())
     }

@@ -7,6 +7,7 @@ use serde_json::Value;
 
 use super::consensus::{composite, normalise};
 use super::types::{Disagreement, Insight, Precedent, Stance};
+use crate::engine::answer::Problem;
 use crate::engine::finding::Level;
 
 /// An argument as read; `probabilities` is the normalised distribution in outcome order
@@ -18,7 +19,7 @@ pub struct Parsed {
     pub evidence: Vec<String>,
     pub rebuts: Vec<String>,
     pub references: Vec<String>,
-    pub probabilities: Result<(Vec<f64>, f64), String>,
+    pub probabilities: Result<(Vec<f64>, f64), Problem>,
     pub confidence: Option<f64>,
     pub precedents: Vec<Precedent>,
 }
@@ -48,7 +49,7 @@ fn unit(v: &Value, key: &str) -> Option<f64> {
 }
 
 /// `[{"outcome": id, "probability": p}]` or `{"id": p}`, as (id, value) pairs.
-pub fn probability_pairs(v: Option<&Value>) -> Result<Vec<(String, f64)>, String> {
+pub fn probability_pairs(v: Option<&Value>) -> Result<Vec<(String, f64)>, Problem> {
     let number = |x: &Value| {
         x.as_f64().or_else(|| {
             x.as_str()
@@ -59,15 +60,21 @@ pub fn probability_pairs(v: Option<&Value>) -> Result<Vec<(String, f64)>, String
     match v {
         Some(Value::Array(a)) => a
             .iter()
-            .map(|e| {
+            .enumerate()
+            .map(|(i, e)| {
                 let id = ["outcome", "outcome_id", "id"]
                     .iter()
                     .find_map(|k| e.get(*k).and_then(Value::as_str))
-                    .ok_or("a probability names no outcome")?;
+                    .ok_or_else(|| {
+                        Problem::wrong("outcome", "name an outcome id")
+                            .within(format!("probability {}", i + 1))
+                    })?;
                 let p = ["probability", "p"]
                     .iter()
                     .find_map(|k| e.get(*k).and_then(number))
-                    .ok_or_else(|| format!("`{id}` has no number"))?;
+                    .ok_or_else(|| {
+                        Problem::wrong("probability", "be a number from 0 to 1").within(id)
+                    })?;
                 Ok((id.trim().to_string(), p))
             })
             .collect(),
@@ -76,10 +83,14 @@ pub fn probability_pairs(v: Option<&Value>) -> Result<Vec<(String, f64)>, String
             .map(|(k, x)| {
                 number(x)
                     .map(|p| (k.clone(), p))
-                    .ok_or_else(|| format!("`{k}` has no number"))
+                    .ok_or_else(|| Problem::wrong(k.as_str(), "be a number from 0 to 1"))
             })
             .collect(),
-        _ => Err("no `probabilities`".into()),
+        None => Err(Problem::missing("probabilities")),
+        Some(_) => Err(Problem::wrong(
+            "probabilities",
+            "be a list of outcomes and probabilities",
+        )),
     }
 }
 
@@ -106,13 +117,13 @@ fn precedents(v: &Value) -> Vec<Precedent> {
 /// Reads an argument leniently: only a missing argument text fails; the rest is kept
 /// or marked (an unknown supported outcome becomes empty, bad probabilities are rejected
 /// with the reason).
-pub fn argument(v: &Value, ids: &[&str], roles: &[&str], me: &str) -> Result<Parsed, String> {
+pub fn argument(v: &Value, ids: &[&str], roles: &[&str], me: &str) -> Result<Parsed, Problem> {
     let argument = text(v, "argument");
     if argument.is_empty() {
-        return Err("`argument` must be your case as a string".into());
+        return Err(Problem::wrong("argument", "be your case as a string"));
     }
     let supported = text(v, "outcome_supported");
-    let probabilities = probability_pairs(v.get("probabilities")).and_then(|p| normalise(ids, &p));
+    let probabilities = probabilities(v, ids);
     Ok(Parsed {
         argument,
         outcome_supported: if ids.contains(&supported.as_str()) {
@@ -139,20 +150,33 @@ pub fn argument(v: &Value, ids: &[&str], roles: &[&str], me: &str) -> Result<Par
 /// What a full answer must have, beyond what `argument` reads: probabilities that could be
 /// read, a supported outcome, the roles rebutted (rebuttals) and the earlier points built
 /// on (closings).
-pub fn complete(p: &Parsed, phase: &str) -> Result<(), String> {
+pub fn complete(p: &Parsed, phase: &str) -> Result<(), Problem> {
     if let Err(e) = &p.probabilities {
-        return Err(format!("the probabilities were rejected: {e}"));
+        return Err(e.clone());
     }
     if p.outcome_supported.is_empty() {
-        return Err("`outcome_supported` must be one of the outcome ids".into());
+        return Err(Problem::wrong(
+            "outcome_supported",
+            "be one of the outcome ids",
+        ));
     }
     if phase == "rebuttal" && p.rebuts.is_empty() {
-        return Err("`rebuts` must name the role ids you rebut".into());
+        return Err(Problem::wrong("rebuts", "name the role ids you rebut"));
     }
     if phase == "closing" && p.references.is_empty() {
-        return Err("`references` must name points from the earlier rounds".into());
+        return Err(Problem::wrong(
+            "references",
+            "name points from the earlier rounds",
+        ));
     }
     Ok(())
+}
+
+/// The `probabilities` of an answer, read and normalised over the outcomes `ids`; a
+/// distribution that breaks a rule of `normalise` is a problem in `probabilities`.
+fn probabilities(v: &Value, ids: &[&str]) -> Result<(Vec<f64>, f64), Problem> {
+    let pairs = probability_pairs(v.get("probabilities"))?;
+    normalise(ids, &pairs).map_err(|e| Problem::rule(e).within("`probabilities`"))
 }
 
 /// A score against the rubric: the three criteria (each 0–1) and their composite.
@@ -165,8 +189,8 @@ pub struct Score {
     pub reason: String,
 }
 
-pub fn score(v: &Value) -> Result<Score, String> {
-    let get = |k: &str| unit(v, k).ok_or_else(|| format!("`{k}` must be a number from 0 to 1"));
+pub fn score(v: &Value) -> Result<Score, Problem> {
+    let get = |k: &str| unit(v, k).ok_or_else(|| Problem::wrong(k, "be a number from 0 to 1"));
     let (logical, evidence, novelty) = (
         get("logical_strength")?,
         get("evidence_quality")?,
@@ -196,10 +220,8 @@ pub fn synthesis(
     ids: &[&str],
     roles: &[&str],
     rounds: u32,
-) -> Result<Synthesis, String> {
-    let probabilities = probability_pairs(v.get("probabilities"))
-        .and_then(|p| normalise(ids, &p))
-        .map_err(|e| format!("the probabilities were rejected: {e}"))?;
+) -> Result<Synthesis, Problem> {
+    let probabilities = probabilities(v, ids)?;
     let list = |k: &str| match v.get(k) {
         Some(Value::Array(a)) => a.clone(),
         _ => Vec::new(),
@@ -375,10 +397,10 @@ mod tests {
         let p = argument(&v, &IDS, &ROLES, "pessimist").unwrap();
         assert_eq!(p.outcome_supported, "");
         assert_eq!(
-            p.probabilities.clone().unwrap_err(),
-            "no probability for no"
+            p.probabilities.clone().unwrap_err().to_string(),
+            "`probabilities`: no probability for no"
         );
-        assert!(complete(&p, "opening").unwrap_err().contains("rejected"));
+        assert_eq!(complete(&p, "opening"), p.probabilities.map(|_| ()));
         assert!(argument(&json!({"probabilities": {}}), &IDS, &ROLES, "x").is_err());
     }
 
