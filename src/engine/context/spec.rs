@@ -61,6 +61,10 @@ impl CallSpec {
         self.messages = m;
         self
     }
+    /// The two messages most calls are: a system prompt and the user's.
+    pub fn system_and_user(self, system: impl Into<String>, user: impl Into<String>) -> Self {
+        self.messages(vec![ChatMessage::system(system), ChatMessage::user(user)])
+    }
     pub fn temperature(mut self, t: f32) -> Self {
         self.temperature = Some(t);
         self

@@ -140,7 +140,7 @@ impl<'a> Classic<'a> {
         vars.extend_from_slice(extra);
         let user = self.user_prompt(seat, template, &system, max_tokens, &vars)?;
         let spec = CallSpec::new(path, seat, purpose, label)
-            .messages(vec![ChatMessage::system(system), ChatMessage::user(user)])
+            .system_and_user(system, user)
             .max_tokens(max_tokens)
             .temperature(temperature);
         let out = self.ctx.call(spec).await?;
@@ -456,7 +456,7 @@ impl<'a> Classic<'a> {
             Purpose::Summary,
             "Round summary",
         )
-        .messages(vec![ChatMessage::system(system), ChatMessage::user(user)])
+        .system_and_user(system, user)
         .max_tokens(max_tokens)
         .temperature(0.3);
         let out = self.ctx.call(spec).await?;

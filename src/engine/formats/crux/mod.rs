@@ -25,7 +25,6 @@ use super::super::config::{CruxOptions, DebateConfig, FormatOptions, Participant
 use super::super::context::{CallSpec, DebateCtx, DebateError};
 use super::super::event::{CallKey, Purpose};
 use super::super::finding::{Aspect, CruxCard, Disagreement, Finding, FindingBody, RoomCheckKind};
-use super::super::model::ChatMessage;
 use super::super::prompt::{crux as p, render};
 use super::super::transcript::{clip, words};
 use analysis::Detection;
@@ -147,40 +146,6 @@ struct Voice {
     banned: Vec<String>,
 }
 
-/// One persona's call among several made at once.
-struct Say {
-    path: String,
-    i: usize,
-    label: String,
-    system: String,
-    user: String,
-    max_tokens: u32,
-    temperature: f32,
-}
-
-impl Say {
-    #[allow(clippy::too_many_arguments)]
-    fn new(
-        path: String,
-        i: usize,
-        label: String,
-        system: String,
-        user: String,
-        max_tokens: u32,
-        temperature: f32,
-    ) -> Self {
-        Say {
-            path,
-            i,
-            label,
-            system,
-            user,
-            max_tokens,
-            temperature,
-        }
-    }
-}
-
 /// What was said in a crux room, for its prompts and its card.
 struct Room {
     key: String,
@@ -272,46 +237,33 @@ impl<'a> Crux<'a> {
             .join(", ")
     }
 
-    /// A persona speaks: one call with the given system prompt, its text cleaned of
-    /// banned openers.
-    #[allow(clippy::too_many_arguments)]
-    async fn speak(
+    /// Persona `i`'s call with the given system prompt and `user`; the caller adds its
+    /// length and temperature.
+    fn say(
         &self,
-        path: String,
         i: usize,
-        label: String,
+        path: String,
+        label: impl Into<String>,
         system: String,
         user: String,
-        max_tokens: u32,
-        temperature: f32,
-    ) -> Result<(String, CallKey), DebateError> {
+    ) -> CallSpec {
+        CallSpec::new(path, self.voices[i].seat.clone(), Purpose::Argument, label)
+            .system_and_user(system, user)
+    }
+
+    /// Persona `i` speaks: the call made, its text cleaned of banned openers.
+    async fn speak(&self, i: usize, spec: CallSpec) -> Result<(String, CallKey), DebateError> {
         let v = &self.voices[i];
-        let out = self
-            .ctx
-            .call(
-                CallSpec::new(path, v.seat.clone(), Purpose::Argument, label)
-                    .messages(vec![ChatMessage::system(system), ChatMessage::user(user)])
-                    .max_tokens(max_tokens)
-                    .temperature(temperature),
-            )
-            .await?;
+        let out = self.ctx.call(spec).await?;
         Ok((persona::clean(&out.text, &v.name, &v.banned), out.key))
     }
 
-    /// Several personas speak at once (a miniround, the openings, the closings), in one
-    /// place so the joining code is compiled once.
-    async fn speak_all(&self, says: Vec<Say>) -> Result<Vec<(String, CallKey)>, DebateError> {
-        let calls = says.into_iter().map(|s| {
-            self.speak(
-                s.path,
-                s.i,
-                s.label,
-                s.system,
-                s.user,
-                s.max_tokens,
-                s.temperature,
-            )
-        });
+    /// Several personas speak at once (a miniround, the openings, the closings).
+    async fn speak_all(
+        &self,
+        says: Vec<(usize, CallSpec)>,
+    ) -> Result<Vec<(String, CallKey)>, DebateError> {
+        let calls = says.into_iter().map(|(i, spec)| self.speak(i, spec));
         join_all(calls).await.into_iter().collect()
     }
 
@@ -319,10 +271,7 @@ impl<'a> Crux<'a> {
     /// adds its length, temperature and schema.
     fn analysis(&self, path: String, purpose: Purpose, label: &str, user: String) -> CallSpec {
         CallSpec::new(path, self.config.analyst.clone(), purpose, label)
-            .messages(vec![
-                ChatMessage::system(p::ANALYST_SYSTEM.trim()),
-                ChatMessage::user(user),
-            ])
+            .system_and_user(p::ANALYST_SYSTEM.trim(), user)
             .tolerate_failure()
     }
 
@@ -460,14 +409,17 @@ impl<'a> Crux<'a> {
             &[("topic", &self.config.topic), ("max_words", &words)],
         );
         let calls = self.all().into_iter().map(|i| {
-            Say::new(
-                format!("opening/{}", self.voices[i].seat),
+            (
                 i,
-                "Opening".into(),
-                self.voices[i].system.clone(),
-                user.clone(),
-                OPENING_TOKENS,
-                self.o.temperatures.generation,
+                self.say(
+                    i,
+                    format!("opening/{}", self.voices[i].seat),
+                    "Opening",
+                    self.voices[i].system.clone(),
+                    user.clone(),
+                )
+                .max_tokens(OPENING_TOKENS)
+                .temperature(self.o.temperatures.generation),
             )
         });
         let said = self.speak_all(calls.collect()).await?;
@@ -559,14 +511,17 @@ impl<'a> Crux<'a> {
                         ),
                     }
                 };
-                Say::new(
-                    format!("aspect/{a}/round/{m}/{}", self.voices[i].seat),
+                (
                     i,
-                    label,
-                    self.voices[i].system.clone(),
-                    user,
-                    TAKE_TOKENS,
-                    gen,
+                    self.say(
+                        i,
+                        format!("aspect/{a}/round/{m}/{}", self.voices[i].seat),
+                        label,
+                        self.voices[i].system.clone(),
+                        user,
+                    )
+                    .max_tokens(TAKE_TOKENS)
+                    .temperature(gen),
                 )
             });
             let said = self.speak_all(calls.collect()).await?;
@@ -781,14 +736,17 @@ impl<'a> Crux<'a> {
         );
         let calls = (0..2).map(|k| {
             let (me, other) = (sides[k], sides[1 - k]);
-            Say::new(
-                format!("{key}/position/{}", self.voices[me].seat),
+            (
                 me,
-                "Position statement".into(),
-                self.room_system(me, other, &d.question),
-                position.clone(),
-                POSITION_TOKENS,
-                exchange,
+                self.say(
+                    me,
+                    format!("{key}/position/{}", self.voices[me].seat),
+                    "Position statement",
+                    self.room_system(me, other, &d.question),
+                    position.clone(),
+                )
+                .max_tokens(POSITION_TOKENS)
+                .temperature(exchange),
             )
         });
         let said = self.speak_all(calls.collect()).await?;
@@ -806,13 +764,16 @@ impl<'a> Crux<'a> {
             let user = self.exchange_prompt(&room, t);
             let (text, call) = self
                 .speak(
-                    format!("{key}/turn/{t}"),
                     me,
-                    format!("Exchange {t}"),
-                    self.room_system(me, other, &d.question),
-                    user,
-                    EXCHANGE_TOKENS,
-                    exchange,
+                    self.say(
+                        me,
+                        format!("{key}/turn/{t}"),
+                        format!("Exchange {t}"),
+                        self.room_system(me, other, &d.question),
+                        user,
+                    )
+                    .max_tokens(EXCHANGE_TOKENS)
+                    .temperature(exchange),
                 )
                 .await?;
             room.messages.push((me, text));
@@ -986,14 +947,17 @@ impl<'a> Crux<'a> {
             ],
         );
         let calls = self.all().into_iter().map(|i| {
-            Say::new(
-                format!("closing/{}", self.voices[i].seat),
+            (
                 i,
-                "Closing".into(),
-                self.voices[i].system.clone(),
-                user.clone(),
-                CLOSING_TOKENS,
-                self.o.temperatures.generation,
+                self.say(
+                    i,
+                    format!("closing/{}", self.voices[i].seat),
+                    "Closing",
+                    self.voices[i].system.clone(),
+                    user.clone(),
+                )
+                .max_tokens(CLOSING_TOKENS)
+                .temperature(self.o.temperatures.generation),
             )
         });
         self.speak_all(calls.collect()).await

@@ -370,28 +370,12 @@ impl<'a> Duelogic<'a> {
         });
     }
 
-    #[allow(clippy::too_many_arguments)]
-    async fn speak(
-        &mut self,
-        path: String,
-        seat: &str,
-        purpose: Purpose,
-        label: &str,
-        system: String,
-        user: String,
-        max_tokens: u32,
-        temperature: f32,
-    ) -> Result<String, DebateError> {
-        let out = self
-            .ctx
-            .call(
-                CallSpec::new(path, seat, purpose, label)
-                    .messages(vec![ChatMessage::system(system), ChatMessage::user(user)])
-                    .max_tokens(max_tokens)
-                    .temperature(temperature),
-            )
-            .await?;
-        self.remember(seat, label, &out.text);
+    /// A turn of the debate: the call made, and what it said remembered for the prompts
+    /// after it.
+    async fn speak(&mut self, spec: CallSpec) -> Result<String, DebateError> {
+        let (seat, label) = (spec.seat.clone(), spec.label.clone());
+        let out = self.ctx.call(spec).await?;
+        self.remember(&seat, &label, &out.text);
         Ok(out.text)
     }
 
@@ -430,14 +414,10 @@ impl<'a> Duelogic<'a> {
         );
         let system = self.arbiter_system();
         self.speak(
-            "intro".into(),
-            ARBITER,
-            Purpose::Moderation,
-            "Introduction",
-            system,
-            user,
-            INTRO_TOKENS,
-            0.8,
+            CallSpec::new("intro", ARBITER, Purpose::Moderation, "Introduction")
+                .system_and_user(system, user)
+                .max_tokens(INTRO_TOKENS)
+                .temperature(0.8),
         )
         .await?;
         Ok(())
@@ -700,14 +680,15 @@ impl<'a> Duelogic<'a> {
         let user = self.prompt(&by.id, &system, p::INTERRUPTION, INTERRUPTION_TOKENS, &vars);
         let said = self
             .speak(
-                format!("{path}/interruption"),
-                &by.id,
-                Purpose::Argument,
-                "Interruption",
-                system,
-                user,
-                INTERRUPTION_TOKENS,
-                0.8,
+                CallSpec::new(
+                    format!("{path}/interruption"),
+                    &by.id,
+                    Purpose::Argument,
+                    "Interruption",
+                )
+                .system_and_user(system, user)
+                .max_tokens(INTERRUPTION_TOKENS)
+                .temperature(0.8),
             )
             .await?;
         let system = self.chair_system(chair);
@@ -720,14 +701,15 @@ impl<'a> Duelogic<'a> {
         let user = self.prompt(&chair.id, &system, p::RESUME, RESUME_TOKENS, &vars);
         let answer = self
             .speak(
-                format!("{path}/resume"),
-                &chair.id,
-                Purpose::Argument,
-                "Answer and resume",
-                system,
-                user,
-                RESUME_TOKENS,
-                0.8,
+                CallSpec::new(
+                    format!("{path}/resume"),
+                    &chair.id,
+                    Purpose::Argument,
+                    "Answer and resume",
+                )
+                .system_and_user(system, user)
+                .max_tokens(RESUME_TOKENS)
+                .temperature(0.8),
             )
             .await?;
         Ok(format!("\n\n{answer}"))
@@ -838,14 +820,15 @@ impl<'a> Duelogic<'a> {
         let system = self.arbiter_system();
         let text = self
             .speak(
-                format!("{path}/interjection"),
-                ARBITER,
-                Purpose::Moderation,
-                "Interjection",
-                system,
-                user,
-                INTERJECTION_TOKENS,
-                0.5,
+                CallSpec::new(
+                    format!("{path}/interjection"),
+                    ARBITER,
+                    Purpose::Moderation,
+                    "Interjection",
+                )
+                .system_and_user(system, user)
+                .max_tokens(INTERJECTION_TOKENS)
+                .temperature(0.5),
             )
             .await?;
         self.ctx.record(Finding {
@@ -868,14 +851,15 @@ impl<'a> Duelogic<'a> {
             &vars,
         );
         self.speak(
-            format!("{path}/answer"),
-            &chair.id,
-            Purpose::Argument,
-            "Answer to the Arbiter",
-            system,
-            user,
-            ANSWER_TOKENS,
-            0.8,
+            CallSpec::new(
+                format!("{path}/answer"),
+                &chair.id,
+                Purpose::Argument,
+                "Answer to the Arbiter",
+            )
+            .system_and_user(system, user)
+            .max_tokens(ANSWER_TOKENS)
+            .temperature(0.8),
         )
         .await?;
         Ok(())
@@ -901,14 +885,10 @@ impl<'a> Duelogic<'a> {
         ];
         let user = self.prompt(ARBITER, &system, p::CLOSING, CLOSING_TOKENS, &vars);
         self.speak(
-            "closing".into(),
-            ARBITER,
-            Purpose::Summary,
-            "Closing",
-            system,
-            user,
-            CLOSING_TOKENS,
-            0.7,
+            CallSpec::new("closing", ARBITER, Purpose::Summary, "Closing")
+                .system_and_user(system, user)
+                .max_tokens(CLOSING_TOKENS)
+                .temperature(0.7),
         )
         .await?;
         Ok(())

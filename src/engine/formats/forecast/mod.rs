@@ -426,7 +426,7 @@ impl<'a> Forecast<'a> {
                 phase_title(ph).to_string()
             },
         )
-        .messages(vec![ChatMessage::system(system), ChatMessage::user(user)])
+        .system_and_user(system, user)
         .max_tokens(self.o.argument_output_tokens)
         .temperature(0.8)
         // The shape is spelled out in the prompt too, and the answer is validated and
@@ -819,7 +819,7 @@ impl<'a> Forecast<'a> {
             .ctx
             .call_json(
                 CallSpec::new("synthesis", JUDGE, Purpose::Summary, "Final synthesis")
-                    .messages(vec![ChatMessage::system(system), ChatMessage::user(user)])
+                    .system_and_user(system, user)
                     .max_tokens(self.o.synthesis_output_tokens)
                     .temperature(0.3)
                     .json_schema(schema)
