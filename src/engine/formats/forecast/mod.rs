@@ -164,25 +164,6 @@ pub fn validate(config: &DebateConfig, o: &ForecastOptions) -> Result<(), String
     Ok(())
 }
 
-/// The phase of round `r` of `n`: opening, rebuttal… closing.
-pub fn phase(r: u32, n: u32) -> &'static str {
-    if r == 1 {
-        "opening"
-    } else if r == n {
-        "closing"
-    } else {
-        "rebuttal"
-    }
-}
-
-pub fn phase_title(phase: &str) -> &'static str {
-    match phase {
-        "opening" => "Opening",
-        "closing" => "Closing",
-        _ => "Rebuttal",
-    }
-}
-
 /// One role's final argument of a round.
 #[derive(Clone)]
 struct Turn {
@@ -340,12 +321,12 @@ impl<'a> Forecast<'a> {
     }
 
     fn user_prompt(&self, round: u32, seat: &str, debate: &str) -> String {
-        let ph = phase(round, self.o.rounds);
+        let ph = Phase::of_round(round, self.o.rounds);
         let historian = self.role(seat).kind == "historian";
         let instruction = match ph {
-            "opening" => "Make your opening case.".to_string(),
-            "rebuttal" => "Rebut the strongest points of other roles, naming them by id in `rebuts`, and update your probabilities if they convinced you.".to_string(),
-            _ => "Close: reference the points from the earlier rounds that decided your view (in `references`), say which roles you still rebut, and give your final probabilities.".to_string(),
+            Phase::Opening => "Make your opening case.".to_string(),
+            Phase::Rebuttal => "Rebut the strongest points of other roles, naming them by id in `rebuts`, and update your probabilities if they convinced you.".to_string(),
+            Phase::Closing => "Close: reference the points from the earlier rounds that decided your view (in `references`), say which roles you still rebut, and give your final probabilities.".to_string(),
         };
         let rounds = self.o.rounds.to_string();
         let round_s = round.to_string();
@@ -361,16 +342,20 @@ impl<'a> Forecast<'a> {
                 ("debate", debate),
                 ("round", &round_s),
                 ("rounds", &rounds),
-                ("phase", ph),
+                ("phase", ph.id()),
                 ("instruction", &instruction),
                 ("max_words", &words),
                 (
                     "rebuts_hint",
-                    if ph == "opening" { "" } else { "\"a role id\"" },
+                    if ph == Phase::Opening {
+                        ""
+                    } else {
+                        "\"a role id\""
+                    },
                 ),
                 (
                     "references_hint",
-                    if ph == "closing" {
+                    if ph == Phase::Closing {
                         "\"a point from an earlier round\""
                     } else {
                         ""
@@ -398,7 +383,7 @@ impl<'a> Forecast<'a> {
         again: bool,
     ) -> Result<Option<(CallKey, Parsed)>, DebateError> {
         let role = self.role(seat);
-        let ph = phase(round, self.o.rounds);
+        let ph = Phase::of_round(round, self.o.rounds);
         let system = self.system(role);
         let fixed = self.user_prompt(round, seat, "");
         let ids = self.ids();
@@ -421,9 +406,9 @@ impl<'a> Forecast<'a> {
             seat,
             Purpose::Argument,
             if again {
-                format!("{} (regenerated)", phase_title(ph))
+                format!("{} (regenerated)", ph.title())
             } else {
-                phase_title(ph).to_string()
+                ph.title().to_string()
             },
         )
         .system_and_user(system, user)
@@ -475,7 +460,7 @@ impl<'a> Forecast<'a> {
             seat: seat.to_string(),
             body: FindingBody::Forecast(Box::new(ForecastFinding::Argument(ArgumentFinding {
                 round,
-                phase: ph.into(),
+                phase: ph,
                 argument: parsed.argument.clone(),
                 outcome_supported: parsed.outcome_supported.clone(),
                 evidence: parsed.evidence.clone(),
@@ -501,7 +486,7 @@ impl<'a> Forecast<'a> {
         parsed: &Parsed,
         again: bool,
     ) -> Result<Option<Score>, DebateError> {
-        let ph = phase(round, self.o.rounds);
+        let ph = Phase::of_round(round, self.o.rounds);
         let earlier = if round == 1 {
             String::new()
         } else {
@@ -513,7 +498,7 @@ impl<'a> Forecast<'a> {
                 ("question", &self.config.topic),
                 ("outcomes", &self.outcomes_text()),
                 ("role", &self.name(seat)),
-                ("phase", ph),
+                ("phase", ph.id()),
                 (
                     "outcome",
                     if parsed.outcome_supported.is_empty() {
@@ -559,7 +544,7 @@ impl<'a> Forecast<'a> {
         let read = score.read;
         self.ctx.record_structured(
             (path, Some(key.clone()), seat),
-            || format!("{}'s {ph}", self.name(seat)),
+            || format!("{}'s {}", self.name(seat), ph.id()),
             read.clone(),
             |s| FindingBody::Score {
                 rubric: "forecast".into(),
@@ -720,16 +705,17 @@ impl<'a> Forecast<'a> {
             _ => Vec::new(),
         };
         self.consensus_by_round.push(now);
-        let ph = phase(round, self.o.rounds);
+        let ph = Phase::of_round(round, self.o.rounds);
         let summary = RoundSummary {
             round,
-            phase: ph.into(),
+            phase: ph,
             dominant,
             key_disagreements,
             emerging,
         };
         self.summaries.push(format!(
-            "Round {round} ({ph}): strongest {}; {}",
+            "Round {round} ({}): strongest {}; {}",
+            ph.id(),
             summary
                 .dominant
                 .as_deref()
@@ -847,11 +833,11 @@ impl<'a> Forecast<'a> {
         let scores = c::consensus_scores(&rows);
         let mut notes = Vec::new();
         let (judge, judge_source) = match synthesis {
-            Some(s) => (Some(s.probabilities.0.clone()), "synthesis"),
+            Some(s) => (Some(s.probabilities.0.clone()), JudgeSource::Synthesis),
             None => match latest.iter().find(|(r, _, _)| r == JUDGE) {
                 Some((_, d, _)) => {
                     notes.push("The judge's synthesis could not be read; the judge's probabilities are from its last argument.".to_string());
-                    (Some(d.clone()), "closing argument")
+                    (Some(d.clone()), JudgeSource::ClosingArgument)
                 }
                 None => {
                     notes.push(if consensus.is_some() {
@@ -859,7 +845,7 @@ impl<'a> Forecast<'a> {
                     } else {
                         "Neither the judge nor any role gave readable probabilities: there is no final distribution.".to_string()
                     });
-                    (None, "none")
+                    (None, JudgeSource::None)
                 }
             },
         };
@@ -934,7 +920,7 @@ impl<'a> Forecast<'a> {
             outcomes,
             consensus_score: scores.map(|(_, o)| o),
             judge_weight: weight,
-            judge_source: judge_source.into(),
+            judge_source,
             scored: q.scored,
             good: q.good,
             good_share: q.share,
@@ -971,10 +957,10 @@ impl<'a> Forecast<'a> {
     async fn run(&mut self) -> Result<(), DebateError> {
         let roles: Vec<String> = self.roles().iter().map(|s| s.to_string()).collect();
         for round in 1..=self.o.rounds {
-            let ph = phase(round, self.o.rounds);
+            let ph = Phase::of_round(round, self.o.rounds);
             self.ctx.phase(
                 &format!("round/{round}"),
-                &format!("Round {round}: {}", phase_title(ph)),
+                &format!("Round {round}: {}", ph.title()),
                 Some(round),
             );
             let this: &Self = self;

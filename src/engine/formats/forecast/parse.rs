@@ -6,7 +6,7 @@
 use serde_json::Value;
 
 use super::consensus::{composite, normalise};
-use super::types::{Disagreement, Insight, Precedent, Stance};
+use super::types::{Disagreement, Insight, Phase, Precedent, Stance};
 use crate::engine::answer::Problem;
 use crate::engine::finding::Level;
 
@@ -150,7 +150,7 @@ pub fn argument(v: &Value, ids: &[&str], roles: &[&str], me: &str) -> Result<Par
 /// What a full answer must have, beyond what `argument` reads: probabilities that could be
 /// read, a supported outcome, the roles rebutted (rebuttals) and the earlier points built
 /// on (closings).
-pub fn complete(p: &Parsed, phase: &str) -> Result<(), Problem> {
+pub fn complete(p: &Parsed, phase: Phase) -> Result<(), Problem> {
     if let Err(e) = &p.probabilities {
         return Err(e.clone());
     }
@@ -160,10 +160,10 @@ pub fn complete(p: &Parsed, phase: &str) -> Result<(), Problem> {
             "be one of the outcome ids",
         ));
     }
-    if phase == "rebuttal" && p.rebuts.is_empty() {
+    if phase == Phase::Rebuttal && p.rebuts.is_empty() {
         return Err(Problem::wrong("rebuts", "name the role ids you rebut"));
     }
-    if phase == "closing" && p.references.is_empty() {
+    if phase == Phase::Closing && p.references.is_empty() {
         return Err(Problem::wrong(
             "references",
             "name points from the earlier rounds",
@@ -305,12 +305,12 @@ fn probabilities_schema(ids: &[&str]) -> String {
     )
 }
 
-pub fn argument_schema(ids: &[&str], roles: &[&str], phase: &str, historian: bool) -> Value {
+pub fn argument_schema(ids: &[&str], roles: &[&str], phase: Phase, historian: bool) -> Value {
     let mut required = String::new();
-    if phase == "rebuttal" {
+    if phase == Phase::Rebuttal {
         required.push_str(", \"rebuts\"");
     }
-    if phase == "closing" {
+    if phase == Phase::Closing {
         required.push_str(", \"references\"");
     }
     if historian {
@@ -321,8 +321,14 @@ pub fn argument_schema(ids: &[&str], roles: &[&str], phase: &str, historian: boo
         &[
             ("ids", &list(ids)),
             ("roles", &list(roles)),
-            ("rebuts_min", if phase == "rebuttal" { "1" } else { "0" }),
-            ("references_min", if phase == "closing" { "1" } else { "0" }),
+            (
+                "rebuts_min",
+                if phase == Phase::Rebuttal { "1" } else { "0" },
+            ),
+            (
+                "references_min",
+                if phase == Phase::Closing { "1" } else { "0" },
+            ),
             ("probabilities", &probabilities_schema(ids)),
             (
                 "precedents",
@@ -359,7 +365,7 @@ mod tests {
 
     #[test]
     fn the_schemas_are_valid_json_with_their_holes_filled() {
-        for phase in ["opening", "rebuttal", "closing"] {
+        for phase in [Phase::Opening, Phase::Rebuttal, Phase::Closing] {
             for historian in [false, true] {
                 let s = argument_schema(&IDS, &ROLES, phase, historian);
                 assert_eq!(
@@ -369,7 +375,10 @@ mod tests {
                 assert_eq!(s["properties"]["probabilities"]["minItems"], 2);
                 assert_eq!(s["properties"].get("precedents").is_some(), historian);
                 let required = s["required"].as_array().unwrap();
-                assert_eq!(required.contains(&json!("rebuts")), phase == "rebuttal");
+                assert_eq!(
+                    required.contains(&json!("rebuts")),
+                    phase == Phase::Rebuttal
+                );
             }
         }
         assert_eq!(score_schema()["required"].as_array().unwrap().len(), 4);
@@ -400,7 +409,7 @@ mod tests {
             p.probabilities.clone().unwrap_err().to_string(),
             "`probabilities`: no probability for no"
         );
-        assert_eq!(complete(&p, "opening"), p.probabilities.map(|_| ()));
+        assert_eq!(complete(&p, Phase::Opening), p.probabilities.map(|_| ()));
         assert!(argument(&json!({"probabilities": {}}), &IDS, &ROLES, "x").is_err());
     }
 

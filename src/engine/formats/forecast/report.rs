@@ -5,7 +5,7 @@
 
 use serde_json::{json, Value};
 
-use super::phase;
+use super::types::Phase;
 use super::types::{result_in, ForecastFinding, ForecastResult};
 use crate::engine::config::FormatOptions;
 use crate::engine::event::{Event, EventKind};
@@ -96,7 +96,7 @@ pub fn debate_result(debate_id: &str, events: &[Event]) -> Option<Value> {
         });
         rounds.push(json!({
             "round_number": r,
-            "phase": phase(r, o.rounds),
+            "phase": Phase::of_round(r, o.rounds),
             "arguments": arguments,
             "round_summary": summary,
         }));

@@ -223,7 +223,7 @@ fn the_final_distribution_matches_the_hand_computed_blend() {
     close(yes.consensus_score.unwrap(), s);
     close(res.consensus_score.unwrap(), s);
     assert_eq!(yes.roles.len(), 5);
-    assert_eq!(res.judge_source, "synthesis");
+    assert_eq!(res.judge_source, JudgeSource::Synthesis);
     // Every argument scored 0.70: all above 0.4, not low quality; full confidence 0.8.
     assert_eq!((res.scored, res.good, res.low_quality), (15, 15, false));
     assert!(!res.partial);
@@ -437,7 +437,7 @@ fn two_roles_and_the_judge_over_two_rounds_with_no_synthesis() {
     assert_eq!(r.calls.len(), 14, "{:?}", r.calls);
     let res = result(&r.events);
     // The judge's last argument stands in: 0.6 × 0.5 + 0.4 × 0.5 = 0.5.
-    assert_eq!(res.judge_source, "closing argument");
+    assert_eq!(res.judge_source, JudgeSource::ClosingArgument);
     close(res.outcomes[0].final_probability.unwrap(), 0.5);
     close(res.outcomes[0].consensus_score.unwrap(), 1.0 - 0.3 / 0.5);
 }

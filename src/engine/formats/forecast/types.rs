@@ -8,12 +8,65 @@ use serde::{Deserialize, Serialize};
 
 use crate::engine::finding::{Finding, FindingBody, Level, OutcomeProbability};
 
+/// What a round is for: the first opens, the last closes, those between rebut.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Phase {
+    Opening,
+    Rebuttal,
+    Closing,
+}
+
+impl Phase {
+    /// The phase of round `r` of `n`.
+    pub fn of_round(r: u32, n: u32) -> Phase {
+        if r == 1 {
+            Phase::Opening
+        } else if r == n {
+            Phase::Closing
+        } else {
+            Phase::Rebuttal
+        }
+    }
+
+    /// As the prompts, the stored findings and the exports write it.
+    pub fn id(self) -> &'static str {
+        match self {
+            Phase::Opening => "opening",
+            Phase::Rebuttal => "rebuttal",
+            Phase::Closing => "closing",
+        }
+    }
+
+    /// For people: "Opening".
+    pub fn title(self) -> &'static str {
+        match self {
+            Phase::Opening => "Opening",
+            Phase::Rebuttal => "Rebuttal",
+            Phase::Closing => "Closing",
+        }
+    }
+}
+
+/// Where the judge's probabilities in the result came from.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum JudgeSource {
+    /// The judge's synthesis was read.
+    #[serde(rename = "synthesis")]
+    Synthesis,
+    /// The synthesis could not be read; the judge's last argument stands in.
+    #[serde(rename = "closing argument")]
+    ClosingArgument,
+    /// The judge gave no readable probabilities at all.
+    #[serde(rename = "none")]
+    None,
+}
+
 /// One role's argument in one round, as parsed.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct ArgumentFinding {
     pub round: u32,
-    /// `opening`, `rebuttal` or `closing`.
-    pub phase: String,
+    pub phase: Phase,
     pub argument: String,
     /// The outcome it supports; empty when it named none of the outcomes.
     #[serde(default)]
@@ -53,7 +106,7 @@ pub struct Direction {
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct RoundSummary {
     pub round: u32,
-    pub phase: String,
+    pub phase: Phase,
     /// The role with the highest composite score this round, if any was scored.
     #[serde(default)]
     pub dominant: Option<String>,
@@ -140,8 +193,8 @@ pub struct ForecastResult {
     /// Mean of the outcomes' consensus scores.
     pub consensus_score: Option<f64>,
     pub judge_weight: f64,
-    /// Where the judge's probabilities came from: `synthesis`, `closing argument` or `none`.
-    pub judge_source: String,
+    /// Where the judge's probabilities came from.
+    pub judge_source: JudgeSource,
     /// Arguments scored, how many above 0.4, their share, and whether under 80%.
     pub scored: u32,
     pub good: u32,
@@ -262,5 +315,46 @@ impl ForecastFinding {
                 )
             }
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Stored logs wrote these as strings; the enums write and read the same words, so no
+    /// log needs migrating.
+    #[test]
+    fn phases_and_judge_sources_are_stored_as_the_words_they_were() {
+        let words = |v: &[serde_json::Value]| -> Vec<String> {
+            v.iter().map(|x| x.as_str().unwrap().to_string()).collect()
+        };
+        let phases = [Phase::Opening, Phase::Rebuttal, Phase::Closing];
+        let stored: Vec<_> = phases.iter().map(|p| serde_json::json!(p)).collect();
+        assert_eq!(words(&stored), ["opening", "rebuttal", "closing"]);
+        assert_eq!(phases.map(Phase::id), ["opening", "rebuttal", "closing"]);
+        let sources = [
+            JudgeSource::Synthesis,
+            JudgeSource::ClosingArgument,
+            JudgeSource::None,
+        ];
+        let stored: Vec<_> = sources.iter().map(|s| serde_json::json!(s)).collect();
+        assert_eq!(words(&stored), ["synthesis", "closing argument", "none"]);
+        for (s, v) in sources.iter().zip(&stored) {
+            assert_eq!(
+                &serde_json::from_value::<JudgeSource>(v.clone()).unwrap(),
+                s
+            );
+        }
+        let rounds: Vec<Phase> = (1..=4).map(|r| Phase::of_round(r, 4)).collect();
+        assert_eq!(
+            rounds,
+            [
+                Phase::Opening,
+                Phase::Rebuttal,
+                Phase::Rebuttal,
+                Phase::Closing
+            ]
+        );
     }
 }

@@ -10,7 +10,7 @@ use crate::engine::finding::{Finding, FindingBody, Level};
 use crate::engine::formats::forecast::consensus;
 use crate::engine::formats::forecast::parse::partial_argument;
 use crate::engine::formats::forecast::types::*;
-use crate::engine::formats::forecast::{phase, phase_title, JUDGE};
+use crate::engine::formats::forecast::JUDGE;
 use crate::ui::state::{DebateView, TurnStatus};
 
 /// Saves the forecast's result (`report::debate_result`: the final distribution, each
@@ -440,12 +440,12 @@ pub fn ForecastPanel() -> impl IntoView {
         Some(
             (1..=o.rounds)
                 .map(|r| {
-                    let ph = phase(r, o.rounds);
+                    let ph = Phase::of_round(r, o.rounds);
                     view! {
                         <button type="button" role="tab" class="fc-tab" data-round=r
                             aria-selected=move || (shown.get() == Some(r)).to_string()
                             on:click=move |_| picked.set(Some(r))>
-                            {format!("{r}. {}", phase_title(ph))}
+                            {format!("{r}. {}", ph.title())}
                         </button>
                     }
                 })
