@@ -13,6 +13,7 @@
 pub mod analysis;
 pub mod findings;
 pub mod options;
+pub mod paths;
 pub mod persona;
 pub(super) mod plan;
 pub mod prompts;
@@ -28,6 +29,7 @@ use super::super::finding::{Aspect, CruxCard, Disagreement, Finding, FindingBody
 use super::super::prompt::{crux as p, render};
 use super::super::transcript::{clip, words};
 use analysis::Detection;
+use paths::CruxPath;
 use persona::{CruxPersona, PersonaContract};
 
 pub use super::ANALYST;
@@ -148,6 +150,8 @@ struct Voice {
 
 /// What was said in a crux room, for its prompts and its card.
 struct Room {
+    /// The aspect the room digs into; its key is `room/{aspect}`.
+    aspect: u32,
     key: String,
     question: String,
     /// The two seats, in speaking order.
@@ -365,7 +369,7 @@ impl<'a> Crux<'a> {
         let got = self
             .analyse(
                 self.analysis(
-                    "aspects".into(),
+                    CruxPath::Aspects.into(),
                     Purpose::Extraction,
                     "Topic decomposition",
                     user,
@@ -379,7 +383,7 @@ impl<'a> Crux<'a> {
         match got {
             Ok(aspects) => {
                 self.ctx.record(Finding {
-                    key: "aspects".into(),
+                    key: CruxPath::Aspects.into(),
                     about: None,
                     seat: String::new(),
                     body: FindingBody::Aspects(aspects.clone()),
@@ -389,7 +393,7 @@ impl<'a> Crux<'a> {
             Err(reason) => {
                 // The topic itself is debated as one aspect: nothing is made up.
                 self.unscored(
-                    "aspects".into(),
+                    CruxPath::Aspects.into(),
                     "Topic decomposition".into(),
                     format!("{reason}; the topic is debated as a whole"),
                 );
@@ -413,7 +417,10 @@ impl<'a> Crux<'a> {
                 i,
                 self.say(
                     i,
-                    format!("opening/{}", self.voices[i].seat),
+                    CruxPath::Opening {
+                        seat: self.voices[i].seat.clone(),
+                    }
+                    .into(),
                     "Opening",
                     self.voices[i].system.clone(),
                     user.clone(),
@@ -515,7 +522,12 @@ impl<'a> Crux<'a> {
                     i,
                     self.say(
                         i,
-                        format!("aspect/{a}/round/{m}/{}", self.voices[i].seat),
+                        CruxPath::Take {
+                            aspect: a,
+                            miniround: m,
+                            seat: self.voices[i].seat.clone(),
+                        }
+                        .into(),
                         label,
                         self.voices[i].system.clone(),
                         user,
@@ -556,7 +568,7 @@ impl<'a> Crux<'a> {
             p::ROUND_SUMMARY,
             &[("aspect", &aspect.label), ("takes", &takes.join("\n\n"))],
         );
-        let key = format!("aspect/{a}/summary");
+        let key: String = CruxPath::RoundSummary { aspect: a }.into();
         let title = format!("Aspect {a}: {}", aspect.label);
         match self
             .analyse(
@@ -626,7 +638,7 @@ impl<'a> Crux<'a> {
                 ("ids", &self.id_list(&all)),
             ],
         );
-        let key = format!("aspect/{a}/disagreement");
+        let key: String = CruxPath::Detection { aspect: a }.into();
         let got = self
             .analyse(
                 self.analysis(key.clone(), Purpose::Check, "Disagreement detection", user)
@@ -722,7 +734,7 @@ impl<'a> Crux<'a> {
     }
 
     async fn room(&mut self, a: u32, d: Detection) -> Result<(), DebateError> {
-        let key = format!("room/{a}");
+        let key = paths::room_key(a);
         self.ctx
             .phase(&key, &format!("Crux room: {}", d.question), Some(a));
         let sides = [self.index_of(&d.seats[0]), self.index_of(&d.seats[1])];
@@ -740,7 +752,11 @@ impl<'a> Crux<'a> {
                 me,
                 self.say(
                     me,
-                    format!("{key}/position/{}", self.voices[me].seat),
+                    CruxPath::Position {
+                        aspect: a,
+                        seat: self.voices[me].seat.clone(),
+                    }
+                    .into(),
                     "Position statement",
                     self.room_system(me, other, &d.question),
                     position.clone(),
@@ -751,6 +767,7 @@ impl<'a> Crux<'a> {
         });
         let said = self.speak_all(calls.collect()).await?;
         let mut room = Room {
+            aspect: a,
             key: key.clone(),
             question: d.question.clone(),
             sides,
@@ -767,7 +784,7 @@ impl<'a> Crux<'a> {
                     me,
                     self.say(
                         me,
-                        format!("{key}/turn/{t}"),
+                        CruxPath::Exchange { aspect: a, turn: t }.into(),
                         format!("Exchange {t}"),
                         self.room_system(me, other, &d.question),
                         user,
@@ -796,7 +813,11 @@ impl<'a> Crux<'a> {
                 ("recent", &self.lines(recent)),
             ],
         );
-        let key = format!("{}/exit/{t}", room.key);
+        let key = CruxPath::ExitCheck {
+            aspect: room.aspect,
+            turn: t,
+        }
+        .into();
         self.room_check(RoomCheckKind::Exit, key, Some(about), user)
             .await
     }
@@ -817,7 +838,10 @@ impl<'a> Crux<'a> {
                 ("conversation", &self.conversation(room)),
             ],
         );
-        let key = format!("{}/convergence", room.key);
+        let key = CruxPath::Convergence {
+            aspect: room.aspect,
+        }
+        .into();
         self.room_check(RoomCheckKind::Convergence, key, room.last_key.clone(), user)
             .await?;
         Ok(())
@@ -886,7 +910,10 @@ impl<'a> Crux<'a> {
                 ("ids", &self.id_list(&room.sides)),
             ],
         );
-        let key = format!("{}/card", room.key);
+        let key: String = CruxPath::Card {
+            aspect: room.aspect,
+        }
+        .into();
         let (room_key, question) = (room.key.clone(), room.question.clone());
         let got = self
             .analyse(
@@ -951,7 +978,10 @@ impl<'a> Crux<'a> {
                 i,
                 self.say(
                     i,
-                    format!("closing/{}", self.voices[i].seat),
+                    CruxPath::Closing {
+                        seat: self.voices[i].seat.clone(),
+                    }
+                    .into(),
                     "Closing",
                     self.voices[i].system.clone(),
                     user.clone(),
@@ -985,7 +1015,7 @@ impl<'a> Crux<'a> {
         match self
             .analyse(
                 self.analysis(
-                    "shifts".into(),
+                    CruxPath::Shifts.into(),
                     Purpose::Evaluation,
                     "Position shifts",
                     user,
@@ -1021,7 +1051,7 @@ impl<'a> Crux<'a> {
                     }
                 }
             }
-            Err(reason) => self.unscored("shifts".into(), "Position shifts".into(), reason),
+            Err(reason) => self.unscored(CruxPath::Shifts.into(), "Position shifts".into(), reason),
         }
         Ok(())
     }
@@ -1081,7 +1111,7 @@ impl<'a> Crux<'a> {
         match self
             .analyse(
                 self.analysis(
-                    "summary".into(),
+                    CruxPath::Summary.into(),
                     Purpose::Extraction,
                     "Debate summary",
                     user,
@@ -1094,7 +1124,7 @@ impl<'a> Crux<'a> {
             .await?
         {
             Ok(text) => self.ctx.record(Finding {
-                key: "summary".into(),
+                key: CruxPath::Summary.into(),
                 about: None,
                 seat: String::new(),
                 body: FindingBody::Summary {
@@ -1102,7 +1132,7 @@ impl<'a> Crux<'a> {
                     text,
                 },
             }),
-            Err(reason) => self.unscored("summary".into(), "Debate summary".into(), reason),
+            Err(reason) => self.unscored(CruxPath::Summary.into(), "Debate summary".into(), reason),
         }
         Ok(())
     }

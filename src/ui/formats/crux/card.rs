@@ -7,6 +7,7 @@ use wasm_bindgen::JsCast;
 
 use super::share;
 use crate::engine::finding::{CruxCard, Finding, FindingBody};
+use crate::engine::formats::crux::paths::{room_key, CruxPath};
 use crate::engine::{CallKey, DebateConfig};
 use crate::ui::markdown::Markdown;
 use crate::ui::state::{turn_anchor as anchor, BlockKind, DebateView, TurnStatus};
@@ -231,25 +232,22 @@ fn RoomPanel() -> impl IntoView {
         // The last room opened, unless its card (or its not-extracted note) is in.
         let (room, question, seats) = d.findings.with(|all| {
             let opened = all.iter().rev().find_map(|f| match &f.body {
-                FindingBody::Disagreement(x) if x.opened => {
-                    let a = f
-                        .key
-                        .strip_prefix("aspect/")?
-                        .split('/')
-                        .next()?
-                        .to_string();
-                    Some((format!("room/{a}"), x.question.clone(), x.seats.clone()))
-                }
+                FindingBody::Disagreement(x) if x.opened => match CruxPath::parse(&f.key)? {
+                    CruxPath::Detection { aspect } => {
+                        Some((aspect, x.question.clone(), x.seats.clone()))
+                    }
+                    _ => None,
+                },
                 _ => None,
             })?;
-            let closed = all.iter().any(|f| f.key == format!("{}/card", opened.0));
+            let card = Some(CruxPath::Card { aspect: opened.0 });
+            let closed = all.iter().any(|f| CruxPath::parse(&f.key) == card);
             (!closed).then_some(opened)
         })?;
         let max = d.config.with(|c| match c.as_ref().map(|c| &c.options) {
             Some(crate::engine::config::FormatOptions::Crux(o)) => o.max_exchanges,
             _ => 14,
         });
-        let prefix = format!("{room}/");
         let turns: Vec<_> = d.blocks.with(|b| {
             b.iter()
                 .filter_map(|b| match &b.kind {
@@ -259,8 +257,9 @@ fn RoomPanel() -> impl IntoView {
                         view,
                         analysis: false,
                         ..
-                    } if call.path.starts_with(&prefix) => {
-                        Some((call.path.clone(), speaker.clone(), *view))
+                    } => {
+                        let path = CruxPath::parse(&call.path)?;
+                        (path.room() == Some(room)).then(|| (path, speaker.clone(), *view))
                     }
                     _ => None,
                 })
@@ -268,7 +267,9 @@ fn RoomPanel() -> impl IntoView {
         });
         let exchanged = turns
             .iter()
-            .filter(|(p, _, v)| p.contains("/turn/") && v.status.get() != TurnStatus::Queued)
+            .filter(|(p, _, v)| {
+                matches!(p, CruxPath::Exchange { .. }) && v.status.get() != TurnStatus::Queued
+            })
             .count();
         let name = names(&d.config.get());
         let sides = seats
@@ -288,7 +289,7 @@ fn RoomPanel() -> impl IntoView {
             })
             .collect_view();
         Some(view! {
-            <section class="crux-room-panel" role="status" aria-live="polite" data-room=room>
+            <section class="crux-room-panel" role="status" aria-live="polite" data-room=room_key(room)>
                 <p class="crux-kicker"><span class="live-dot" aria-hidden="true"></span>"Crux room open · " {sides}</p>
                 <h3>{question}</h3>
                 <p class="hint">{format!("Exchange turn {exchanged} of at most {max}")}</p>
@@ -324,13 +325,16 @@ fn DisagreementMap() -> impl IntoView {
             let (Some(a), Some(b)) = (index(0), index(1)) else {
                 continue;
             };
-            let aspect = f
-                .key
-                .strip_prefix("aspect/")
-                .and_then(|k| k.split('/').next())
-                .unwrap_or("");
-            let card_key = format!("room/{aspect}/card");
-            let card = findings.iter().find(|g| g.key == card_key).map(|g| &g.body);
+            let card = match CruxPath::parse(&f.key) {
+                Some(CruxPath::Detection { aspect }) => {
+                    let card = Some(CruxPath::Card { aspect });
+                    findings
+                        .iter()
+                        .find(|g| CruxPath::parse(&g.key) == card)
+                        .map(|g| &g.body)
+                }
+                _ => None,
+            };
             let (class, words) = match (card, x.opened) {
                 (Some(FindingBody::CruxCard(c)), _) if c.resolved => {
                     ("resolved", format!("resolved: {}", c.crux))

@@ -18,6 +18,7 @@ mod ui {
 
     use super::card::{finding_view, CruxPanels};
     use crate::engine::config::FormatId;
+    use crate::engine::formats::crux::paths::CruxPath;
     use crate::engine::CallKey;
     use crate::ui::formats::{self as f, FormatUi};
 
@@ -27,7 +28,7 @@ mod ui {
 
     /// A crux room's turns are set apart from the aspect rounds.
     fn turn_class(call: &CallKey) -> &'static str {
-        if call.path.starts_with("room/") {
+        if CruxPath::parse(&call.path).is_some_and(|p| p.room().is_some()) {
             "in-room"
         } else {
             ""
