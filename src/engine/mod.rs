@@ -14,6 +14,7 @@ pub mod formats;
 pub mod json_extract;
 pub mod json_fields;
 pub mod limiter;
+pub mod log_view;
 pub mod model;
 pub mod prompt;
 pub mod reading;

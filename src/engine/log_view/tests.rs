@@ -1,0 +1,311 @@
+use std::cell::RefCell;
+use std::rc::Rc;
+
+use super::*;
+use crate::engine::cancel::CancelToken;
+use crate::engine::clock::{run_virtual_with, VirtualClock};
+use crate::engine::config::FormatId;
+use crate::engine::context::{DebateCtx, EventLog, Inputs, Observer, Wiring};
+use crate::engine::export::to_markdown;
+use crate::engine::formats::defaults::default_config;
+use crate::engine::formats::scripted::model;
+use crate::engine::script::{Script, ScriptedModel};
+
+/// Follows a debate as the screens do: each event and each streamed fragment as it comes.
+#[derive(Default)]
+struct Live {
+    view: RefCell<LogView>,
+    log: EventLog,
+}
+
+impl Observer for Live {
+    fn on_event(&self, event: &Event) {
+        self.view.borrow_mut().apply(event);
+        self.log.on_event(event);
+    }
+    fn on_delta(&self, call: &CallKey, seat: &str, delta: &str) {
+        self.view.borrow_mut().delta(&call.to_string(), delta);
+        self.log.on_delta(call, seat, delta);
+    }
+}
+
+/// Runs `config` on a scripted model; returns the live view and the log.
+fn run(config: DebateConfig, script: serde_json::Value) -> (LogView, Vec<Event>) {
+    let script: Script = serde_json::from_value(script).unwrap();
+    let clock = VirtualClock::new(1_000);
+    let live = Rc::new(Live::default());
+    let ctx = DebateCtx::start(
+        config,
+        7,
+        0,
+        Wiring {
+            retry: Default::default(),
+            limits: Default::default(),
+            model: Rc::new(ScriptedModel::new(script, clock.clone())),
+            clock: Rc::new(clock.clone()),
+            observer: live.clone(),
+            inputs: Inputs::new(),
+            stop: CancelToken::new(),
+        },
+    );
+    run_virtual_with(&clock, |_| async move {
+        crate::engine::formats::drive(&ctx).await
+    });
+    let view = live.view.borrow().clone();
+    let events = live.log.events.borrow().clone();
+    (view, events)
+}
+
+fn debate(format: FormatId) -> DebateConfig {
+    let mut c = default_config(format, "Should cities ban private cars?", &|_| {
+        model("local")
+    });
+    if let crate::engine::config::FormatOptions::Classic(o) = &mut c.options {
+        o.rounds = 1;
+        o.scoring = true;
+        o.fact_checker = true;
+        c = crate::engine::formats::classic::new_config(
+            &c.topic.clone(),
+            "Yes",
+            "No",
+            o.clone(),
+            |_| model("local"),
+        );
+    }
+    c
+}
+
+const FORMATS: [FormatId; 4] = [
+    FormatId::Classic,
+    FormatId::Duelogic,
+    FormatId::Forecast,
+    FormatId::Crux,
+];
+
+/// What the screens show of a view: every block with its turn, the findings, the progress,
+/// the reads, the ledger's total, the holds and the outcome.
+fn shown(v: &LogView) -> String {
+    let blocks: Vec<String> = v
+        .blocks
+        .iter()
+        .map(|b| match &b.kind {
+            BlockKind::Turn(i) => format!("{} {:?}", b.key, v.turns[*i]),
+            other => format!("{} {other:?}", b.key),
+        })
+        .collect();
+    format!(
+        "{}\n{:?}\n{:?}\n{:?}\n{} {:?} {} {} {:?}",
+        blocks.join("\n"),
+        v.findings,
+        v.progress,
+        v.reads,
+        v.ledger.total,
+        v.cap,
+        v.held,
+        v.waiting,
+        v.outcome
+    )
+}
+
+#[test]
+fn a_stored_log_shows_what_the_live_debate_showed_in_every_format() {
+    for format in FORMATS {
+        let (live, events) = run(debate(format), serde_json::json!({}));
+        assert_eq!(
+            live.outcome.as_ref().map(|o| o.0),
+            Some(Outcome::Completed),
+            "{format:?}"
+        );
+        let mut stored = LogView::of(&events);
+        assert_eq!(stored.finish_stored(&[]), Vec::<usize>::new());
+        assert_eq!(shown(&stored), shown(&live), "{format:?}");
+        assert!(
+            live.turns.len() > 4,
+            "{format:?}: {} turns",
+            live.turns.len()
+        );
+        assert!(
+            live.turns.iter().all(|t| t.status == TurnStatus::Done),
+            "{format:?}"
+        );
+    }
+}
+
+/// The Markdown export and the view agree on every finished turn: its speaker, its label
+/// and its text, under one heading each.
+#[test]
+fn the_markdown_export_and_the_view_agree_on_every_turn_in_every_format() {
+    for format in FORMATS {
+        let (view, events) = run(debate(format), serde_json::json!({}));
+        let md = to_markdown(&events);
+        let headings = md.lines().filter(|l| l.starts_with("### ")).count();
+        assert_eq!(headings, view.turns.len(), "{format:?}");
+        for t in &view.turns {
+            let section = format!("### {} — {}\n\n{}\n\n", t.speaker, t.label, t.text.trim());
+            assert!(md.contains(&section), "{format:?}: {section}\nnot in\n{md}");
+        }
+    }
+}
+
+#[test]
+fn a_turn_left_streaming_in_a_stored_log_shows_as_interrupted_with_its_saved_text() {
+    let (_, events) = run(debate(FormatId::Classic), serde_json::json!({}));
+    // The tab closed while the second turn streamed: the log ends at its start.
+    let started: Vec<usize> = events
+        .iter()
+        .enumerate()
+        .filter(|(_, e)| matches!(e.kind, EventKind::TurnStarted { .. }))
+        .map(|(i, _)| i)
+        .collect();
+    let cut = &events[..=started[1]];
+    let EventKind::TurnStarted { call, .. } = &cut.last().unwrap().kind else {
+        unreachable!()
+    };
+    let mut v = LogView::of(cut);
+    let i = v.turn_index(&call.to_string()).unwrap();
+    assert_eq!(v.turns[i].status, TurnStatus::Streaming);
+    let changed = v.finish_stored(&[(call.clone(), "Cars crowd the".into())]);
+    assert_eq!(changed, vec![i]);
+    assert_eq!(v.turns[i].status, TurnStatus::Interrupted);
+    assert_eq!(v.turns[i].status.id(), "interrupted");
+    assert_eq!(v.turns[i].text, "Cars crowd the");
+    assert_eq!(
+        v.turns[0].status,
+        TurnStatus::Done,
+        "the finished turn stays"
+    );
+}
+
+#[test]
+fn a_retried_call_keeps_its_failed_attempt_and_shows_the_retry_after_its_countdown() {
+    let config = debate(FormatId::Classic);
+    let (view, _) = run(
+        config,
+        serde_json::json!({"answers": [
+            {"path": "opening/position-a", "occurrence": 0, "fault": {"status": 503}},
+        ]}),
+    );
+    let call = "opening/position-a";
+    let attempts: Vec<&Turn> = view
+        .turns
+        .iter()
+        .filter(|t| t.call.to_string() == call)
+        .collect();
+    assert_eq!(attempts.len(), 2, "the failed attempt stays visible");
+    assert_eq!(attempts[0].status, TurnStatus::Failed);
+    assert!(attempts[0].error.as_deref().unwrap().contains("503"));
+    assert_eq!(attempts[1].status, TurnStatus::Done);
+    // The call's turn is its latest attempt, and its countdown stands between the two.
+    assert_eq!(view.turn(call).unwrap().status, TurnStatus::Done);
+    let at = |want: &dyn Fn(&BlockKind) -> bool| view.blocks.iter().position(|b| want(&b.kind));
+    let first =
+        at(&|k| matches!(k, BlockKind::Turn(i) if view.turns[*i].status == TurnStatus::Failed));
+    let retry = at(&|k| matches!(k, BlockKind::Retry { attempt: 2, .. }));
+    let second = view.blocks.iter().rposition(
+        |b| matches!(b.kind, BlockKind::Turn(i) if view.turns[i].call.to_string() == call),
+    );
+    assert!(
+        first < retry && retry < second,
+        "{first:?} {retry:?} {second:?}"
+    );
+}
+
+#[test]
+fn every_judgement_attaches_to_its_turn_and_other_findings_stand_where_they_happened() {
+    for format in [FormatId::Classic, FormatId::Duelogic] {
+        let (view, _) = run(debate(format), serde_json::json!({}));
+        let attached = |f: &Finding| {
+            matches!(
+                f.body,
+                FindingBody::Evaluation(_) | FindingBody::FactCheck { .. }
+            )
+        };
+        let judged: Vec<&Finding> = view.findings.iter().filter(|f| attached(f)).collect();
+        assert!(!judged.is_empty(), "{format:?}");
+        for f in judged {
+            let about = f.about.as_ref().unwrap().to_string();
+            assert_eq!(
+                view.turn(&about).unwrap().judged.as_ref(),
+                Some(f),
+                "{format:?}"
+            );
+            assert!(
+                !view
+                    .blocks
+                    .iter()
+                    .any(|b| b.kind == BlockKind::Finding(f.clone())),
+                "{format:?}: a judgement is not shown twice"
+            );
+        }
+        for f in view.findings.iter().filter(|f| !attached(f)) {
+            assert!(
+                view.blocks
+                    .iter()
+                    .any(|b| b.kind == BlockKind::Finding(f.clone())),
+                "{format:?}: {}",
+                f.key
+            );
+        }
+    }
+}
+
+/// Held at a failed call, the view shows the hold (the screens offer Resume); paused at
+/// the cap it shows the wait; resumed, neither; finished, the outcome and no hold.
+#[test]
+fn holds_pauses_and_the_end_show_the_right_state() {
+    let (_, events) = run(debate(FormatId::Classic), serde_json::json!({}));
+    let start = events[0].clone();
+    let ev = |seq: u32, kind: EventKind| Event {
+        seq,
+        at_ms: 2_000 + seq as u64,
+        kind,
+    };
+    let mut v = LogView::of(&[start]);
+    let held = v.apply(&ev(
+        1,
+        EventKind::Paused {
+            reason: "The key was refused.".into(),
+            needs_resume: true,
+        },
+    ));
+    assert!(held.contains(&Change::Holds));
+    assert!(v.held && !v.waiting);
+    let note = v.blocks.last().unwrap();
+    assert_eq!(
+        note.kind,
+        BlockKind::Note {
+            text: "The key was refused.".into(),
+            error: true,
+            kind: NoteKind::Paused
+        }
+    );
+    v.apply(&ev(2, EventKind::Resumed));
+    assert!(!v.held && !v.waiting);
+    v.apply(&ev(
+        3,
+        EventKind::Paused {
+            reason: "Paused at the spending cap.".into(),
+            needs_resume: false,
+        },
+    ));
+    assert!(v.waiting && !v.held);
+    v.apply(&ev(
+        4,
+        EventKind::Finished {
+            outcome: Outcome::Stopped,
+            message: None,
+        },
+    ));
+    assert!(!v.waiting && !v.held);
+    assert_eq!(v.outcome, Some((Outcome::Stopped, None)));
+    // A spending cap set while it ran shows in force, with its note.
+    let changes = v.apply(&ev(
+        5,
+        EventKind::InputReceived {
+            input: Input::SpendingCap { usd: Some(0.5) },
+            before: CallKey::new("closing/position-a", 0),
+        },
+    ));
+    assert!(changes.contains(&Change::Cap));
+    assert_eq!(v.cap, Some(0.5));
+}
