@@ -52,18 +52,6 @@ pub struct TournamentRun {
     locked: std::cell::Cell<bool>,
 }
 
-/// The JSON Schema of a verdict, so a connection that takes schemas answers in shape.
-fn verdict_schema() -> serde_json::Value {
-    serde_json::json!({
-        "type": "object",
-        "properties": {
-            "winner": {"type": "string", "enum": ["A", "B", "tie"]},
-            "reason": {"type": "string"}
-        },
-        "required": ["winner", "reason"]
-    })
-}
-
 /// A share of the cap held by work in hand.
 struct Reserved {
     /// `Start(i)` for match `i`'s debate (started or resumed), `Judge(i, j)` for a verdict.
@@ -633,7 +621,7 @@ impl TournamentRun {
             temperature: Some(0.0),
             max_tokens: VERDICT_TOKENS,
             json: true,
-            schema: Some(verdict_schema()),
+            schema: Some(verdict::schema()),
         };
         let mut spent = Spend::default();
         let answer = |r: &crate::engine::model::ChatResponse, spent: &mut Spend| {

@@ -1,5 +1,7 @@
 //! The debate formats. Each is plain async code over a `DebateCtx`.
 
+#[cfg(test)]
+mod answers_read_back;
 pub mod classic;
 #[cfg(test)]
 mod context_budget;

@@ -111,6 +111,18 @@ pub fn prompt(
     )
 }
 
+/// The JSON Schema of a verdict, so a connection that takes schemas answers in shape.
+pub fn schema() -> Value {
+    serde_json::json!({
+        "type": "object",
+        "properties": {
+            "winner": {"type": "string", "enum": ["A", "B", "tie"]},
+            "reason": {"type": "string"}
+        },
+        "required": ["winner", "reason"]
+    })
+}
+
 /// Reads a judge's answer: `{"winner": "A"|"B"|"tie", "reason": …}`, back in the match's
 /// sides. The reason is kept for the results; a missing one is not an error.
 pub fn read(text: &str, shown_first: usize) -> Result<(Decision, String), Problem> {

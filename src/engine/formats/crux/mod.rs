@@ -17,7 +17,7 @@ pub mod paths;
 pub mod persona;
 pub(super) mod plan;
 pub mod prompts;
-mod schemas;
+pub(super) mod schemas;
 
 use futures::future::join_all;
 
