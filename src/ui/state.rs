@@ -1,17 +1,20 @@
-//! The UI's reactive store: the debate on screen as blocks derived from its event log, plus
-//! app-wide state. Live debates and stored ones go through the same `apply` path, so what
-//! is shown during a debate is what a reload shows.
+//! The UI's reactive store: a mirror of the debate on screen, plus app-wide state. What a
+//! debate shows is decided by `engine::log_view::LogView` (plain Rust, tested natively);
+//! `DebateView` applies each event to it and copies what the event changed into signals,
+//! so a live debate, a stored one and a replay show the same thing.
 
 use leptos::prelude::*;
 
 use crate::engine::cost::Ledger;
-use crate::engine::event::{
-    Event, EventKind, FinishReason, Input, Outcome, Purpose, ReadTally, Usage,
-};
-use crate::engine::finding::{Finding, FindingBody};
+use crate::engine::event::{Event, EventKind, Outcome, ReadTally, Usage};
+use crate::engine::finding::Finding;
+use crate::engine::log_view::{self, Change, LogView};
 use crate::engine::reading;
 use crate::engine::{CallKey, DebateConfig};
 use crate::store::{DebateSummary, StoredDebate};
+
+pub use super::route::Route;
+pub use crate::engine::log_view::{Progress, TurnStatus};
 
 /// The element id of a turn, so a finding (a crux card) can link back to it.
 pub fn turn_anchor(call: &CallKey) -> String {
@@ -20,39 +23,6 @@ pub fn turn_anchor(call: &CallKey) -> String {
         id.push_str(&format!("-{}", call.occurrence));
     }
     id
-}
-
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum TurnStatus {
-    /// Waiting for its connection's limit on calls at once (or the spending cap).
-    Queued,
-    Streaming,
-    AwaitingHuman,
-    Done,
-    Truncated,
-    /// Cut at Agora's own bound on one answer's size or time (which one, as recorded).
-    Limit(FinishReason),
-    Cut,
-    Failed,
-    /// Was streaming when the tab closed: the saved partial text.
-    Interrupted,
-}
-
-impl TurnStatus {
-    /// The name used in the page's `data-status` attribute (and by the end-to-end tests).
-    pub fn id(self) -> &'static str {
-        match self {
-            TurnStatus::Queued => "queued",
-            TurnStatus::Streaming => "streaming",
-            TurnStatus::AwaitingHuman => "awaiting-human",
-            TurnStatus::Done => "done",
-            TurnStatus::Truncated => "truncated",
-            TurnStatus::Limit(_) => "limit",
-            TurnStatus::Cut => "cut",
-            TurnStatus::Failed => "failed",
-            TurnStatus::Interrupted => "interrupted",
-        }
-    }
 }
 
 #[derive(Clone, Copy)]
@@ -113,16 +83,6 @@ pub struct Block {
     pub epoch: u32,
 }
 
-#[derive(Clone, Debug, Default, PartialEq)]
-pub struct Progress {
-    pub phase: String,
-    pub calls_done: u32,
-    pub planned: u32,
-    pub input_tokens: u32,
-    pub output_tokens: u32,
-    pub estimated: bool,
-}
-
 /// The debate on screen.
 #[derive(Clone, Copy)]
 pub struct DebateView {
@@ -166,7 +126,10 @@ pub struct DebateView {
     pub session: super::app::SessionHandle,
     /// Where share links made in this view open: a widget's Agora (`None`: this page).
     pub share_base: StoredValue<Option<String>>,
-    turns: StoredValue<crate::engine::small_map::SmallMap<String, TurnView>>,
+    /// What the debate shows, in plain Rust: the signals above mirror it.
+    model: StoredValue<LogView>,
+    /// The signals of each of the model's turns, by the same index.
+    turns: StoredValue<Vec<TurnView>>,
     epoch: StoredValue<u32>,
     /// Owns every turn's signals: they are made while an event is applied, which may be in
     /// a replay control or a panel that is redrawn (and disposed) meanwhile; owned here, a
@@ -200,7 +163,8 @@ impl DebateView {
             shared: RwSignal::new(None),
             focus: RwSignal::new(None),
             resolution: RwSignal::new(None),
-            turns: StoredValue::new(crate::engine::small_map::SmallMap::new()),
+            model: StoredValue::new(LogView::default()),
+            turns: StoredValue::new(Vec::new()),
             epoch: StoredValue::new(0),
             owner: StoredValue::new(Owner::new()),
         }
@@ -222,11 +186,13 @@ impl DebateView {
         self.announced.set(String::new());
         self.cap.set(None);
         self.findings.set(Vec::new());
+        self.speaking.set(None);
         self.transcript_hidden.set(false);
         self.focus.set(None);
         self.resolution.set(None);
         // A new debate (or none) is not the shared one.
         self.shared.set(None);
+        self.model.set_value(LogView::default());
         self.turns.update_value(|t| t.clear());
         self.epoch.update_value(|e| *e += 1);
     }
@@ -236,24 +202,18 @@ impl DebateView {
         for e in &d.events {
             self.apply(e);
         }
-        for rec in &d.in_flight {
-            if let Some(t) = self
-                .turns
-                .with_value(|t| t.get(rec.call.to_string().as_str()).copied())
-            {
-                if t.status.get_untracked() == TurnStatus::Streaming {
-                    t.text.set(rec.text.clone());
-                }
-            }
+        let saved: Vec<(CallKey, String)> = d
+            .in_flight
+            .iter()
+            .map(|r| (r.call.clone(), r.text.clone()))
+            .collect();
+        let changed = self
+            .model
+            .try_update_value(|m| m.finish_stored(&saved))
+            .unwrap_or_default();
+        for i in changed {
+            self.sync_turn(i);
         }
-        // A turn still "streaming" in a stored log was cut off by a closed tab.
-        self.turns.with_value(|t| {
-            for v in t.values() {
-                if v.status.get_untracked() == TurnStatus::Streaming {
-                    v.status.set(TurnStatus::Interrupted);
-                }
-            }
-        });
     }
 
     /// The view as it was after the log's first events (a replay's position).
@@ -295,269 +255,149 @@ impl DebateView {
         }
     }
 
-    fn push(&self, key: String, kind: BlockKind) {
-        let epoch = self.epoch.get_value();
-        self.blocks.update(|b| b.push(Block { key, kind, epoch }));
-    }
-
     pub fn apply(&self, e: &Event) {
+        let changes = self
+            .model
+            .try_update_value(|m| m.apply(e))
+            .unwrap_or_default();
+        for change in changes {
+            self.mirror(change);
+        }
         match &e.kind {
-            EventKind::DebateStarted {
-                config,
-                planned_calls,
-                ..
-            } => {
-                self.config.set(Some(config.clone()));
-                self.progress.update(|p| p.planned = *planned_calls);
-                self.ledger.set(Ledger::new(config));
-                self.cap.set(config.spending_cap);
-            }
-            EventKind::PhaseStarted { title, .. } => {
-                self.progress.update(|p| p.phase = title.clone());
-                self.push(
-                    format!("p{}", e.seq),
-                    BlockKind::Phase {
-                        title: title.clone(),
-                    },
-                );
-            }
-            EventKind::TurnQueued {
-                call,
-                seat,
-                label,
-                purpose,
-            } => {
-                self.turn_block(e.seq, call, seat, label, *purpose, TurnStatus::Queued);
-            }
-            EventKind::TurnStarted {
-                call,
-                seat,
-                label,
-                human,
-                request,
-                purpose,
-                ..
-            } => {
-                let status = if *human {
-                    TurnStatus::AwaitingHuman
-                } else {
-                    TurnStatus::Streaming
-                };
-                // A queued call already has its block; a retry reuses it too.
-                let view = self
-                    .turn(&call.to_string())
-                    .filter(|v| v.status.get_untracked() == TurnStatus::Queued);
-                match view {
-                    Some(v) => v.status.set(status),
-                    None => self.turn_block(e.seq, call, seat, label, *purpose, status),
-                }
-                if let Some(v) = self.turn(&call.to_string()) {
-                    v.request.set(request.clone());
-                }
-            }
-            EventKind::FindingRecorded(f) => {
-                self.findings.update(|all| all.push(f.clone()));
-                // A judgement or a cut belongs to its turn; anything else stands where it
-                // happened.
-                let turn = f.about.as_ref().and_then(|k| self.turn(&k.to_string()));
-                match (&f.body, turn) {
-                    (
-                        FindingBody::Evaluation(_)
-                        | FindingBody::Unscored { .. }
-                        | FindingBody::FactCheck { .. },
-                        Some(t),
-                    ) => t.judged.set(Some(f.clone())),
-                    (FindingBody::Interruption { .. }, Some(t)) => t.cut_by.set(Some(f.clone())),
-                    // A format whose panel shows its findings keeps them out of the
-                    // transcript.
-                    _ if !self.format_ui().is_some_and(|u| (u.in_transcript)(f)) => {}
-                    _ => self.push(format!("f{}", e.seq), BlockKind::Finding(f.clone())),
-                }
-            }
-            EventKind::CallSkipped { seat, reason, .. } => {
-                let text = self.config.with_untracked(|c| match c {
-                    Some(c) => reading::skipped(c, seat, reason),
-                    None => reason.clone(),
-                });
-                self.push(
-                    format!("n{}", e.seq),
-                    BlockKind::Note { text, error: false },
-                );
-            }
-            EventKind::DecisionRecorded { .. } => {}
-            EventKind::StructuredRead { outcome, .. } => self.reads.update(|t| t.add(*outcome)),
-            EventKind::TurnFinished {
-                call,
-                seat,
-                text,
-                reasoning,
-                usage,
-                finish,
-                ..
-            } => {
-                let cost = self.config.with_untracked(|c| {
-                    let c = c.as_ref()?;
-                    self.ledger.try_update(|l| l.add(c, seat, usage)).flatten()
-                });
-                if let Some(v) = self.turn(&call.to_string()) {
-                    // A turn shows as its format cleaned it for later prompts.
-                    let shown = self.config.with_untracked(|c| match c {
-                        Some(c) => reading::turn_text(c, seat, text),
-                        None => text.clone(),
-                    });
-                    v.text.set(shown);
-                    v.reasoning.set(reasoning.clone());
-                    v.usage.set(Some(*usage));
-                    v.cost.set(cost);
-                    v.status.set(match finish {
-                        FinishReason::Stop => TurnStatus::Done,
-                        FinishReason::Length => TurnStatus::Truncated,
-                        FinishReason::Cut => TurnStatus::Cut,
-                        limit => TurnStatus::Limit(*limit),
-                    });
-                }
-                self.progress.update(|p| {
-                    p.calls_done += 1;
-                    p.input_tokens += usage.input_tokens;
-                    p.output_tokens += usage.output_tokens;
-                    p.estimated |= usage.estimated;
-                });
-            }
-            EventKind::TurnFailed {
-                call,
-                partial,
-                error,
-                ..
-            } => {
-                if let Some(v) = self.turn(&call.to_string()) {
-                    v.text.set(partial.clone());
-                    v.error.set(Some(error.clone()));
-                    v.status.set(TurnStatus::Failed);
-                }
-            }
-            EventKind::RetryScheduled {
-                attempt,
-                max_attempts,
-                wait_ms,
-                reason,
-                ..
-            } => self.push(
-                format!("r{}", e.seq),
-                BlockKind::Retry {
-                    reason: reason.clone(),
-                    attempt: *attempt,
-                    max_attempts: *max_attempts,
-                    until_ms: e.at_ms + wait_ms,
-                },
-            ),
-            EventKind::InputReceived { input, .. } => {
-                if let Input::SpendingCap { usd } = input {
-                    self.cap.set(*usd);
-                }
-                let Some(text) = reading::input(input) else {
-                    return;
-                };
-                self.push(
-                    format!("n{}", e.seq),
-                    BlockKind::Note { text, error: false },
-                );
-            }
-            EventKind::Paused {
-                reason,
-                needs_resume,
-            } => {
-                // A pause of the user's or the browser's, while held at a failed call, is
-                // not the end of the hold.
-                if *needs_resume {
-                    self.held.set(true);
-                } else {
-                    self.waiting.set(true);
-                }
-                self.push(
-                    format!("n{}", e.seq),
-                    BlockKind::Note {
-                        text: reason.clone(),
-                        error: *needs_resume,
-                    },
-                )
-            }
+            // The end of one pause: the debate may still be held at a failed call (a pause
+            // while offline ended, the refused key not yet fixed); the session knows.
             EventKind::Resumed => {
-                self.outcome.set(None);
-                self.waiting.set(false);
-                // The end of one pause: the debate may still be held at a failed call
-                // (a pause while offline ended, the refused key not yet fixed).
                 let still_held = match (self.session.get(), self.id.get_untracked()) {
                     (Some(s), Some(id)) => s.is_halted(&id),
                     _ => false,
                 };
                 self.held.set(still_held);
             }
-            EventKind::Error { message } => self.push(
-                format!("n{}", e.seq),
-                BlockKind::Note {
-                    text: message.clone(),
-                    error: true,
-                },
-            ),
-            EventKind::Finished { outcome, message } => {
-                self.outcome.set(Some((*outcome, message.clone())));
+            EventKind::Finished { .. } => {
                 self.running.set(false);
                 self.paused.set(false);
-                self.held.set(false);
-                self.waiting.set(false);
             }
-            EventKind::Resolved(r) => self.resolution.set(Some(r.clone())),
+            _ => {}
         }
     }
 
-    fn turn_block(
-        &self,
-        seq: u32,
-        call: &CallKey,
-        seat: &str,
-        label: &str,
-        purpose: Purpose,
-        status: TurnStatus,
-    ) {
-        let (speaker, model) = self
-            .config
-            .with_untracked(|c| {
-                c.as_ref()
-                    .and_then(|c| c.seat(seat))
-                    .map(|s| (s.name.clone(), s.participant.describe()))
-            })
-            .unwrap_or_else(|| (seat.to_string(), String::new()));
-        let view = self.owner.get_value().with(|| TurnView {
-            text: RwSignal::new(String::new()),
-            reasoning: RwSignal::new(String::new()),
-            status: RwSignal::new(status),
-            error: RwSignal::new(None),
-            usage: RwSignal::new(None),
-            cost: RwSignal::new(None),
-            request: RwSignal::new(String::new()),
-            judged: RwSignal::new(None),
-            cut_by: RwSignal::new(None),
-        });
-        self.turns.update_value(|t| {
-            t.insert(call.to_string(), view);
-        });
-        self.push(
-            format!("t{seq}"),
-            BlockKind::Turn {
-                call: call.clone(),
-                // The format says which calls are shown folded, as analysis.
-                analysis: self
-                    .format_ui()
-                    .map_or(crate::ui::formats::analysis_folded(purpose), |u| {
-                        (u.folded)(purpose)
-                    }),
-                seat: seat.to_string(),
-                speaker,
-                model,
-                label: label.to_string(),
-                view,
+    /// Copies what one event changed in the model into the signals.
+    fn mirror(&self, change: Change) {
+        let m = self.model;
+        match change {
+            Change::Started => self.config.set(m.with_value(|m| m.config.clone())),
+            Change::Progress => set_changed(self.progress, m.with_value(|m| m.progress.clone())),
+            Change::Ledger => self.ledger.set(m.with_value(|m| m.ledger.clone())),
+            Change::Cap => set_changed(self.cap, m.with_value(|m| m.cap)),
+            Change::Reads => self.reads.set(m.with_value(|m| m.reads)),
+            Change::Finding => {
+                if let Some(f) = m.with_value(|m| m.findings.last().cloned()) {
+                    self.findings.update(|all| all.push(f));
+                }
+            }
+            Change::Holds => {
+                let (held, waiting, outcome) =
+                    m.with_value(|m| (m.held, m.waiting, m.outcome.clone()));
+                set_changed(self.held, held);
+                set_changed(self.waiting, waiting);
+                set_changed(self.outcome, outcome);
+            }
+            Change::Resolution => self.resolution.set(m.with_value(|m| m.resolution.clone())),
+            Change::Added(i) => self.add_block(i),
+            Change::Turn(i) => self.sync_turn(i),
+        }
+    }
+
+    /// Shows the model's block `i`: a turn gets its signals; a finding the format's panel
+    /// shows instead stays out of the transcript.
+    fn add_block(&self, i: usize) {
+        let Some(block) = self.model.with_value(|m| m.blocks.get(i).cloned()) else {
+            return;
+        };
+        let kind = match block.kind {
+            log_view::BlockKind::Phase { title } => BlockKind::Phase { title },
+            log_view::BlockKind::Note { text, error, .. } => BlockKind::Note { text, error },
+            log_view::BlockKind::Retry {
+                reason,
+                attempt,
+                max_attempts,
+                until_ms,
+            } => BlockKind::Retry {
+                reason,
+                attempt,
+                max_attempts,
+                until_ms,
             },
-        );
+            log_view::BlockKind::Finding(f) => {
+                if !self.format_ui().is_some_and(|u| (u.in_transcript)(&f)) {
+                    return;
+                }
+                BlockKind::Finding(f)
+            }
+            log_view::BlockKind::Turn(t) => {
+                let Some(turn) = self.model.with_value(|m| m.turns.get(t).cloned()) else {
+                    return;
+                };
+                let view = self.owner.get_value().with(|| TurnView {
+                    text: RwSignal::new(turn.text),
+                    reasoning: RwSignal::new(turn.reasoning),
+                    status: RwSignal::new(turn.status),
+                    error: RwSignal::new(turn.error),
+                    usage: RwSignal::new(turn.usage),
+                    cost: RwSignal::new(turn.cost),
+                    request: RwSignal::new(turn.request),
+                    judged: RwSignal::new(turn.judged),
+                    cut_by: RwSignal::new(turn.cut_by),
+                });
+                self.turns.update_value(|views| {
+                    if views.len() == t {
+                        views.push(view);
+                    }
+                });
+                BlockKind::Turn {
+                    call: turn.call,
+                    // The format says which calls are shown folded, as analysis.
+                    analysis: self
+                        .format_ui()
+                        .map_or(crate::ui::formats::analysis_folded(turn.purpose), |u| {
+                            (u.folded)(turn.purpose)
+                        }),
+                    seat: turn.seat,
+                    speaker: turn.speaker,
+                    model: turn.model,
+                    label: turn.label,
+                    view,
+                }
+            }
+        };
+        let epoch = self.epoch.get_value();
+        self.blocks.update(|b| {
+            b.push(Block {
+                key: block.key,
+                kind,
+                epoch,
+            })
+        });
+    }
+
+    /// Copies the model's turn `i` into its signals (each only where it changed).
+    fn sync_turn(&self, i: usize) {
+        let Some(view) = self.turns.with_value(|v| v.get(i).copied()) else {
+            // Not shown yet: its block copies the whole turn when it is added.
+            return;
+        };
+        let Some(t) = self.model.with_value(|m| m.turns.get(i).cloned()) else {
+            return;
+        };
+        set_changed(view.text, t.text);
+        set_changed(view.reasoning, t.reasoning);
+        set_changed(view.status, t.status);
+        set_changed(view.error, t.error);
+        set_changed(view.usage, t.usage);
+        set_changed(view.cost, t.cost);
+        set_changed(view.request, t.request);
+        set_changed(view.judged, t.judged);
+        set_changed(view.cut_by, t.cut_by);
     }
 
     /// Says a turn of a live debate that just ended: who spoke, under which label, and
@@ -597,7 +437,11 @@ impl DebateView {
     }
 
     pub fn delta(&self, call: &str, delta: &str) {
-        if let Some(v) = self.turn(call) {
+        let turn = self
+            .model
+            .try_update_value(|m| m.delta(call, delta))
+            .flatten();
+        if let Some(v) = turn.and_then(|i| self.turns.with_value(|v| v.get(i).copied())) {
             v.text.update(|t| t.push_str(delta));
         }
     }
@@ -608,24 +452,18 @@ impl DebateView {
             .with_untracked(|c| c.as_ref().map(|c| crate::ui::formats::ui_for(c.format())))
     }
 
+    /// The signals of a call's turn (its latest attempt).
     pub fn turn(&self, call: &str) -> Option<TurnView> {
-        self.turns.with_value(|t| t.get(call).copied())
+        let i = self.model.with_value(|m| m.turn_index(call))?;
+        self.turns.with_value(|v| v.get(i).copied())
     }
 }
 
-#[derive(Clone, Debug, PartialEq)]
-pub enum Route {
-    Setup,
-    Debate(String),
-    History,
-    /// The forecast ledger.
-    Ledger,
-    /// The tournaments list and the set-up of a new one.
-    Tournaments,
-    /// One tournament.
-    Tournament(String),
-    /// A debate carried in a share link's fragment (`#share=1.…`).
-    Shared,
+/// Sets `signal` to `value` only when it differs, so nothing re-renders for no change.
+fn set_changed<T: PartialEq + Send + Sync + 'static>(signal: RwSignal<T>, value: T) {
+    if signal.with_untracked(|v| *v != value) {
+        signal.set(value);
+    }
 }
 
 /// The app shell's state, provided as context by the app only: its route, History, the

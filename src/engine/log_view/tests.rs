@@ -309,3 +309,26 @@ fn holds_pauses_and_the_end_show_the_right_state() {
     assert!(changes.contains(&Change::Cap));
     assert_eq!(v.cap, Some(0.5));
 }
+
+/// A speech cut at a sentence (duelogic's interruption) shows the text up to the cut,
+/// however much more had streamed by then, live and stored alike.
+#[test]
+fn a_turn_cut_at_a_sentence_shows_the_text_up_to_the_cut() {
+    let mut config = debate(FormatId::Duelogic);
+    if let crate::engine::config::FormatOptions::Duelogic(o) = &mut config.options {
+        o.rounds = 1;
+    }
+    let script: serde_json::Value =
+        serde_json::from_str(include_str!("../../../tests/scripts/e2e-duelogic.json")).unwrap();
+    let (live, events) = run(config, script);
+    let cut = live.turn("round/1/chair-1").unwrap();
+    assert_eq!(cut.status, TurnStatus::Cut);
+    assert!(
+        cut.text.ends_with("Fewer cars means fewer deaths."),
+        "{}",
+        cut.text
+    );
+    assert!(cut.cut_by.is_some());
+    let stored = LogView::of(&events);
+    assert_eq!(stored.turn("round/1/chair-1").unwrap().text, cut.text);
+}
