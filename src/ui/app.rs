@@ -38,52 +38,21 @@ impl SessionHandle {
 }
 
 fn route_from_location() -> Route {
-    let hash = window().location().hash().unwrap_or_default();
-    if hash.trim_start_matches('#').starts_with("share=") {
-        return Route::Shared;
-    }
-    let search = window().location().search().unwrap_or_default();
-    let params = search.trim_start_matches('?');
-    // The decoded, non-empty value of `name=…` in one `pair` of the query.
-    let value = |pair: &str, name: &str| {
-        let v = pair.strip_prefix(name)?.strip_prefix('=')?;
-        js_sys::decode_uri_component(v)
-            .ok()
-            .and_then(|s| s.as_string())
-            .filter(|id| !id.is_empty())
-    };
-    for pair in params.split('&') {
-        if let Some(id) = value(pair, "debate") {
-            return Route::Debate(id);
-        }
-        if pair == "view=history" {
-            return Route::History;
-        }
-        if pair == "view=ledger" {
-            return Route::Ledger;
-        }
-        if pair == "view=tournaments" {
-            return Route::Tournaments;
-        }
-        if let Some(id) = value(pair, "tournament") {
-            return Route::Tournament(id);
-        }
-    }
-    Route::Setup
+    let location = window().location();
+    Route::parse(
+        &location.search().unwrap_or_default(),
+        &location.hash().unwrap_or_default(),
+    )
 }
 
 /// The URL of a route, relative to the page so a sub-path deployment keeps working.
 pub fn href(route: &Route) -> String {
-    let path = window().location().pathname().unwrap_or_default();
-    match route {
-        Route::Setup => path,
-        Route::History => format!("{path}?view=history"),
-        Route::Ledger => format!("{path}?view=ledger"),
-        Route::Tournaments => format!("{path}?view=tournaments"),
-        Route::Tournament(id) => format!("{path}?tournament={}", js_sys::encode_uri_component(id)),
-        Route::Debate(id) => format!("{path}?debate={}", js_sys::encode_uri_component(id)),
+    let location = window().location();
+    let path = location.pathname().unwrap_or_default();
+    match route.query() {
+        Some(query) => path + &query,
         // Only ever opened from the address it came with.
-        Route::Shared => window().location().href().unwrap_or(path),
+        None => location.href().unwrap_or(path),
     }
 }
 

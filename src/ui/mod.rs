@@ -6,6 +6,7 @@
 pub mod formats;
 pub mod link_policy;
 pub mod md_blocks;
+pub mod route;
 
 #[cfg(target_arch = "wasm32")]
 mod app;

@@ -1,0 +1,118 @@
+//! Which screen an address opens, and the address of each screen: read from the page's
+//! query and fragment, printed as a query relative to the page (so an Agora served from a
+//! sub-path keeps working). Plain Rust, tested natively.
+
+/// A screen of the app.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Route {
+    Setup,
+    Debate(String),
+    History,
+    /// The forecast ledger.
+    Ledger,
+    /// The tournaments list and the set-up of a new one.
+    Tournaments,
+    /// One tournament.
+    Tournament(String),
+    /// A debate carried in a share link's fragment (`#share=1.…`).
+    Shared,
+}
+
+impl Route {
+    /// The route of an address, from its query (`?debate=…`, with or without the `?`)
+    /// and its fragment (`#share=…`). The first pair that names a screen wins; an empty
+    /// id names none; anything else opens the setup.
+    pub fn parse(query: &str, fragment: &str) -> Route {
+        if fragment.trim_start_matches('#').starts_with("share=") {
+            return Route::Shared;
+        }
+        let query = query.trim_start_matches('?');
+        for (name, value) in form_urlencoded::parse(query.as_bytes()) {
+            let id = || (!value.is_empty()).then(|| value.to_string());
+            let route = match (name.as_ref(), value.as_ref()) {
+                ("debate", _) => id().map(Route::Debate),
+                ("tournament", _) => id().map(Route::Tournament),
+                ("view", "history") => Some(Route::History),
+                ("view", "ledger") => Some(Route::Ledger),
+                ("view", "tournaments") => Some(Route::Tournaments),
+                _ => None,
+            };
+            if let Some(r) = route {
+                return r;
+            }
+        }
+        Route::Setup
+    }
+
+    /// The query that opens this route (empty for the setup), ids encoded; `None` for a
+    /// shared debate, which only opens from the address it came with.
+    pub fn query(&self) -> Option<String> {
+        let pair = |name: &str, value: &str| {
+            let q = form_urlencoded::Serializer::new(String::new())
+                .append_pair(name, value)
+                .finish();
+            format!("?{q}")
+        };
+        Some(match self {
+            Route::Setup => String::new(),
+            Route::History => pair("view", "history"),
+            Route::Ledger => pair("view", "ledger"),
+            Route::Tournaments => pair("view", "tournaments"),
+            Route::Tournament(id) => pair("tournament", id),
+            Route::Debate(id) => pair("debate", id),
+            Route::Shared => return None,
+        })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_route_prints_an_address_that_opens_it_again() {
+        let all = [
+            Route::Setup,
+            Route::History,
+            Route::Ledger,
+            Route::Tournaments,
+            Route::Tournament("t-1".into()),
+            Route::Debate("d-1700000000000-ab12".into()),
+            // An id with characters a query must escape.
+            Route::Debate("a b&c=d/é#?+".into()),
+        ];
+        for r in all {
+            let q = r.query().unwrap();
+            assert_eq!(Route::parse(&q, ""), r, "{q}");
+        }
+        assert_eq!(Route::History.query().as_deref(), Some("?view=history"));
+        assert_eq!(
+            Route::Debate("a b&c".into()).query().as_deref(),
+            Some("?debate=a+b%26c")
+        );
+        assert_eq!(Route::Shared.query(), None);
+    }
+
+    #[test]
+    fn addresses_open_the_screen_they_name() {
+        assert_eq!(Route::parse("", ""), Route::Setup);
+        assert_eq!(Route::parse("?view=nothing", ""), Route::Setup);
+        assert_eq!(Route::parse("?debate=", ""), Route::Setup, "no empty id");
+        assert_eq!(
+            Route::parse("?utm=x&debate=d%201", ""),
+            Route::Debate("d 1".into()),
+            "encodeURIComponent's escapes read back"
+        );
+        assert_eq!(
+            Route::parse("?debate=d1", "#share=1.abc"),
+            Route::Shared,
+            "a share link wins"
+        );
+        assert_eq!(Route::parse("view=ledger", ""), Route::Ledger);
+        assert_eq!(
+            Route::parse("?tournament=t9&view=history", ""),
+            Route::Tournament("t9".into()),
+            "the first pair that names a screen"
+        );
+    }
+}
