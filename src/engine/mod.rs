@@ -23,7 +23,6 @@ pub mod rng;
 pub mod schema_sample;
 pub mod script;
 pub mod small_map;
-pub mod sort;
 pub mod tokens;
 pub mod tournament;
 pub mod transcript;

@@ -105,7 +105,7 @@ impl Store for MemoryStore {
     fn load<'a>(&'a self, id: &'a str) -> LocalBoxFuture<'a, StoreResult<Option<StoredDebate>>> {
         let found = self.debates.borrow().get(id).map(|(s, e, f)| {
             let mut events = e.clone();
-            crate::engine::sort::sort_by_key(&mut events, |e| e.seq);
+            events.sort_by_key(|e| e.seq);
             StoredDebate {
                 summary: s.clone(),
                 events,

@@ -194,7 +194,7 @@ impl TournamentSummary {
 
 /// Sorts history newest first (by creation time, then by id for a stable order).
 pub fn newest_first(list: &mut [DebateSummary]) {
-    crate::engine::sort::sort_by(list, |a, b| {
+    list.sort_by(|a, b| {
         b.created_ms
             .cmp(&a.created_ms)
             .then_with(|| b.id.cmp(&a.id))
@@ -203,7 +203,7 @@ pub fn newest_first(list: &mut [DebateSummary]) {
 
 /// Sorts tournaments newest first (by last change, then by id).
 pub fn newest_tournaments_first(list: &mut [TournamentSummary]) {
-    crate::engine::sort::sort_by(list, |a, b| {
+    list.sort_by(|a, b| {
         b.updated_ms
             .cmp(&a.updated_ms)
             .then_with(|| b.id.cmp(&a.id))

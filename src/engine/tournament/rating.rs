@@ -165,7 +165,7 @@ impl Bootstrap {
             .iter()
             .zip(self.draws.chunks_mut(runs))
             .map(|(&p, d)| {
-                crate::engine::sort::sort_by(d, f64::total_cmp);
+                d.sort_by(f64::total_cmp);
                 Rating {
                     points: p,
                     low: percentile(d, 0.025).min(p),

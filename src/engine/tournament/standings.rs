@@ -241,9 +241,8 @@ impl Standings {
                 r.rating = *rating;
             }
         }
-        crate::engine::sort::sort_by(&mut self.rows, |a, b| {
-            b.rating.points.total_cmp(&a.rating.points)
-        });
+        self.rows
+            .sort_by(|a, b| b.rating.points.total_cmp(&a.rating.points));
     }
 }
 

@@ -212,7 +212,7 @@ fn model_names(spec: &TournamentSpec) -> Vec<String> {
             }
         }
     }
-    crate::engine::sort::sort_by_key(&mut names, |n| std::cmp::Reverse(n.len()));
+    names.sort_by_key(|n| std::cmp::Reverse(n.len()));
     names
 }
 

@@ -169,7 +169,7 @@ pub fn parse_card(
         ));
     }
     // In the room's order, whatever order the analyst used.
-    crate::engine::sort::sort_by_key(&mut out, |s| sides.iter().position(|(id, _)| *id == s.seat));
+    out.sort_by_key(|s| sides.iter().position(|(id, _)| *id == s.seat));
     let resolved = boolean(v, "resolved")?;
     Ok(CruxCard {
         room: room.into(),

@@ -344,7 +344,7 @@ pub fn averages(resolved: &[Vec<Score>]) -> Vec<Average> {
         a.brier /= a.forecasts as f64;
         a.log /= a.forecasts as f64;
     }
-    crate::engine::sort::sort_by(&mut out, |a, b| a.brier.total_cmp(&b.brier));
+    out.sort_by(|a, b| a.brier.total_cmp(&b.brier));
     out
 }
 

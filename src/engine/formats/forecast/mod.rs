@@ -950,7 +950,7 @@ impl<'a> Forecast<'a> {
                 }
             }
         }
-        crate::engine::sort::sort_by(&mut out, |a, b| a.date.cmp(&b.date));
+        out.sort_by(|a, b| a.date.cmp(&b.date));
         out
     }
 
