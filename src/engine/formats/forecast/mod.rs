@@ -19,6 +19,7 @@ mod context;
 pub mod ledger;
 pub mod options;
 pub mod parse;
+pub mod paths;
 pub(super) mod plan;
 pub mod prompts;
 pub mod report;
@@ -45,6 +46,7 @@ use super::super::tokens;
 use super::super::transcript::{self, clip};
 use consensus as c;
 use parse::{Parsed, Score};
+use paths::ForecastPath;
 use types::*;
 
 pub const JUDGE: &str = "judge";
@@ -283,7 +285,7 @@ impl<'a> Forecast<'a> {
                 self.record("insights", ForecastFinding::Insights(s.insights.clone()));
             }
             Err(unread) => self.ctx.record(Finding {
-                key: "synthesis".into(),
+                key: ForecastPath::Synthesis.into(),
                 about: None,
                 seat: JUDGE.into(),
                 body: FindingBody::Unscored {

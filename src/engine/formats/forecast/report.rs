@@ -5,6 +5,7 @@
 
 use serde_json::{json, Value};
 
+use super::paths::ForecastPath;
 use super::types::Phase;
 use super::types::{result_in, ForecastFinding, ForecastResult};
 use crate::engine::config::FormatOptions;
@@ -44,18 +45,16 @@ pub fn debate_result(debate_id: &str, events: &[Event]) -> Option<Value> {
         let mut arguments = Vec::new();
         for role in &o.roles {
             let seat = &role.seat;
-            let arg = [
-                format!("regenerate/{r}/{seat}/argument"),
-                format!("round/{r}/{seat}/argument"),
-            ]
-            .iter()
-            .find_map(|k| by_key(k).and_then(forecast).cloned());
+            let latest = ForecastPath::latest_first(r, seat);
+            let arg = latest
+                .iter()
+                .find_map(|(a, _)| by_key(&a.argument_key()).and_then(forecast).cloned());
             let Some(ForecastFinding::Argument(a)) = arg else {
                 continue;
             };
-            let score = [format!("rescore/{r}/{seat}"), format!("score/{r}/{seat}")]
+            let score = latest
                 .iter()
-                .find_map(|k| by_key(k))
+                .find_map(|(_, s)| by_key(&s.to_string()))
                 .and_then(|f| match &f.body {
                     FindingBody::Score {
                         criteria, total, ..

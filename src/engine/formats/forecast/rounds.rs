@@ -27,13 +27,13 @@ impl Forecast<'_> {
         let shell = tokens::request([system.as_str(), fixed.as_str()], None);
         let room = self.o.argument_input_tokens.saturating_sub(shell).max(80);
         let user = self.user_prompt(round, seat, &self.debate_text(room));
-        let path = if again {
-            format!("regenerate/{round}/{seat}")
-        } else {
-            format!("round/{round}/{seat}")
+        let path = ForecastPath::Argument {
+            round,
+            seat: seat.to_string(),
+            again,
         };
         let spec = CallSpec::new(
-            path.clone(),
+            path.to_string(),
             seat,
             Purpose::Argument,
             if again {
@@ -86,7 +86,7 @@ impl Forecast<'_> {
             Err(e) => (Vec::new(), Some(e.to_string()), None),
         };
         self.ctx.record(Finding {
-            key: format!("{path}/argument"),
+            key: path.argument_key(),
             about: Some(key.clone()),
             seat: seat.to_string(),
             body: FindingBody::Forecast(Box::new(ForecastFinding::Argument(ArgumentFinding {
@@ -143,16 +143,16 @@ impl Forecast<'_> {
                 ("earlier", &earlier),
             ],
         );
-        let path = if again {
-            format!("rescore/{round}/{seat}")
-        } else {
-            format!("score/{round}/{seat}")
+        let path = ForecastPath::Score {
+            round,
+            seat: seat.to_string(),
+            again,
         };
         let score = self
             .ctx
             .call_json(
                 CallSpec::new(
-                    path.clone(),
+                    path.to_string(),
                     self.config.analyst.clone(),
                     Purpose::Evaluation,
                     format!("Score: {}", self.name(seat)),
@@ -174,7 +174,7 @@ impl Forecast<'_> {
         };
         let read = score.read;
         self.ctx.record_structured(
-            (path, Some(key.clone()), seat),
+            (path.into(), Some(key.clone()), seat),
             || format!("{}'s {}", self.name(seat), ph.id()),
             read.clone(),
             |s| FindingBody::Score {

@@ -138,7 +138,7 @@ impl Forecast<'_> {
             }
         ));
         self.ctx.record(Finding {
-            key: format!("round/{round}/summary"),
+            key: paths::round_summary_key(round),
             about: None,
             seat: String::new(),
             body: FindingBody::Forecast(Box::new(ForecastFinding::RoundSummary(summary))),

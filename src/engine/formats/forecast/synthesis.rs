@@ -74,12 +74,17 @@ impl Forecast<'_> {
         let answer = self
             .ctx
             .call_json(
-                CallSpec::new("synthesis", JUDGE, Purpose::Summary, "Final synthesis")
-                    .system_and_user(system, user)
-                    .max_tokens(self.o.synthesis_output_tokens)
-                    .temperature(0.3)
-                    .json_schema(schema)
-                    .tolerate_failure(),
+                CallSpec::new(
+                    ForecastPath::Synthesis,
+                    JUDGE,
+                    Purpose::Summary,
+                    "Final synthesis",
+                )
+                .system_and_user(system, user)
+                .max_tokens(self.o.synthesis_output_tokens)
+                .temperature(0.3)
+                .json_schema(schema)
+                .tolerate_failure(),
                 |v| parse::synthesis(v, &ids, &roles, rounds),
             )
             .await?;

@@ -9,6 +9,7 @@ use crate::engine::cost::percent as pct;
 use crate::engine::finding::{Finding, FindingBody, Level};
 use crate::engine::formats::forecast::consensus;
 use crate::engine::formats::forecast::parse::partial_argument;
+use crate::engine::formats::forecast::paths::ForecastPath;
 use crate::engine::formats::forecast::types::*;
 use crate::engine::formats::forecast::JUDGE;
 use crate::ui::state::{DebateView, TurnStatus};
@@ -94,37 +95,33 @@ fn role_name(d: DebateView, role: &str) -> String {
 
 /// A role's latest argument of a round (the regenerated one when there is one).
 fn argument(all: &[Finding], round: u32, seat: &str) -> Option<ArgumentFinding> {
-    let keys = [
-        format!("regenerate/{round}/{seat}/argument"),
-        format!("round/{round}/{seat}/argument"),
-    ];
-    keys.iter().find_map(|k| {
-        all.iter()
-            .find(|f| &f.key == k)
-            .and_then(|f| match forecast(f) {
-                Some(ForecastFinding::Argument(a)) => Some(a.clone()),
-                _ => None,
-            })
-    })
+    ForecastPath::latest_first(round, seat)
+        .iter()
+        .find_map(|(a, _)| {
+            let k = a.argument_key();
+            all.iter()
+                .find(|f| f.key == k)
+                .and_then(|f| match forecast(f) {
+                    Some(ForecastFinding::Argument(a)) => Some(a.clone()),
+                    _ => None,
+                })
+        })
 }
 
 /// The score of a role's argument: `Some(Ok(composite, criteria))`, `Some(Err)` unscored.
 fn score(all: &[Finding], round: u32, seat: &str) -> Option<Result<(f64, Vec<f64>), String>> {
-    let keys = [
-        format!("rescore/{round}/{seat}"),
-        format!("score/{round}/{seat}"),
-    ];
-    keys.iter().find_map(|k| {
-        all.iter()
-            .find(|f| &f.key == k)
-            .and_then(|f| match &f.body {
+    ForecastPath::latest_first(round, seat)
+        .iter()
+        .find_map(|(_, s)| {
+            let k = s.to_string();
+            all.iter().find(|f| f.key == k).and_then(|f| match &f.body {
                 FindingBody::Score {
                     total, criteria, ..
                 } => Some(Ok((*total, criteria.iter().map(|c| c.value).collect()))),
                 FindingBody::Unscored { reason, .. } => Some(Err(reason.clone())),
                 _ => None,
             })
-    })
+        })
 }
 
 fn score_class(c: f64) -> &'static str {
@@ -142,8 +139,8 @@ fn score_class(c: f64) -> &'static str {
 /// One role's card in a round: the argument as it streams, then its parsed fields and
 /// its score.
 fn role_card(d: DebateView, round: u32, seat: String, name: String) -> impl IntoView {
-    let path = format!("round/{round}/{seat}");
-    let again = format!("regenerate/{round}/{seat}");
+    let [(again, _), (path, _)] = ForecastPath::latest_first(round, &seat);
+    let (path, again) = (path.to_string(), again.to_string());
     let (s1, s2) = (seat.clone(), seat.clone());
     let status = Memo::new({
         let (path, again) = (path.clone(), again.clone());
@@ -428,9 +425,10 @@ pub fn ForecastPanel() -> impl IntoView {
             .rev()
             .find(|r| {
                 d.blocks.track();
-                roles
-                    .iter()
-                    .any(|(s, _)| d.turn(&format!("round/{r}/{s}")).is_some())
+                roles.iter().any(|(s, _)| {
+                    let first = &ForecastPath::latest_first(*r, s)[1].0;
+                    d.turn(&first.to_string()).is_some()
+                })
             })
             .unwrap_or(1);
         Some(picked.get().unwrap_or(latest))
