@@ -159,13 +159,8 @@ fn connect_listener(s: &Session, state: AppState) {
             return;
         }
         match update {
-            Update::Event(e) => {
-                view.apply(e);
-                view.announce_finished(e);
-            }
-            Update::Delta { call, delta, .. } => view.delta(&call.to_string(), delta),
             Update::Notice(m) => state.notice.set(Some(m.clone())),
-            Update::Ended => view.running.set(false),
+            other => view.follow(other),
         }
     });
 }

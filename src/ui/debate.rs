@@ -49,21 +49,16 @@ fn HumanTurn(call: crate::engine::CallKey, view: TurnView) -> impl IntoView {
         if text.trim().is_empty() {
             return;
         }
-        if let (Some(s), Some(id)) = (d.session.get(), d.id.get_untracked()) {
-            // A refused turn (too long) says why and keeps the draft to shorten.
-            match s.input(
-                &id,
-                Input::HumanTurn {
-                    call: call.clone(),
-                    text: text.trim().to_string(),
-                },
-            ) {
-                Ok(()) => {
-                    draft.set(String::new());
-                    refused.set(None);
-                }
-                Err(e) => refused.set(Some(e)),
+        // A refused turn (too long) says why and keeps the draft to shorten.
+        match d.input(Input::HumanTurn {
+            call: call.clone(),
+            text: text.trim().to_string(),
+        }) {
+            Ok(()) => {
+                draft.set(String::new());
+                refused.set(None);
             }
+            Err(e) => refused.set(Some(e)),
         }
     };
     view! {
@@ -270,8 +265,7 @@ pub fn DebateScreen() -> impl IntoView {
     let drawn = super::progressive::progressively(d.blocks);
 
     let stop = move |_| {
-        if let (Some(s), Some(id)) = (d.session.get(), d.id.get_untracked()) {
-            s.stop(&id);
+        if d.stop() {
             // Stop goes away with the run; Resume, drawn once it has ended, comes next.
             super::focus::focus_when(move || {
                 (!d.running.get_untracked())
@@ -280,22 +274,12 @@ pub fn DebateScreen() -> impl IntoView {
             });
         }
     };
-    let toggle_pause = move |_| {
-        if let (Some(s), Some(id)) = (d.session.get(), d.id.get_untracked()) {
-            let now = !d.paused.get_untracked();
-            s.set_paused(&id, now);
-            d.paused.set(now);
-        }
-    };
+    let toggle_pause = move |_| d.toggle_pause();
     let resume = move |_| {
-        let (Some(s), Some(id)) = (d.session.get(), d.id.get_untracked()) else {
-            return;
-        };
         action_error.set(None);
-        d.running.set(true);
+        let resumed = d.resume();
         spawn_local(async move {
-            if let Err(e) = s.resume(&id).await {
-                d.running.set(false);
+            if let Err(e) = resumed.await {
                 action_error.set(Some(e));
             }
         });
@@ -313,11 +297,9 @@ pub fn DebateScreen() -> impl IntoView {
         } else {
             Input::Question { text }
         };
-        if let (Some(s), Some(id)) = (d.session.get(), d.id.get_untracked()) {
-            match s.input(&id, input) {
-                Ok(()) => question.set(String::new()),
-                Err(e) => action_error.set(Some(e)),
-            }
+        match d.input(input) {
+            Ok(()) => question.set(String::new()),
+            Err(e) => action_error.set(Some(e)),
         }
     };
 
@@ -403,14 +385,12 @@ pub fn DebateScreen() -> impl IntoView {
                 }
             },
         };
-        if let (Some(s), Some(id)) = (d.session.get(), d.id.get_untracked()) {
-            match s.input(&id, Input::SpendingCap { usd }) {
-                Ok(()) => {
-                    action_error.set(None);
-                    cap_draft.set(String::new());
-                }
-                Err(e) => action_error.set(Some(e)),
+        match d.input(Input::SpendingCap { usd }) {
+            Ok(()) => {
+                action_error.set(None);
+                cap_draft.set(String::new());
             }
+            Err(e) => action_error.set(Some(e)),
         }
     };
     // Every export is made from the stored log: Markdown, JSON (re-imports to the same

@@ -226,6 +226,72 @@ impl DebateView {
         self.shared.set(Some(std::sync::Arc::new(events)));
     }
 
+    /// The session and id of the debate on screen: the one place the intents below check
+    /// that there is a debate to act on.
+    fn on_session(&self) -> Option<(std::rc::Rc<crate::session::Session>, String)> {
+        Some((self.session.get()?, self.id.get_untracked()?))
+    }
+
+    /// Stops the debate on screen. False when there is none to stop.
+    pub fn stop(&self) -> bool {
+        let Some((s, id)) = self.on_session() else {
+            return false;
+        };
+        s.stop(&id);
+        true
+    }
+
+    /// Pauses the debate on screen at its next call boundary, or lets it go on.
+    pub fn toggle_pause(&self) {
+        if let Some((s, id)) = self.on_session() {
+            let now = !self.paused.get_untracked();
+            s.set_paused(&id, now);
+            self.paused.set(now);
+        }
+    }
+
+    /// Resumes the debate on screen (a stopped, held or closed-tab one); shown running at
+    /// once, and not running again if it could not resume, with why.
+    pub fn resume(&self) -> futures::future::LocalBoxFuture<'static, Result<(), String>> {
+        let Some((s, id)) = self.on_session() else {
+            return Box::pin(async { Ok(()) });
+        };
+        self.running.set(true);
+        let running = self.running;
+        Box::pin(async move {
+            let resumed = s.resume(&id).await;
+            if resumed.is_err() {
+                running.set(false);
+            }
+            resumed
+        })
+    }
+
+    /// Gives the debate on screen an input: a question, evidence, a person's turn, a
+    /// spending cap. Refused with why (too long, the debate is over…).
+    pub fn input(&self, input: crate::engine::event::Input) -> Result<(), String> {
+        match self.on_session() {
+            Some((s, id)) => s.input(&id, input),
+            None => Err("This debate is not running here.".into()),
+        }
+    }
+
+    /// Follows the session's update of the debate on screen: an event is applied (and a
+    /// finished turn said to screen readers), streamed text shown, the end of the run
+    /// noted. A notice is the caller's to show (a page's notice line, a widget's event).
+    pub fn follow(&self, update: &crate::session::Update) {
+        use crate::session::Update;
+        match update {
+            Update::Event(e) => {
+                self.apply(e);
+                self.announce_finished(e);
+            }
+            Update::Delta { call, delta, .. } => self.delta(&call.to_string(), delta),
+            Update::Ended => self.running.set(false),
+            Update::Notice(_) => {}
+        }
+    }
+
     /// The whole log behind the view: a shared debate's, or the stored one's (for exports,
     /// replay, share and fork).
     pub fn log(&self) -> futures::future::LocalBoxFuture<'static, Result<Vec<Event>, String>> {

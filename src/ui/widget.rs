@@ -69,9 +69,7 @@ impl Widget {
     pub fn unmount(&mut self) {
         self.alive.set(false);
         if let Some(d) = self.debate.take() {
-            if let (Some(s), Some(id)) = (d.session.get(), d.id.get_untracked()) {
-                s.stop(&id);
-            }
+            d.stop();
         }
         // Dropping the mount removes the view and frees everything created in it.
         self.mounted.take();
@@ -382,18 +380,12 @@ fn WidgetView(options: WidgetOptions, dispatch: Dispatch, alive: Rc<Cell<bool>>)
                             return;
                         }
                         match update {
-                            SessionUpdate::Event(e) => {
-                                d.apply(e);
-                                d.announce_finished(e);
-                                if let Some(s) = weak.upgrade() {
-                                    dispatch.event(e, &s, &id);
-                                }
-                            }
-                            SessionUpdate::Delta { call, delta, .. } => {
-                                d.delta(&call.to_string(), delta)
-                            }
                             SessionUpdate::Notice(m) => dispatch.error(m),
-                            SessionUpdate::Ended => d.running.set(false),
+                            other => d.follow(other),
+                        }
+                        // The host page hears each event after the view shows it.
+                        if let (SessionUpdate::Event(e), Some(s)) = (update, weak.upgrade()) {
+                            dispatch.event(e, &s, &id);
                         }
                     });
                 }
