@@ -280,7 +280,10 @@ impl LogView {
                 seat,
                 label,
                 purpose,
-            } => self.new_turn(e.seq, call, seat, label, *purpose, TurnStatus::Queued),
+            } => {
+                let i = self.new_turn(call, seat, label, *purpose, TurnStatus::Queued);
+                vec![self.push(format!("t{}", e.seq), BlockKind::Turn(i))]
+            }
             EventKind::TurnStarted {
                 call,
                 seat,
@@ -301,18 +304,19 @@ impl LogView {
                 let queued = self
                     .turn_index(&call.to_string())
                     .filter(|&i| self.turns[i].status == TurnStatus::Queued);
-                let mut changes = match queued {
+                let i = match queued {
                     Some(i) => {
                         self.turns[i].status = status;
-                        vec![Change::Turn(i)]
+                        i
                     }
-                    None => self.new_turn(e.seq, call, seat, label, *purpose, status),
+                    None => self.new_turn(call, seat, label, *purpose, status),
                 };
-                if let Some(i) = self.turn_index(&call.to_string()) {
-                    self.turns[i].request.clone_from(request);
-                    changes.push(Change::Turn(i));
+                self.turns[i].request.clone_from(request);
+                match queued {
+                    Some(_) => vec![Change::Turn(i)],
+                    // A new turn is shown whole when its block is added.
+                    None => vec![self.push(format!("t{}", e.seq), BlockKind::Turn(i))],
                 }
-                changes
             }
             EventKind::FindingRecorded(f) => self.finding(e, f),
             EventKind::CallSkipped { seat, reason, .. } => {
@@ -470,15 +474,16 @@ impl LogView {
         changes
     }
 
+    /// A new turn for `call`, which becomes the call's turn; returns its index (the caller
+    /// adds its block).
     fn new_turn(
         &mut self,
-        seq: u32,
         call: &CallKey,
         seat: &str,
         label: &str,
         purpose: Purpose,
         status: TurnStatus,
-    ) -> Vec<Change> {
+    ) -> usize {
         let (speaker, model) = self
             .config
             .as_ref()
@@ -504,10 +509,7 @@ impl LogView {
         });
         let i = self.turns.len() - 1;
         self.by_call.insert(call.to_string(), i);
-        vec![
-            Change::Turn(i),
-            self.push(format!("t{seq}"), BlockKind::Turn(i)),
-        ]
+        i
     }
 }
 
