@@ -240,8 +240,8 @@ fn RoomPanel() -> impl IntoView {
                 },
                 _ => None,
             })?;
-            let card = Some(CruxPath::Card { aspect: opened.0 });
-            let closed = all.iter().any(|f| CruxPath::parse(&f.key) == card);
+            let card = CruxPath::Card { aspect: opened.0 }.to_string();
+            let closed = all.iter().any(|f| f.key == card);
             (!closed).then_some(opened)
         })?;
         let max = d.config.with(|c| match c.as_ref().map(|c| &c.options) {
@@ -327,11 +327,8 @@ fn DisagreementMap() -> impl IntoView {
             };
             let card = match CruxPath::parse(&f.key) {
                 Some(CruxPath::Detection { aspect }) => {
-                    let card = Some(CruxPath::Card { aspect });
-                    findings
-                        .iter()
-                        .find(|g| CruxPath::parse(&g.key) == card)
-                        .map(|g| &g.body)
+                    let card = CruxPath::Card { aspect }.to_string();
+                    findings.iter().find(|g| g.key == card).map(|g| &g.body)
                 }
                 _ => None,
             };
