@@ -16,7 +16,8 @@ use agora::engine::model::{ChatMessage, ChatModel, ChatRequest};
 use agora::engine::script::{Script, ScriptedModel};
 use agora::engine::CallKey;
 use agora::session::router::Router;
-use agora::session::runner::{DebateLock, LockDebate, RUNNING_ELSEWHERE};
+use agora::session::runner::{DebateLock, LockDebate};
+use agora::session::SessionError;
 use agora::session::{Connection, Session, Update};
 use agora::store::memory::MemoryStore;
 use agora::store::{DebateSummary, InFlight, Store, StoreResult, StoredDebate};
@@ -557,7 +558,7 @@ fn a_second_tab_does_not_run_a_debate_running_in_the_first() {
             (refused, second_tab.load(&id).await.unwrap().unwrap())
         }
     });
-    assert_eq!(refused, Err(RUNNING_ELSEWHERE.to_string()));
+    assert_eq!(refused, Err(SessionError::RunningElsewhere));
     assert_eq!(later.summary.outcome, Some(Outcome::Completed));
 }
 
@@ -668,7 +669,8 @@ fn hostile_sizes_are_refused_with_a_message_and_change_nothing_stored() {
         .zip(["topic", "position", "question", "turn"])
     {
         assert!(
-            r.contains("100000 characters long; the limit is"),
+            r.to_string()
+                .contains("100000 characters long; the limit is"),
             "{what}: {r}"
         );
     }
@@ -862,7 +864,10 @@ fn adopted_debates_are_stored_whole_and_their_starts_read_without_their_logs() {
         assert_eq!(c.summary.turns, 11);
     }
     assert_eq!(ids.len(), 3);
-    assert!(refused.unwrap_err().contains("full"));
+    assert!(
+        matches!(refused, Err(SessionError::Store(ref why)) if why.contains("full")),
+        "{refused:?}"
+    );
     assert_eq!(after_refusal, 3, "the half-written debate was removed");
 }
 
@@ -957,12 +962,13 @@ fn a_finished_forecast_is_resolved_in_its_log_and_scored() {
             (refused, s.load(&id).await.unwrap().unwrap())
         }
     });
+    let refused_as = |i: usize, words: &str| matches!(&refused[i], SessionError::Resolution(why) if why.contains(words));
     assert!(
-        refused[1].contains("not one of this forecast's outcomes"),
+        refused_as(1, "not one of this forecast's outcomes"),
         "{refused:?}"
     );
-    assert!(refused[0].contains("running"), "{refused:?}");
-    assert!(refused[2].contains("not a date") && refused[3].contains("not a date"));
+    assert_eq!(refused[0], SessionError::ForecastBusy);
+    assert!(refused_as(2, "not a date") && refused_as(3, "not a date"));
     let resolved = loaded
         .events
         .iter()

@@ -18,7 +18,7 @@ use serde_json::Value;
 use crate::engine::config::{DebateConfig, FormatId, FormatOptions, Participant};
 use crate::engine::formats::default_config;
 use crate::engine::script::Script;
-use crate::session::connections::{default_stall_ms, Connection, ProviderKind};
+use crate::session::connections::{default_stall_ms, Connection, ConnectionProblem, ProviderKind};
 use crate::session::prices::PriceTable;
 
 #[derive(Debug, Deserialize)]
@@ -84,26 +84,65 @@ pub struct SeatSpec {
     pub model: Option<String>,
 }
 
+/// Why a request is refused: where in it, and what is wrong.
+#[derive(Clone, Debug, PartialEq)]
+pub enum RequestError {
+    /// A field, by its path (`connections[0].script.answers[1].fault.status`).
+    Field { path: String, why: String },
+    /// The request as a whole is not an object of the expected shape.
+    Whole { why: String },
+    /// A connection the app would not save (the message never holds its key).
+    Connection {
+        id: String,
+        problem: ConnectionProblem,
+    },
+    /// The debate fails its format's checks, in the format's words.
+    Debate { why: String },
+}
+
+impl std::fmt::Display for RequestError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            RequestError::Field { path, why } => {
+                write!(
+                    f,
+                    "The debate configuration is not valid at `{path}`: {why}"
+                )
+            }
+            RequestError::Whole { why } => {
+                write!(f, "The debate configuration is not valid: {why}")
+            }
+            RequestError::Connection { id, problem } => {
+                write!(f, "The connection `{id}` is not valid: {problem}")
+            }
+            RequestError::Debate { why } => f.write_str(why),
+        }
+    }
+}
+
 /// Reads a request, naming the path of the first field that is wrong
 /// (`connections[0].script.answers[1].fault.status: invalid type…`).
-pub fn read<'de, D: serde::Deserializer<'de>>(d: D) -> Result<DebateRequest, String> {
+pub fn read<'de, D: serde::Deserializer<'de>>(d: D) -> Result<DebateRequest, RequestError> {
     serde_path_to_error::deserialize(d).map_err(|e| {
         let path = e.path().to_string();
-        let inner = e.into_inner().to_string();
+        let why = e.into_inner().to_string();
         if path == "." {
-            format!("The debate configuration is not valid: {inner}")
+            RequestError::Whole { why }
         } else {
-            format!("The debate configuration is not valid at `{path}`: {inner}")
+            RequestError::Field { path, why }
         }
     })
 }
 
-fn field_error(path: &str, message: impl std::fmt::Display) -> String {
-    format!("The debate configuration is not valid at `{path}`: {message}")
+fn field_error(path: &str, why: impl std::fmt::Display) -> RequestError {
+    RequestError::Field {
+        path: path.to_string(),
+        why: why.to_string(),
+    }
 }
 
 impl ConnectionSpec {
-    fn connection(&self, i: usize) -> Result<Connection, String> {
+    fn connection(&self, i: usize) -> Result<Connection, RequestError> {
         let at = |f: &str| format!("connections[{i}].{f}");
         let id = self.id.clone().unwrap_or_else(|| format!("c{}", i + 1));
         let label = self.label.clone().unwrap_or_else(|| id.clone());
@@ -116,12 +155,11 @@ impl ConnectionSpec {
                     .ok_or_else(|| field_error(&at("script"), "a scripted connection needs one"))?;
                 // A path inside the script (`answers[1].fault`) follows the script's own.
                 let script = Script::from_json(&script.to_string()).map_err(|e| {
-                    match e.split_once(": ") {
-                        Some((path, why)) if !path.contains(' ') => {
-                            field_error(&format!("{}.{path}", at("script")), why)
-                        }
-                        _ => field_error(&at("script"), e),
-                    }
+                    let path = match e.path.as_str() {
+                        "" => at("script"),
+                        inner => format!("{}.{inner}", at("script")),
+                    };
+                    field_error(&path, e.why)
                 })?;
                 Connection::scripted(&id, &label, script)
             }
@@ -170,8 +208,10 @@ impl ConnectionSpec {
             (c.schema_form, c.schema_form_known) = (f, true);
         }
         // The key never enters the message (`validate` words it without the key).
-        c.validate()
-            .map_err(|e| format!("The connection `{}` is not valid: {e}", c.id))?;
+        c.validate().map_err(|problem| RequestError::Connection {
+            id: c.id.clone(),
+            problem,
+        })?;
         Ok(c)
     }
 }
@@ -182,7 +222,7 @@ fn merge(
     into: &mut serde_json::Value,
     patch: &serde_json::Value,
     path: &str,
-) -> Result<(), String> {
+) -> Result<(), RequestError> {
     let (serde_json::Value::Object(a), serde_json::Value::Object(b)) = (into, patch) else {
         return Err(field_error(path, "expected an object"));
     };
@@ -205,25 +245,25 @@ fn merge(
 
 /// A typed value from a part of the request, read from its JSON text (see the module's
 /// note); the error names the part.
-fn typed<T: serde::de::DeserializeOwned>(v: &Value, at: &str) -> Result<T, String> {
+fn typed<T: serde::de::DeserializeOwned>(v: &Value, at: &str) -> Result<T, RequestError> {
     serde_json::from_str(&v.to_string()).map_err(|e| {
         // serde_json appends where in the text it was; the part's path says it better.
-        let e = e.to_string();
-        let why = e.split(" at line ").next().unwrap_or(&e);
-        field_error(at, why)
+        let whole = e.to_string();
+        let place = format!(" at line {} column {}", e.line(), e.column());
+        field_error(at, whole.strip_suffix(&place).unwrap_or(&whole))
     })
 }
 
 /// The format's options with the caller's merged over them. An option of the wrong type
 /// is named by trying the caller's options one at a time.
-fn with_options(options: &FormatOptions, patch: &Value) -> Result<FormatOptions, String> {
+fn with_options(options: &FormatOptions, patch: &Value) -> Result<FormatOptions, RequestError> {
     // `{"classic": {…}}`: the variant's tag, then its fields.
     let whole: Value = serde_json::to_string(options)
         .ok()
         .and_then(|t| serde_json::from_str(&t).ok())
-        .ok_or("the format's options could not be read")?;
+        .ok_or_else(|| field_error("options", "the format's options could not be read"))?;
     let Some((tag, defaults)) = whole.as_object().and_then(|o| o.iter().next()) else {
-        return Err("the options have no format".into());
+        return Err(field_error("options", "the options have no format"));
     };
     let tagged = |fields: Value| Value::Object([(tag.clone(), fields)].into_iter().collect());
     let mut fields = defaults.clone();
@@ -246,7 +286,10 @@ fn with_options(options: &FormatOptions, patch: &Value) -> Result<FormatOptions,
 impl DebateRequest {
     /// The connections and the configuration to run, checked as the app checks a debate
     /// before it starts.
-    pub fn build(self, prices: &PriceTable) -> Result<(DebateConfig, Vec<Connection>), String> {
+    pub fn build(
+        self,
+        prices: &PriceTable,
+    ) -> Result<(DebateConfig, Vec<Connection>), RequestError> {
         if self.connections.is_empty() {
             return Err(field_error("connections", "give at least one"));
         }
@@ -347,7 +390,9 @@ impl DebateRequest {
             }
             config.spending_cap = Some(cap);
         }
-        config.validate()?;
+        config
+            .validate()
+            .map_err(|why| RequestError::Debate { why })?;
         Ok((config, connections))
     }
 }
@@ -357,8 +402,19 @@ mod tests {
     use super::*;
     use serde_json::json;
 
-    fn build(v: serde_json::Value) -> Result<(DebateConfig, Vec<Connection>), String> {
+    fn build(v: serde_json::Value) -> Result<(DebateConfig, Vec<Connection>), RequestError> {
         read(v)?.build(&PriceTable::default())
+    }
+
+    /// The path a refused request names, and its message.
+    fn refused(v: serde_json::Value) -> (String, String) {
+        let e = build(v).unwrap_err();
+        let path = match &e {
+            RequestError::Field { path, .. } => path.clone(),
+            RequestError::Connection { id, .. } => format!("connection {id}"),
+            RequestError::Whole { .. } | RequestError::Debate { .. } => String::new(),
+        };
+        (path, e.to_string())
     }
 
     fn scripted() -> serde_json::Value {
@@ -386,34 +442,32 @@ mod tests {
 
     #[test]
     fn a_wrong_field_is_named_by_its_path() {
-        let e = build(json!({
+        let (path, e) = refused(json!({
             "format": "classic", "topic": "t",
             "connections": [{ "kind": "scripted", "script": { "answers": [{ "frist_delay_ms": 5 }] } }]
-        }))
-        .unwrap_err();
-        assert!(
-            e.contains("`connections[0].script.answers[0].frist_delay_ms`"),
+        }));
+        assert_eq!(
+            path, "connections[0].script.answers[0].frist_delay_ms",
             "{e}"
         );
 
-        let e =
-            build(json!({ "format": "debate-club", "topic": "t", "connections": [scripted()] }))
-                .unwrap_err();
+        let (path, e) =
+            refused(json!({ "format": "debate-club", "topic": "t", "connections": [scripted()] }));
+        assert_eq!(path, "format");
         assert!(e.contains("`format`") && e.contains("classic"), "{e}");
 
-        let e = build(json!({ "format": "classic", "topic": 7, "connections": [scripted()] }))
-            .unwrap_err();
-        assert!(e.contains("`topic`"), "{e}");
+        let (path, e) =
+            refused(json!({ "format": "classic", "topic": 7, "connections": [scripted()] }));
+        assert_eq!(path, "topic", "{e}");
 
-        let e = build(json!({ "format": "classic", "topic": "t" })).unwrap_err();
-        assert!(e.contains("connections"), "{e}");
+        let (path, e) = refused(json!({ "format": "classic", "topic": "t" }));
+        assert!(path.is_empty() && e.contains("connections"), "{e}");
 
-        let e = build(json!({
+        let (path, e) = refused(json!({
             "format": "classic", "topic": "t",
             "connections": [{ "kind": "scripted", "script": { "answers": [{ "fault": { "status": 200 } }] } }]
-        }))
-        .unwrap_err();
-        assert!(e.contains("answers[0].fault.status"), "{e}");
+        }));
+        assert_eq!(path, "connections[0].script.answers[0].fault.status", "{e}");
     }
 
     #[test]
@@ -431,19 +485,20 @@ mod tests {
         assert_eq!(o.temperatures.generation, 0.85, "untouched defaults stay");
         assert_eq!(o.personas.len(), 2, "the seats' personas stay");
 
-        let e = build(json!({ "format": "classic", "topic": "t", "connections": [scripted()], "options": { "roundz": 3 } }))
-            .unwrap_err();
-        assert!(
-            e.contains("`options.roundz`") && e.contains("rounds"),
-            "{e}"
+        let (path, e) = refused(
+            json!({ "format": "classic", "topic": "t", "connections": [scripted()], "options": { "roundz": 3 } }),
         );
-        let e = build(json!({ "format": "classic", "topic": "t", "connections": [scripted()], "options": { "rounds": "three" } }))
-            .unwrap_err();
-        assert!(e.contains("`options.rounds`"), "{e}");
-        let e = build(json!({ "format": "classic", "topic": "t", "connections": [scripted()], "options": { "rounds": 0 } }))
-            .unwrap_err();
+        assert_eq!(path, "options.roundz");
+        assert!(e.contains("rounds"), "the options it has: {e}");
+        let (path, e) = refused(
+            json!({ "format": "classic", "topic": "t", "connections": [scripted()], "options": { "rounds": "three" } }),
+        );
+        assert_eq!(path, "options.rounds", "{e}");
+        let (path, e) = refused(
+            json!({ "format": "classic", "topic": "t", "connections": [scripted()], "options": { "rounds": 0 } }),
+        );
         assert!(
-            e.to_lowercase().contains("round"),
+            path.is_empty() && e.to_lowercase().contains("round"),
             "the format's own check: {e}"
         );
     }
@@ -466,15 +521,15 @@ mod tests {
         assert_eq!(on("moderator"), ("c1".into(), "small".into()));
         assert_eq!(on("position-a"), ("c1".into(), "scripted".into()));
 
-        let e = build(json!({ "format": "classic", "topic": "t", "connections": [scripted()], "seats": { "chair-1": {} } }))
-            .unwrap_err();
-        assert!(
-            e.contains("`seats.chair-1`") && e.contains("position-a"),
-            "{e}"
+        let (path, e) = refused(
+            json!({ "format": "classic", "topic": "t", "connections": [scripted()], "seats": { "chair-1": {} } }),
         );
-        let e = build(json!({ "format": "classic", "topic": "t", "connections": [scripted()], "seats": { "moderator": { "connection": "nope" } } }))
-            .unwrap_err();
-        assert!(e.contains("`seats.moderator.connection`"), "{e}");
+        assert_eq!(path, "seats.chair-1");
+        assert!(e.contains("position-a"), "the seats it has: {e}");
+        let (path, e) = refused(
+            json!({ "format": "classic", "topic": "t", "connections": [scripted()], "seats": { "moderator": { "connection": "nope" } } }),
+        );
+        assert_eq!(path, "seats.moderator.connection", "{e}");
     }
 
     /// A configuration copied from an export runs once its seats' connections are given.
@@ -486,11 +541,9 @@ mod tests {
         }))
         .unwrap();
         let config = serde_json::to_value(&exported).unwrap();
-        let e = build(json!({ "config": config, "connections": [scripted()] })).unwrap_err();
-        assert!(
-            e.contains("c-openai-1f") && e.contains("`seats.arbiter`"),
-            "{e}"
-        );
+        let (path, e) = refused(json!({ "config": config, "connections": [scripted()] }));
+        assert_eq!(path, "seats.arbiter");
+        assert!(e.contains("c-openai-1f"), "{e}");
         let (again, _) = build(json!({
             "config": config, "topic": "New topic",
             "connections": [{ "id": "c-openai-1f", "kind": "scripted", "script": {} }]
@@ -498,21 +551,20 @@ mod tests {
         .unwrap();
         assert_eq!(again.options, exported.options);
         assert_eq!(again.topic, "New topic");
-        let e =
-            build(json!({ "config": config, "format": "classic", "connections": [scripted()] }))
-                .unwrap_err();
+        let (path, e) =
+            refused(json!({ "config": config, "format": "classic", "connections": [scripted()] }));
+        assert_eq!(path, "format");
         assert!(e.contains("not both"), "{e}");
     }
 
     #[test]
     fn a_connection_error_never_carries_the_key() {
-        let e = build(json!({
+        let (path, e) = refused(json!({
             "format": "classic", "topic": "t",
             "connections": [{ "kind": "anthropic", "base_url": "ftp://example.com", "api_key": "sk-ant-secret-123", "model": "claude" }]
-        }))
-        .unwrap_err();
+        }));
         assert!(!e.contains("sk-ant-secret-123"), "{e}");
-        assert!(e.contains("c1"), "{e}");
+        assert_eq!(path, "connection c1", "{e}");
         let (_, conns) = build(json!({
             "format": "classic", "topic": "t",
             "connections": [{ "kind": "anthropic", "base_url": "https://api.anthropic.com/v1", "api_key": " sk-ant-1 ", "model": "claude-haiku-4-5" }]
@@ -522,10 +574,9 @@ mod tests {
             (conns[0].api_key.as_str(), conns[0].kind),
             ("sk-ant-1", ProviderKind::Anthropic)
         );
-        let e = build(
+        let (path, e) = refused(
             json!({ "format": "classic", "topic": "t", "connections": [{ "kind": "in_browser" }] }),
-        )
-        .unwrap_err();
-        assert!(e.contains("`connections[0].kind`"), "{e}");
+        );
+        assert_eq!(path, "connections[0].kind", "{e}");
     }
 }

@@ -122,11 +122,11 @@ pub fn run_debate(config: JsValue, options: JsValue) -> Promise {
                 "The debate configuration is not plain data: {e}"
             )))
         })?;
-        let request =
-            request::read(value).map_err(|e| JsValue::from(js_sys::TypeError::new(&e)))?;
+        let request = request::read(value)
+            .map_err(|e| JsValue::from(js_sys::TypeError::new(&e.to_string())))?;
         let (config, connections) = request
             .build(&PriceTable::default())
-            .map_err(|e| JsValue::from(js_sys::TypeError::new(&e)))?;
+            .map_err(|e| JsValue::from(js_sys::TypeError::new(&e.to_string())))?;
         if signal.as_ref().is_some_and(|s| s.aborted()) {
             return Err(failure(
                 "AbortError",
@@ -195,7 +195,7 @@ pub fn run_debate(config: JsValue, options: JsValue) -> Promise {
 
         session
             .start_as(id.clone(), config)
-            .map_err(|e| JsValue::from(js_sys::TypeError::new(&e)))?;
+            .map_err(|e| JsValue::from(js_sys::TypeError::new(&e.to_string())))?;
         let _ = done_rx.await;
 
         let events = session

@@ -130,19 +130,43 @@ impl FaultSpec {
     }
 }
 
+/// What is wrong with a script: the path of the field inside it (`answers[1].fault.status`;
+/// empty for the script as a whole) and why. A caller that embeds the script in something
+/// larger puts its own path in front (`connections[0].script.answers[1]…`).
+#[derive(Clone, Debug, PartialEq)]
+pub struct ScriptError {
+    pub path: String,
+    pub why: String,
+}
+
+impl ScriptError {
+    fn at(path: impl Into<String>, why: impl Into<String>) -> Self {
+        ScriptError {
+            path: path.into(),
+            why: why.into(),
+        }
+    }
+}
+
+impl std::fmt::Display for ScriptError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        if self.path.is_empty() {
+            f.write_str(&self.why)
+        } else {
+            write!(f, "{}: {}", self.path, self.why)
+        }
+    }
+}
+
 impl Script {
     /// Reads a script from JSON text, naming the field that is wrong
     /// (`answers[1].fault.status: invalid type…`).
-    pub fn from_json(text: &str) -> Result<Script, String> {
+    pub fn from_json(text: &str) -> Result<Script, ScriptError> {
         let mut de = serde_json::Deserializer::from_str(text);
         let script: Script = serde_path_to_error::deserialize(&mut de).map_err(|e| {
             let path = e.path().to_string();
-            let inner = e.into_inner();
-            if path == "." {
-                inner.to_string()
-            } else {
-                format!("{path}: {inner}")
-            }
+            let path = if path == "." { String::new() } else { path };
+            ScriptError::at(path, e.into_inner().to_string())
         })?;
         script.check()?;
         Ok(script)
@@ -162,7 +186,7 @@ impl Script {
 
     /// What serde cannot see: a fault names exactly one failure, and a status is an HTTP
     /// error. The message names the answer (`answers[2].fault`).
-    pub fn check(&self) -> Result<(), String> {
+    pub fn check(&self) -> Result<(), ScriptError> {
         let answers = self
             .answers
             .iter()
@@ -176,13 +200,15 @@ impl Script {
                 f.stall_after_bytes.is_some(),
             ];
             if set.iter().filter(|s| **s).count() != 1 {
-                return Err(format!(
-                    "{at}.fault: set exactly one of status, cut_after_bytes or stall_after_bytes"
+                return Err(ScriptError::at(
+                    format!("{at}.fault"),
+                    "set exactly one of status, cut_after_bytes or stall_after_bytes",
                 ));
             }
             if f.status.is_some_and(|s| !(400..=599).contains(&s)) {
-                return Err(format!(
-                    "{at}.fault.status: an HTTP error status (400 to 599)"
+                return Err(ScriptError::at(
+                    format!("{at}.fault.status"),
+                    "an HTTP error status (400 to 599)",
                 ));
             }
         }

@@ -1,6 +1,7 @@
 //! Named connections to model providers. The API key lives here, in memory only: it is
 //! skipped by serde, so it cannot reach IndexedDB, an export or a log by accident.
 
+use crate::engine::script::ScriptError;
 use crate::llm::dialect::Effort;
 use crate::llm::openai;
 use crate::llm::openai::SchemaForm;
@@ -237,100 +238,6 @@ pub fn default_stall_ms(model: &str, effort: Option<Effort>) -> u64 {
     }
 }
 
-/// The origin (`https://api.openai.com`, `http://localhost:11434`) of a base URL a key may
-/// be sent to, or why it may not be used. The URL must be absolute: `https`, or `http` only
-/// for this machine (`localhost`, `127.0.0.1`), with no `user:password@` and no query or
-/// fragment. A URL without a scheme would otherwise be fetched relative to the page, and
-/// the key sent to whoever serves Agora. `connect-src` of the page's Content Security
-/// Policy (index.html) allows exactly these addresses.
-pub fn key_origin(url: &str) -> Result<String, String> {
-    const EXAMPLE: &str = "for example https://api.openai.com/v1";
-    let url = url.trim();
-    if url.is_empty() {
-        return Err(format!("Enter the base URL ({EXAMPLE})."));
-    }
-    if url
-        .chars()
-        .any(|c| c.is_whitespace() || c.is_control() || c == '\\')
-    {
-        return Err("The base URL cannot contain spaces or backslashes.".into());
-    }
-    let Some((scheme, rest)) = url.split_once("://") else {
-        return Err(format!(
-            "The base URL must be a full address starting with https:// ({EXAMPLE})."
-        ));
-    };
-    let scheme = scheme.to_ascii_lowercase();
-    if scheme != "https" && scheme != "http" {
-        return Err(format!(
-            "The base URL must start with https:// ({EXAMPLE}), not {scheme}://."
-        ));
-    }
-    if rest.contains(['?', '#']) {
-        return Err("The base URL cannot have a query string (?…) or a fragment (#…): Agora adds the path it needs after it.".into());
-    }
-    let authority = rest.split('/').next().unwrap_or_default();
-    if authority.contains('@') {
-        return Err("The base URL cannot contain a user name or password (user:password@): the API key field is where a key goes.".into());
-    }
-    let (host, port) = match authority.strip_prefix('[') {
-        Some(v6) => {
-            let (inside, after) = v6
-                .split_once(']')
-                .ok_or("The base URL's IPv6 address is missing its closing ].")?;
-            (format!("[{}]", inside.to_ascii_lowercase()), after)
-        }
-        None => match authority.split_once(':') {
-            Some((h, _)) => (h.to_ascii_lowercase(), &authority[h.len()..]),
-            None => (authority.to_ascii_lowercase(), ""),
-        },
-    };
-    let host_ok = match host.strip_prefix('[').and_then(|h| h.strip_suffix(']')) {
-        Some(v6) => {
-            !v6.is_empty()
-                && v6
-                    .chars()
-                    .all(|c| c.is_ascii_hexdigit() || matches!(c, ':' | '.'))
-        }
-        None => {
-            !host.is_empty()
-                && host
-                    .chars()
-                    .all(|c| c.is_alphanumeric() || matches!(c, '-' | '.' | '_'))
-        }
-    };
-    if !host_ok {
-        return Err(format!(
-            "The base URL has no valid server name ({EXAMPLE})."
-        ));
-    }
-    let port = match port {
-        "" => "",
-        p => match p.strip_prefix(':').map(|n| (n, n.parse::<u16>())) {
-            Some((n, Ok(v))) if v > 0 && !n.starts_with('+') => p,
-            _ => return Err("The base URL's port must be a number from 1 to 65535.".into()),
-        },
-    };
-    if scheme == "http" {
-        match host.as_str() {
-            "localhost" | "127.0.0.1" => {}
-            // A Content Security Policy cannot name an IPv6 address, so the page could not
-            // reach it; localhost reaches the same server.
-            "[::1]" => {
-                return Err("Use http://localhost instead of http://[::1] (the same server): the page's security policy cannot name an IPv6 address.".into())
-            }
-            _ => {
-                return Err(format!(
-                    "The base URL must use https:// ({EXAMPLE}); plain http:// is only for a server on this machine (localhost or 127.0.0.1), so a key never crosses the network unencrypted."
-                ))
-            }
-        }
-    }
-    let default_port = if scheme == "https" { ":443" } else { ":80" };
-    let port = if port == default_port { "" } else { port };
-    Ok(format!("{scheme}://{host}{port}"))
-}
-
 /// The connections this page can use with no key, as found when it opened
 /// (`session::browser::no_key_choices`): the best of them is the setup's default.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -357,6 +264,7 @@ impl NoKeyChoices {
 }
 
 /// Where the run command serves the local model.
+pub use super::address::{key_origin, AddressProblem};
 pub use crate::llm::LOCAL_MODEL_URL;
 pub const LOCAL_MODEL_NAME: &str = "smollm2-135m";
 
@@ -479,17 +387,20 @@ impl Connection {
     /// Says what is wrong with the form, if anything. Save, "List the provider's models",
     /// "Test connection" and every call check this first, so a key is only ever sent to an
     /// address that passes `key_origin`.
-    pub fn validate(&self) -> Result<(), String> {
+    pub fn validate(&self) -> Result<(), ConnectionProblem> {
+        use ConnectionProblem as P;
         match self.kind {
             ProviderKind::InBrowser => {}
             ProviderKind::Scripted => match &self.script {
-                Some(s) => s
-                    .check()
-                    .map_err(|e| format!("The script is not valid: {e}."))?,
-                None => return Err(format!("{} has no script to play.", self.label)),
+                Some(s) => s.check().map_err(P::Script)?,
+                None => {
+                    return Err(P::NoScript {
+                        label: self.label.clone(),
+                    })
+                }
             },
             _ => {
-                key_origin(&self.base_url)?;
+                key_origin(&self.base_url).map_err(P::Address)?;
             }
         }
         let keyless = matches!(
@@ -497,31 +408,74 @@ impl Connection {
             ProviderKind::OpenAiCompatible | ProviderKind::InBrowser | ProviderKind::Scripted
         );
         if !keyless && self.api_key.trim().is_empty() {
-            return Err(format!("{} needs an API key.", self.label));
+            return Err(P::NoKey {
+                label: self.label.clone(),
+            });
         }
         if self.kind == ProviderKind::OpenAiCompatible && self.default_model.trim().is_empty() {
-            return Err("Enter the model name (for example gpt-4o-mini).".into());
+            return Err(P::NoModel);
         }
         if !(1..=32).contains(&self.concurrency) {
-            return Err("Calls at once must be between 1 and 32.".into());
+            return Err(P::Concurrency);
         }
         if self.context_tokens < 1024 {
-            return Err("The context window must be at least 1,024 tokens.".into());
+            return Err(P::ContextWindow);
         }
         if !(5_000..=3_600_000).contains(&self.stall_ms) {
-            return Err("The silence limit must be between 5 and 3,600 seconds.".into());
+            return Err(P::SilenceLimit);
         }
         Ok(())
     }
 
     /// What "List the provider's models" checks: everything Save checks (where the key may
     /// go above all) but the model name, which the list is there to choose.
-    pub fn validate_listing(&self) -> Result<(), String> {
+    pub fn validate_listing(&self) -> Result<(), ConnectionProblem> {
         let mut c = self.clone();
         if c.default_model.trim().is_empty() {
             c.default_model = "listing".into();
         }
         c.validate()
+    }
+}
+
+/// Why a connection cannot be saved or used. Its message never holds the key.
+#[derive(Clone, Debug, PartialEq)]
+pub enum ConnectionProblem {
+    Address(AddressProblem),
+    Script(ScriptError),
+    NoScript {
+        label: String,
+    },
+    NoKey {
+        label: String,
+    },
+    /// An OpenAI-compatible server has no model to default to.
+    NoModel,
+    Concurrency,
+    ContextWindow,
+    SilenceLimit,
+}
+
+impl std::fmt::Display for ConnectionProblem {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            ConnectionProblem::Address(a) => a.fmt(f),
+            ConnectionProblem::Script(e) => write!(f, "The script is not valid: {e}."),
+            ConnectionProblem::NoScript { label } => write!(f, "{label} has no script to play."),
+            ConnectionProblem::NoKey { label } => write!(f, "{label} needs an API key."),
+            ConnectionProblem::NoModel => {
+                f.write_str("Enter the model name (for example gpt-4o-mini).")
+            }
+            ConnectionProblem::Concurrency => {
+                f.write_str("Calls at once must be between 1 and 32.")
+            }
+            ConnectionProblem::ContextWindow => {
+                f.write_str("The context window must be at least 1,024 tokens.")
+            }
+            ConnectionProblem::SilenceLimit => {
+                f.write_str("The silence limit must be between 5 and 3,600 seconds.")
+            }
+        }
     }
 }
 
@@ -579,68 +533,6 @@ mod tests {
     }
 
     #[test]
-    fn only_absolute_https_or_local_http_urls_may_receive_a_key() {
-        for (url, origin) in [
-            ("https://api.openai.com/v1", "https://api.openai.com"),
-            ("HTTPS://API.Anthropic.com/v1/", "https://api.anthropic.com"),
-            ("https://api.example.com:443/v1", "https://api.example.com"),
-            (
-                "https://api.example.com:8443",
-                "https://api.example.com:8443",
-            ),
-            ("http://localhost:11434/v1", "http://localhost:11434"),
-            ("http://127.0.0.1:8081/v1", "http://127.0.0.1:8081"),
-            ("http://localhost/v1", "http://localhost"),
-            (
-                "https://[2001:db8::1]:8443/v1",
-                "https://[2001:db8::1]:8443",
-            ),
-            (
-                "https://generativelanguage.googleapis.com/v1beta",
-                "https://generativelanguage.googleapis.com",
-            ),
-        ] {
-            assert_eq!(key_origin(url).as_deref(), Ok(origin), "{url}");
-        }
-        for (url, why) in [
-            ("", "Enter the base URL"),
-            ("api.anthropic.com/v1", "full address"),
-            ("//api.openai.com/v1", "full address"),
-            ("/v1", "full address"),
-            ("ftp://api.openai.com/v1", "not ftp://"),
-            ("javascript://x/%0aalert(1)", "not javascript://"),
-            ("http://api.openai.com/v1", "must use https://"),
-            ("http://192.168.1.10:8000/v1", "must use https://"),
-            ("http://localhost.evil.example/v1", "must use https://"),
-            ("http://127.0.0.1.nip.io/v1", "must use https://"),
-            ("http://[::1]:8080/v1", "instead of http://[::1]"),
-            (
-                "https://user:pass@api.openai.com/v1",
-                "user name or password",
-            ),
-            (
-                "https://api.openai.com@evil.example/v1",
-                "user name or password",
-            ),
-            ("https://api.openai.com/v1?key=x", "query string"),
-            ("https://api.openai.com/v1#x", "query string"),
-            ("https://api.openai.com\\@evil.example/v1", "backslashes"),
-            ("https://api.open ai.com/v1", "backslashes"),
-            ("https:///v1", "no valid server name"),
-            ("https://exa<mple.com/v1", "no valid server name"),
-            ("https://api.openai.com:0/v1", "port"),
-            ("https://api.openai.com:99999/v1", "port"),
-            ("https://api.openai.com:/v1", "port"),
-            ("https://[::1/v1", "closing ]"),
-            ("https://[]/v1", "no valid server name"),
-            ("https://[evil.example]/v1", "no valid server name"),
-        ] {
-            let e = key_origin(url).unwrap_err();
-            assert!(e.contains(why), "{url}: {e}");
-        }
-    }
-
-    #[test]
     fn every_provider_kind_is_held_to_the_url_rule() {
         for kind in [
             ProviderKind::OpenAiCompatible,
@@ -650,8 +542,9 @@ mod tests {
         ] {
             let mut c = Connection::openai_compatible("c-x", "X", "api.anthropic.com/v1", "m", "k");
             c.kind = kind;
-            assert!(
-                c.validate().unwrap_err().contains("full address"),
+            assert_eq!(
+                c.validate(),
+                Err(ConnectionProblem::Address(AddressProblem::NotAbsolute)),
                 "{kind:?}"
             );
             c.base_url = "https://api.anthropic.com/v1".into();
@@ -668,7 +561,10 @@ mod tests {
                 kind == ProviderKind::OpenAiCompatible
             );
             c.base_url = "http://api.anthropic.com/v1".into();
-            assert!(c.validate_listing().unwrap_err().contains("https"));
+            assert_eq!(
+                c.validate_listing(),
+                Err(ConnectionProblem::Address(AddressProblem::PlainHttp))
+            );
         }
     }
 
@@ -688,7 +584,12 @@ mod tests {
     fn a_silence_limit_outside_five_seconds_to_an_hour_is_refused() {
         let mut c = Connection::openai_compatible("c-x", "X", "https://x/v1", "m", "");
         c.stall_ms = 1_000;
-        assert!(c.validate().unwrap_err().contains("silence limit"));
+        assert_eq!(c.validate(), Err(ConnectionProblem::SilenceLimit));
+        assert!(c
+            .validate()
+            .unwrap_err()
+            .to_string()
+            .contains("silence limit"));
         c.stall_ms = 5_000;
         assert!(c.validate().is_ok());
     }

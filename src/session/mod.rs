@@ -2,9 +2,11 @@
 //! resume and human input. It is the only door to providers for everything above it: the
 //! UI's "test connection" goes through it too.
 
+pub mod address;
 #[cfg(target_arch = "wasm32")]
 pub mod browser;
 pub mod connections;
+pub mod error;
 pub mod prices;
 pub mod router;
 pub mod runner;
@@ -18,4 +20,5 @@ mod writer;
 #[cfg(target_arch = "wasm32")]
 pub use crate::llm::inpage;
 pub use connections::{Connection, ConnectionOrigin, NoKeyChoices, ProviderKind};
+pub use error::{SessionError, TournamentError};
 pub use runner::{Session, SessionEnv, Update};

@@ -7,6 +7,7 @@ use std::rc::Rc;
 use futures::future::LocalBoxFuture;
 
 use super::connections::Connection;
+use super::error::SessionError;
 use super::structured::{self, Lesson};
 use crate::engine::cancel::CancelToken;
 use crate::engine::limiter::Limiter;
@@ -148,12 +149,12 @@ impl Router {
 
     /// The models a connection offers (it may be a draft not saved yet, checked here as
     /// Save checks it, but for the model name); errors never carry its key.
-    pub async fn list_models(&self, c: &Connection) -> Result<Vec<String>, String> {
+    pub async fn list_models(&self, c: &Connection) -> Result<Vec<String>, SessionError> {
         c.validate_listing()?;
         (self.providers)(c)
             .list_models()
             .await
-            .map_err(|e| redact_error(&e.message, &c.api_key))
+            .map_err(|e| SessionError::Call(redact_error(&e.message, &c.api_key)))
     }
 
     fn model(&self, c: &Connection) -> Rc<dyn ChatModel> {

@@ -8,6 +8,7 @@ use futures::channel::mpsc;
 use futures::future::LocalBoxFuture;
 
 use super::connections::Connection;
+use super::error::SessionError;
 use super::router::{ProviderFactory, Router};
 use super::writer::{run_writer, Kept, Listener, Recorder};
 use crate::engine::cancel::CancelToken;
@@ -54,13 +55,6 @@ pub enum Hold {
 pub type DebateLock = Box<dyn std::any::Any>;
 /// Takes a debate's lock if no other tab holds it (`None`: another tab is running it).
 pub type LockDebate = Rc<dyn Fn(&str) -> LocalBoxFuture<'static, Option<DebateLock>>>;
-
-/// What a second tab says when the debate runs in another: one debate, one tab, so no
-/// call is made (and paid for) twice.
-pub const RUNNING_ELSEWHERE: &str = "This debate is running in another tab of this browser. Follow it there, or close that tab and press Resume here.";
-
-/// The same for a tournament: one tournament, one tab.
-pub const RUNNING_ELSEWHERE_TOURNAMENT: &str = "This tournament is running in another tab of this browser. Follow it there, or close that tab and press Run here.";
 
 /// What the session needs from its surroundings; the browser and the tests differ here.
 pub struct SessionEnv {
@@ -153,7 +147,7 @@ impl Session {
     }
 
     /// Adds or replaces a connection (matched by id).
-    pub fn save_connection(&self, c: Connection) -> Result<(), String> {
+    pub fn save_connection(&self, c: Connection) -> Result<(), SessionError> {
         c.validate()?;
         let mut list = self.connections.borrow_mut();
         match list.iter_mut().find(|x| x.id == c.id) {
@@ -168,7 +162,7 @@ impl Session {
         self: &Rc<Self>,
         connection_id: &str,
         model: &str,
-    ) -> LocalBoxFuture<'static, Result<String, String>> {
+    ) -> LocalBoxFuture<'static, Result<String, SessionError>> {
         let this = self.clone();
         let (connection, model) = (connection_id.to_string(), model.to_string());
         let checked = match self
@@ -177,8 +171,8 @@ impl Session {
             .iter()
             .find(|c| c.id == connection)
         {
-            Some(c) => c.validate(),
-            None => Err("Choose a connection first.".into()),
+            Some(c) => c.validate().map_err(SessionError::from),
+            None => Err(SessionError::NoConnectionChosen),
         };
         Box::pin(async move {
             // Checked as Save checks it, before anything is sent.
@@ -210,10 +204,10 @@ impl Session {
                     let said = crate::engine::transcript::clip(r.text.trim(), 60);
                     Ok(format!("Connected: {model} answered \"{said}\"."))
                 }
-                futures::future::Either::Left((Err(e), _)) => Err(e.message),
+                futures::future::Either::Left((Err(e), _)) => Err(SessionError::Call(e.message)),
                 futures::future::Either::Right(_) => {
                     cancel.cancel();
-                    Err("No answer within 30 seconds.".into())
+                    Err(SessionError::NoAnswerWithin { seconds: 30 })
                 }
             };
             outcome
@@ -224,7 +218,7 @@ impl Session {
     pub fn list_models(
         self: &Rc<Self>,
         c: Connection,
-    ) -> LocalBoxFuture<'static, Result<Vec<String>, String>> {
+    ) -> LocalBoxFuture<'static, Result<Vec<String>, SessionError>> {
         let this = self.clone();
         Box::pin(async move { this.router.list_models(&c).await })
     }
@@ -241,7 +235,7 @@ impl Session {
     }
 
     /// Starts a debate; returns its id at once while it runs in the background.
-    pub fn start(self: &Rc<Self>, config: DebateConfig) -> Result<String, String> {
+    pub fn start(self: &Rc<Self>, config: DebateConfig) -> Result<String, SessionError> {
         let id = self.new_id();
         self.start_as(id.clone(), config)?;
         Ok(id)
@@ -249,8 +243,8 @@ impl Session {
 
     /// Starts a debate under an id the caller chose with `new_id`, so that a view can listen
     /// for it before its first event is recorded.
-    pub fn start_as(self: &Rc<Self>, id: String, config: DebateConfig) -> Result<(), String> {
-        config.validate()?;
+    pub fn start_as(self: &Rc<Self>, id: String, config: DebateConfig) -> Result<(), SessionError> {
+        config.validate().map_err(SessionError::Config)?;
         for seat in &config.seats {
             if let crate::engine::config::Participant::Model { connection, .. } = &seat.participant
             {
@@ -260,10 +254,9 @@ impl Session {
                     .iter()
                     .any(|c| &c.id == connection)
                 {
-                    return Err(format!(
-                        "{} uses a connection that is not set up.",
-                        seat.name
-                    ));
+                    return Err(SessionError::SeatWithoutConnection {
+                        seat: seat.name.clone(),
+                    });
                 }
             }
         }
@@ -277,25 +270,25 @@ impl Session {
 
     /// Continues a debate held at a failed call (in place), or a stored debate that was
     /// stopped, failed or interrupted by a closed tab (replaying its log).
-    pub fn resume(self: &Rc<Self>, id: &str) -> LocalBoxFuture<'static, Result<(), String>> {
+    pub fn resume(self: &Rc<Self>, id: &str) -> LocalBoxFuture<'static, Result<(), SessionError>> {
         let this = self.clone();
         let id = id.to_string();
         Box::pin(async move {
             if let Some(r) = this.running.borrow().get(&id) {
                 if !r.inputs.is_halted() {
-                    return Err("This debate is already running.".into());
+                    return Err(SessionError::AlreadyRunning);
                 }
                 r.inputs.release();
                 return Ok(());
             }
             // This tab's copy when it has one: after a failed write it is the whole log.
-            let stored = this
-                .load(&id)
-                .await?
-                .ok_or("This debate is no longer stored.")?;
-            let lock = (this.env.lock)(&id).await.ok_or(RUNNING_ELSEWHERE)?;
+            let stored = this.load(&id).await?.ok_or(SessionError::NotStored)?;
+            let lock = (this.env.lock)(&id)
+                .await
+                .ok_or(SessionError::RunningElsewhere)?;
             let (wiring, prepared) = this.wiring(&id, stored.events.clone());
-            let ctx = DebateCtx::resume(stored.events, wiring)?;
+            let ctx =
+                DebateCtx::resume(stored.events, wiring).map_err(SessionError::Unreplayable)?;
             this.launch(id, ctx, prepared, stored.summary, Some(lock));
             Ok(())
         })
@@ -579,7 +572,7 @@ impl Session {
 
     /// A question, evidence or a human's turn, consumed at the next call boundary. One too
     /// long is refused with a message, before anything is recorded.
-    pub fn input(&self, id: &str, input: Input) -> Result<(), String> {
+    pub fn input(&self, id: &str, input: Input) -> Result<(), SessionError> {
         let (what, text, max) = match &input {
             Input::Question { text } => ("question", text, MAX_QUESTION_CHARS),
             Input::Evidence { text } => ("evidence", text, MAX_TURN_CHARS),
@@ -588,22 +581,24 @@ impl Session {
         };
         let n = text.chars().count();
         if n > max {
-            return Err(format!(
-                "This {what} is {n} characters long; the limit is {max}. Shorten it and send it again."
-            ));
+            return Err(SessionError::TooLong {
+                what,
+                chars: n,
+                max,
+            });
         }
         match self.running.borrow().get(id) {
             Some(r) => {
                 r.inputs.push(input);
                 Ok(())
             }
-            None => Err("This debate is not running.".into()),
+            None => Err(SessionError::NotRunning),
         }
     }
 
     /// Every debate, newest first: the stored ones, with this tab's copy of those running
     /// here or not saved whole.
-    pub fn list(&self) -> LocalBoxFuture<'static, Result<Vec<DebateSummary>, String>> {
+    pub fn list(&self) -> LocalBoxFuture<'static, Result<Vec<DebateSummary>, SessionError>> {
         let store = self.env.store.clone();
         let here: Vec<DebateSummary> = self
             .kept
@@ -614,7 +609,7 @@ impl Session {
             .filter(|s| !s.topic.is_empty())
             .collect();
         Box::pin(async move {
-            let mut list = store.list().await?;
+            let mut list = store.list().await.map_err(SessionError::Store)?;
             for s in here {
                 match list.iter_mut().find(|x| x.id == s.id) {
                     Some(x) => *x = s,
@@ -628,13 +623,16 @@ impl Session {
 
     /// A debate: this tab's copy while it runs here (or when its store failed), which is
     /// never behind the store; otherwise the stored one.
-    pub fn load(&self, id: &str) -> LocalBoxFuture<'static, Result<Option<StoredDebate>, String>> {
+    pub fn load(
+        &self,
+        id: &str,
+    ) -> LocalBoxFuture<'static, Result<Option<StoredDebate>, SessionError>> {
         let here = self.kept.borrow().get(id).map(|k| k.snapshot(id));
         let (store, id) = (self.env.store.clone(), id.to_string());
         Box::pin(async move {
             match here {
                 Some(d) => Ok(Some(d)),
-                None => store.load(&id).await,
+                None => store.load(&id).await.map_err(SessionError::Store),
             }
         })
     }
@@ -642,7 +640,10 @@ impl Session {
     /// Stores a whole log (an import, a restored backup, a fork) as a new debate and returns
     /// its id. Nothing runs until it is resumed. A write that fails removes what was written,
     /// so a failed import leaves the stored debates as they were.
-    pub fn adopt(&self, events: Vec<Event>) -> LocalBoxFuture<'static, Result<String, String>> {
+    pub fn adopt(
+        &self,
+        events: Vec<Event>,
+    ) -> LocalBoxFuture<'static, Result<String, SessionError>> {
         let (store, id) = (self.env.store.clone(), self.new_id());
         Box::pin(async move {
             let mut summary = DebateSummary::new(&id);
@@ -651,7 +652,7 @@ impl Session {
             }
             if let Err(e) = store.put_debate(&summary, &events).await {
                 let _ = store.delete(&id).await;
-                return Err(e);
+                return Err(SessionError::Store(e));
             }
             Ok(id)
         })
@@ -660,7 +661,7 @@ impl Session {
     /// How each stored debate started (its first event), by id: what a restore compares
     /// to skip debates already here, without reading whole logs.
     /// Those kept only in this tab's memory (a store that failed) count too.
-    pub fn starts(&self) -> LocalBoxFuture<'static, Result<Vec<Event>, String>> {
+    pub fn starts(&self) -> LocalBoxFuture<'static, Result<Vec<Event>, SessionError>> {
         let store = self.env.store.clone();
         let here: Vec<String> = self.kept.borrow().keys().cloned().collect();
         let mut out: Vec<Event> = here
@@ -671,11 +672,15 @@ impl Session {
             })
             .collect();
         Box::pin(async move {
-            for d in store.list().await? {
+            for d in store.list().await.map_err(SessionError::Store)? {
                 if here.contains(&d.id) {
                     continue;
                 }
-                if let Some(e) = store.first_event(&d.id).await? {
+                if let Some(e) = store
+                    .first_event(&d.id)
+                    .await
+                    .map_err(SessionError::Store)?
+                {
                     out.push(e);
                 }
             }
@@ -689,7 +694,7 @@ impl Session {
         &self,
         id: &str,
         resolution: Resolution,
-    ) -> LocalBoxFuture<'static, Result<Event, String>> {
+    ) -> LocalBoxFuture<'static, Result<Event, SessionError>> {
         let busy = self.running.borrow().get(id).is_some() || self.kept.borrow().get(id).is_some();
         let (store, clock, id) = (
             self.env.store.clone(),
@@ -698,30 +703,37 @@ impl Session {
         );
         Box::pin(async move {
             if busy {
-                return Err("This forecast is running or not saved in this browser; it can be resolved once it is stored.".into());
+                return Err(SessionError::ForecastBusy);
             }
             let stored = store
                 .load(&id)
-                .await?
-                .ok_or("This forecast is no longer stored.")?;
-            ledger::check(&stored.events, &resolution)?;
+                .await
+                .map_err(SessionError::Store)?
+                .ok_or(SessionError::ForecastNotStored)?;
+            ledger::check(&stored.events, &resolution).map_err(SessionError::Resolution)?;
             let event = Event {
                 seq: stored.events.last().map_or(0, |e| e.seq + 1),
                 at_ms: clock.now_ms(),
                 kind: EventKind::Resolved(resolution),
             };
-            store.append(&id, &event).await?;
+            store
+                .append(&id, &event)
+                .await
+                .map_err(SessionError::Store)?;
             let mut summary = stored.summary;
             summary.apply(&event);
-            store.put_summary(&summary).await?;
+            store
+                .put_summary(&summary)
+                .await
+                .map_err(SessionError::Store)?;
             Ok(event)
         })
     }
 
-    pub fn delete(&self, id: &str) -> LocalBoxFuture<'static, Result<(), String>> {
+    pub fn delete(&self, id: &str) -> LocalBoxFuture<'static, Result<(), SessionError>> {
         self.stop(id);
         self.kept.borrow_mut().remove(id);
         let (store, id) = (self.env.store.clone(), id.to_string());
-        Box::pin(async move { store.delete(&id).await })
+        Box::pin(async move { store.delete(&id).await.map_err(SessionError::Store) })
     }
 }

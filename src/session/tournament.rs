@@ -10,7 +10,8 @@ use std::rc::Rc;
 
 use futures::stream::{FuturesUnordered, StreamExt};
 
-use super::runner::{DebateLock, Hold, Session, RUNNING_ELSEWHERE_TOURNAMENT};
+use super::error::TournamentError;
+use super::runner::{DebateLock, Hold, Session};
 use crate::engine::cancel::CancelToken;
 use crate::engine::config::Participant;
 use crate::engine::cost::Ledger;
@@ -85,7 +86,10 @@ fn spend(ledger: &Ledger, events: &[Event], seats: &[&str]) -> Spend {
 impl TournamentRun {
     /// A new tournament of `spec`: checked and scheduled (a pairing no judge may decide is
     /// refused here, before anything runs), and its first event stored.
-    pub async fn create(session: Rc<Session>, spec: TournamentSpec) -> Result<Rc<Self>, String> {
+    pub async fn create(
+        session: Rc<Session>,
+        spec: TournamentSpec,
+    ) -> Result<Rc<Self>, TournamentError> {
         let id = session.new_id();
         let run = Self::new(session, &id, Vec::new())?;
         run.record(TournamentEvent::Started { spec }).await?;
@@ -93,8 +97,8 @@ impl TournamentRun {
     }
 
     /// A stored tournament, its log read once; `None` when it is not stored here.
-    pub async fn open(session: Rc<Session>, id: &str) -> Result<Option<Rc<Self>>, String> {
-        match session.store().tournament(id).await? {
+    pub async fn open(session: Rc<Session>, id: &str) -> Result<Option<Rc<Self>>, TournamentError> {
+        match session.store().tournament(id).await.map_err(stored)? {
             Some(log) => Self::new(session, id, log).map(Some),
             None => Ok(None),
         }
@@ -102,11 +106,15 @@ impl TournamentRun {
 
     /// A run over `log`, which is stored already (or empty, for `create`); refused with the
     /// reason when it does not fold.
-    fn new(session: Rc<Session>, id: &str, log: Vec<TournamentEvent>) -> Result<Rc<Self>, String> {
+    fn new(
+        session: Rc<Session>,
+        id: &str,
+        log: Vec<TournamentEvent>,
+    ) -> Result<Rc<Self>, TournamentError> {
         let state = if log.is_empty() {
             None
         } else {
-            Some(Tournament::from_events(&log)?)
+            Some(Tournament::from_events(&log).map_err(TournamentError::Log)?)
         };
         Ok(Rc::new(TournamentRun {
             session,
@@ -149,7 +157,7 @@ impl TournamentRun {
 
     /// Takes the tournament's Web Lock and reads its log again from the store: another tab
     /// may have gone on with it since this one read it, and its log is the one to extend.
-    async fn take_over(&self) -> Result<Option<DebateLock>, String> {
+    async fn take_over(&self) -> Result<Option<DebateLock>, TournamentError> {
         if self.locked.get() {
             return Ok(None);
         }
@@ -164,10 +172,17 @@ impl TournamentRun {
             }
             self.session.sleep(100).await;
         }
-        let lock = lock.ok_or(RUNNING_ELSEWHERE_TOURNAMENT)?;
-        if let Some(log) = self.session.store().tournament(&self.id).await? {
+        let lock = lock.ok_or(TournamentError::RunningElsewhere)?;
+        if let Some(log) = self
+            .session
+            .store()
+            .tournament(&self.id)
+            .await
+            .map_err(stored)?
+        {
             if log.len() > self.log.borrow().len() {
-                *self.state.borrow_mut() = Some(Tournament::from_events(&log)?);
+                *self.state.borrow_mut() =
+                    Some(Tournament::from_events(&log).map_err(TournamentError::Log)?);
                 *self.log.borrow_mut() = log;
                 self.notify();
             }
@@ -188,7 +203,7 @@ impl TournamentRun {
 
     /// Records one event: folded into the state at once, then appended to the stored log as
     /// one record (with the list's summary row), never by writing the log again.
-    async fn record(&self, e: TournamentEvent) -> Result<(), String> {
+    async fn record(&self, e: TournamentEvent) -> Result<(), TournamentError> {
         if self.state.borrow().is_none() {
             return self.record_first(e).await;
         }
@@ -207,20 +222,20 @@ impl TournamentRun {
     }
 
     /// The `Started` event of a new tournament: the spec is checked and scheduled first.
-    async fn record_first(&self, e: TournamentEvent) -> Result<(), String> {
-        let t = Tournament::from_events(std::slice::from_ref(&e))?;
+    async fn record_first(&self, e: TournamentEvent) -> Result<(), TournamentError> {
+        let t = Tournament::from_events(std::slice::from_ref(&e)).map_err(TournamentError::Log)?;
         *self.state.borrow_mut() = Some(t);
         self.log.borrow_mut().push(e.clone());
         self.store(0, &e).await
     }
 
-    async fn store(&self, seq: usize, e: &TournamentEvent) -> Result<(), String> {
+    async fn store(&self, seq: usize, e: &TournamentEvent) -> Result<(), TournamentError> {
         let summary = TournamentSummary::of(&self.id, &self.state(), self.session.now_ms());
         self.session
             .store()
             .append_tournament(&summary, seq as u32, e)
             .await
-            .map_err(|err| format!("The tournament could not be saved: {err}."))
+            .map_err(TournamentError::NotSaved)
     }
 
     /// Stops the debates in hand and every call; the log keeps what was done.
@@ -289,19 +304,12 @@ impl TournamentRun {
 
     /// Why the run stopped at the cap; `next` is the worst case of the call that did not
     /// fit, where it is known here (a verdict's; a debate's own pause names its call's).
-    fn cap_reached(&self, next: Option<f64>) -> String {
-        use crate::engine::cost::dollars;
+    fn cap_reached(&self, next: Option<f64>) -> TournamentError {
         let t = self.state();
-        let cap = dollars(t.spec.spending_cap.unwrap_or_default());
-        let spent = dollars(t.spent());
-        match next {
-            Some(next) => format!(
-                "The next verdict could cost up to {}, more than the tournament's spending cap of {cap} leaves ({spent} spent). Raise it to go on.",
-                dollars(next)
-            ),
-            None => format!(
-                "The tournament's spending cap of {cap} is reached ({spent} spent, and the next call would pass it). Raise it to go on."
-            ),
+        TournamentError::CapReached {
+            cap: t.spec.spending_cap.unwrap_or_default(),
+            spent: t.spent(),
+            next,
         }
     }
 
@@ -309,9 +317,9 @@ impl TournamentRun {
     /// stopped, its cap is reached or a call fails in a way retrying cannot fix; the last
     /// three end with a `Stopped` event that says why. Refused, with nothing recorded,
     /// while another tab of this browser runs the same tournament.
-    pub async fn run(self: Rc<Self>) -> Result<(), String> {
+    pub async fn run(self: Rc<Self>) -> Result<(), TournamentError> {
         if self.locked.get() {
-            return Err("This tournament is already running.".into());
+            return Err(TournamentError::AlreadyRunning);
         }
         let _lock = self.take_over().await?;
         self.locked.set(true);
@@ -322,12 +330,12 @@ impl TournamentRun {
         result
     }
 
-    async fn go_on(self: Rc<Self>) -> Result<(), String> {
+    async fn go_on(self: Rc<Self>) -> Result<(), TournamentError> {
         *self.stop.borrow_mut() = CancelToken::new();
         self.reserved.borrow_mut().clear();
         let mut in_hand: Vec<Work> = Vec::new();
         let mut running = FuturesUnordered::new();
-        let mut failure: Option<String> = None;
+        let mut failure: Option<TournamentError> = None;
         loop {
             let t = self.state();
             // Everything left of the cap is held by work in hand (or spent).
@@ -375,9 +383,10 @@ impl TournamentRun {
         }
         let reason = match failure {
             Some(reason) => reason,
-            None if self.stopped() => "Stopped by you.".into(),
+            None if self.stopped() => TournamentError::StoppedByYou,
             None => return Ok(()),
         };
+        let reason = reason.to_string();
         // A stop that cannot be saved is still shown: the state holds it.
         self.record(TournamentEvent::Stopped { reason }).await
     }
@@ -390,19 +399,16 @@ impl TournamentRun {
         j: usize,
         decision: Decision,
         reason: String,
-    ) -> Result<(), String> {
+    ) -> Result<(), TournamentError> {
         // From a tab that runs nothing: under the lock, onto the latest log.
         let _lock = self.take_over().await?;
         let t = self.state();
-        let m = t
-            .matches
-            .get(i)
-            .ok_or("There is no such debate in this tournament.")?;
+        let m = t.matches.get(i).ok_or(TournamentError::NoSuchDebate)?;
         if t.spec.judges.get(j) != Some(&Participant::Human) || !m.judges.contains(&j) {
-            return Err("This verdict is not yours to give.".into());
+            return Err(TournamentError::NotYourVerdict);
         }
         if !t.progress[i].completed() {
-            return Err("This debate has not finished yet.".into());
+            return Err(TournamentError::NotFinished);
         }
         self.record(TournamentEvent::Verdict {
             match_id: m.id.clone(),
@@ -416,15 +422,15 @@ impl TournamentRun {
     }
 
     /// Sets the tournament's spending cap anew (`None`: none), between runs.
-    pub async fn set_cap(&self, usd: Option<f64>) -> Result<(), String> {
+    pub async fn set_cap(&self, usd: Option<f64>) -> Result<(), TournamentError> {
         if usd.is_some_and(|c| !(c.is_finite() && c >= 0.0)) {
-            return Err("The spending cap is not an amount of dollars.".into());
+            return Err(TournamentError::CapNotDollars);
         }
         let _lock = self.take_over().await?;
         self.record(TournamentEvent::CapChanged { usd }).await
     }
 
-    async fn play(self: Rc<Self>, w: Work) -> (Work, Result<(), String>) {
+    async fn play(self: Rc<Self>, w: Work) -> (Work, Result<(), TournamentError>) {
         let result = match &w {
             Work::Start(i) => self.start(*i).await,
             Work::Resume(i, id) => self.resume(*i, id).await,
@@ -437,7 +443,7 @@ impl TournamentRun {
         (w, result)
     }
 
-    async fn start(&self, i: usize) -> Result<(), String> {
+    async fn start(&self, i: usize) -> Result<(), TournamentError> {
         let t = self.state();
         let m = &t.matches[i];
         let mut config = t.spec.debate_config(m.motion, m.first, m.second);
@@ -459,7 +465,7 @@ impl TournamentRun {
         self.finish(i, &id).await
     }
 
-    async fn resume(&self, i: usize, id: &str) -> Result<(), String> {
+    async fn resume(&self, i: usize, id: &str) -> Result<(), TournamentError> {
         // A tab closed before the debate's first event was stored (or the debate deleted
         // since): nothing of it ran to keep, so the match starts again.
         let Some(stored) = self.session.load(id).await? else {
@@ -469,7 +475,7 @@ impl TournamentRun {
         // (or none, when the tournament's cap was taken away), on top of what it spent,
         // read from its own log (a closed tab recorded no end for it).
         let config = crate::engine::event::config_of(&stored.events)
-            .ok_or("A tournament debate has no start.")?;
+            .ok_or(TournamentError::DebateWithoutStart)?;
         let spent = Ledger::from_events(config, &stored.events).total;
         let had_cap = config.spending_cap.is_some();
         let t = self.state();
@@ -495,7 +501,7 @@ impl TournamentRun {
     }
 
     /// Waits for the debate's end and records how it ended and what each party spent.
-    async fn finish(&self, i: usize, id: &str) -> Result<(), String> {
+    async fn finish(&self, i: usize, id: &str) -> Result<(), TournamentError> {
         // A debate at its share of the cap gets what is still unreserved; one held for the
         // user (its cap with nothing left, a failed call) is stopped, and the tournament
         // with it, saying why; the next run resumes it.
@@ -534,7 +540,7 @@ impl TournamentRun {
             .session
             .load(id)
             .await?
-            .ok_or("A tournament debate is no longer stored.")?;
+            .ok_or(TournamentError::DebateNotStored)?;
         let t = self.state();
         let outcome = stored
             .events
@@ -546,7 +552,7 @@ impl TournamentRun {
             })
             .unwrap_or(Outcome::Stopped);
         let config = crate::engine::event::config_of(&stored.events)
-            .ok_or("A tournament debate has no start.")?;
+            .ok_or(TournamentError::DebateWithoutStart)?;
         let ledger = Ledger::from_events(config, &stored.events);
         let [a, b] = side_seats(t.spec.format);
         let host: Vec<&str> = config
@@ -568,21 +574,20 @@ impl TournamentRun {
         match (outcome, held) {
             (Outcome::Completed, _) => Ok(()),
             (_, Some(Hold::Cap)) => Err(self.cap_reached(None)),
-            (_, Some(Hold::Failed(why))) => Err(format!(
-                "The debate on \"{}\" is held: {why} Resume the tournament once it is fixed.",
-                config.topic
-            )),
+            (_, Some(Hold::Failed(why))) => Err(TournamentError::DebateHeld {
+                topic: config.topic.clone(),
+                why,
+            }),
             _ if self.stopped() => Ok(()),
-            _ => Err(format!(
-                "The debate on \"{}\" did not finish: open it in History to see why, then resume the tournament.",
-                config.topic
-            )),
+            _ => Err(TournamentError::DebateUnfinished {
+                topic: config.topic.clone(),
+            }),
         }
     }
 
     /// One model judge's verdict on a finished debate, with one repair when its answer
     /// cannot be read; an answer still unreadable is recorded as such.
-    async fn judge(&self, i: usize, j: usize) -> Result<(), String> {
+    async fn judge(&self, i: usize, j: usize) -> Result<(), TournamentError> {
         let t = self.state();
         let m = &t.matches[i];
         let Participant::Model {
@@ -597,14 +602,14 @@ impl TournamentRun {
         let debate = t.progress[i]
             .debate_id
             .clone()
-            .ok_or("A verdict was asked before its debate.")?;
+            .ok_or(TournamentError::VerdictBeforeDebate)?;
         let stored = self
             .session
             .load(&debate)
             .await?
-            .ok_or("A tournament debate is no longer stored.")?;
+            .ok_or(TournamentError::DebateNotStored)?;
         let config = crate::engine::event::config_of(&stored.events)
-            .ok_or("A tournament debate has no start.")?;
+            .ok_or(TournamentError::DebateWithoutStart)?;
         let shown = shown_first(t.spec.seed, &m.id, j);
         let mut req = ChatRequest {
             connection,
@@ -636,8 +641,11 @@ impl TournamentRun {
         let ask = |req: ChatRequest| self.session.ask(req, self.stop.borrow().clone());
         let judge = entrant_name(&t.spec.judges[j]);
         let failed = |e: crate::engine::model::ModelError| match e.kind {
-            ErrorKind::Cancelled => "Stopped by you.".to_string(),
-            _ => format!("The judge {judge} could not be asked: {e}"),
+            ErrorKind::Cancelled => TournamentError::StoppedByYou,
+            _ => TournamentError::JudgeUnreachable {
+                judge: judge.clone(),
+                why: e.to_string(),
+            },
         };
         // Its worst case (all it sends and a whole answer, as its provider bills them, twice
         // with the repair) is held from the cap before it is asked.
@@ -682,4 +690,9 @@ impl TournamentRun {
         })
         .await
     }
+}
+
+/// The store's failure to read a tournament's log.
+fn stored(why: String) -> TournamentError {
+    super::SessionError::Store(why).into()
 }

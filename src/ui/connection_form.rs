@@ -150,7 +150,7 @@ pub fn ConnectionForm(
         // the key only goes where a saved one could.
         let c = draft();
         if let Err(e) = c.validate_listing() {
-            listing.set(Some(Err(e)));
+            listing.set(Some(Err(e.to_string())));
             return;
         }
         listing.set(Some(Ok("Asking for the model list…".into())));
@@ -168,7 +168,7 @@ pub fn ConnectionForm(
                         if n == 1 { "" } else { "s" }
                     ))
                 }
-                Err(e) => Err(e),
+                Err(e) => Err(e.to_string()),
             }));
         });
     };
@@ -191,7 +191,7 @@ pub fn ConnectionForm(
                 state.connections_version.update(|v| *v += 1);
                 on_saved.run(id);
             }
-            Err(e) => error.set(Some(e)),
+            Err(e) => error.set(Some(e.to_string())),
         }
     };
 

@@ -58,7 +58,7 @@ fn HumanTurn(call: crate::engine::CallKey, view: TurnView) -> impl IntoView {
                 draft.set(String::new());
                 refused.set(None);
             }
-            Err(e) => refused.set(Some(e)),
+            Err(e) => refused.set(Some(e.to_string())),
         }
     };
     view! {
@@ -280,7 +280,7 @@ pub fn DebateScreen() -> impl IntoView {
         let resumed = d.resume();
         spawn_local(async move {
             if let Err(e) = resumed.await {
-                action_error.set(Some(e));
+                action_error.set(Some(e.to_string()));
             }
         });
     };
@@ -299,7 +299,7 @@ pub fn DebateScreen() -> impl IntoView {
         };
         match d.input(input) {
             Ok(()) => question.set(String::new()),
-            Err(e) => action_error.set(Some(e)),
+            Err(e) => action_error.set(Some(e.to_string())),
         }
     };
 
@@ -390,7 +390,7 @@ pub fn DebateScreen() -> impl IntoView {
                 action_error.set(None);
                 cap_draft.set(String::new());
             }
-            Err(e) => action_error.set(Some(e)),
+            Err(e) => action_error.set(Some(e.to_string())),
         }
     };
     // Every export is made from the stored log: Markdown, JSON (re-imports to the same
@@ -406,7 +406,7 @@ pub fn DebateScreen() -> impl IntoView {
                 Err(e) => Err(e),
             };
             if let Err(e) = saved {
-                action_error.set(Some(e));
+                action_error.set(Some(e.to_string()));
             }
         });
     };

@@ -96,7 +96,7 @@ fn ForkForm(state: AppState) -> impl IntoView {
                 let id = match stored_id.or_else(|| kept_copy.get_value()) {
                     Some(id) => id,
                     None => {
-                        let id = s.adopt(events.clone()).await?;
+                        let id = s.adopt(events.clone()).await.map_err(|e| e.to_string())?;
                         kept_copy.set_value(Some(id.clone()));
                         id
                     }
@@ -105,8 +105,8 @@ fn ForkForm(state: AppState) -> impl IntoView {
                 if let Some(c) = &target {
                     retarget(&mut log, c, &model);
                 }
-                let new_id = s.adopt(log).await?;
-                s.resume(&new_id).await?;
+                let new_id = s.adopt(log).await.map_err(|e| e.to_string())?;
+                s.resume(&new_id).await.map_err(|e| e.to_string())?;
                 Ok::<_, String>(new_id)
             };
             match forked.await {

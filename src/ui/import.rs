@@ -44,8 +44,8 @@ pub(super) async fn read_file(ev: &leptos::ev::Event, max_bytes: usize) -> Resul
 async fn all_logs(state: AppState) -> Result<Vec<Vec<Event>>, String> {
     let s = state.session().ok_or("not ready")?;
     let mut out = Vec::new();
-    for d in s.list().await? {
-        if let Some(stored) = s.load(&d.id).await? {
+    for d in s.list().await.map_err(|e| e.to_string())? {
+        if let Some(stored) = s.load(&d.id).await.map_err(|e| e.to_string())? {
             out.push(stored.events);
         }
     }
@@ -171,7 +171,7 @@ pub fn ImportBar() -> impl IntoView {
                             // The same debate twice in one backup is stored once.
                             here.extend(start);
                         }
-                        Err(e) => problems.push(e),
+                        Err(e) => problems.push(e.to_string()),
                     }
                 }
             }

@@ -32,7 +32,7 @@ struct Item {
 /// The finished forecasts, and one line for each whose log could not be read.
 async fn load(state: AppState) -> Result<(Vec<Item>, Vec<String>), String> {
     let s = state.session().ok_or("Storage is not ready yet.")?;
-    let list = s.list().await?;
+    let list = s.list().await.map_err(|e| e.to_string())?;
     let mut out = Vec::new();
     let mut unreadable = Vec::new();
     for d in list {

@@ -104,7 +104,7 @@ pub fn SetupScreen() -> impl IntoView {
         test_result.set(None);
         let fut = s.test_connection(&connection.get_untracked(), &model.get_untracked());
         leptos::task::spawn_local(async move {
-            test_result.set(Some(fut.await));
+            test_result.set(Some(fut.await.map_err(|e| e.to_string())));
             testing.set(false);
         });
     };
@@ -172,7 +172,7 @@ pub fn SetupScreen() -> impl IntoView {
                 Err(e) => {
                     starting.set(false);
                     state.debate.reset(None);
-                    error.set(Some(e));
+                    error.set(Some(e.to_string()));
                 }
             },
             Duration::ZERO,

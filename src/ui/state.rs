@@ -11,6 +11,7 @@ use crate::engine::finding::Finding;
 use crate::engine::log_view::{self, Change, LogView};
 use crate::engine::reading;
 use crate::engine::{CallKey, DebateConfig};
+use crate::session::SessionError;
 use crate::store::{DebateSummary, StoredDebate};
 
 pub use super::route::Route;
@@ -252,7 +253,7 @@ impl DebateView {
 
     /// Resumes the debate on screen (a stopped, held or closed-tab one); shown running at
     /// once, and not running again if it could not resume, with why.
-    pub fn resume(&self) -> futures::future::LocalBoxFuture<'static, Result<(), String>> {
+    pub fn resume(&self) -> futures::future::LocalBoxFuture<'static, Result<(), SessionError>> {
         let Some((s, id)) = self.on_session() else {
             return Box::pin(async { Ok(()) });
         };
@@ -269,10 +270,10 @@ impl DebateView {
 
     /// Gives the debate on screen an input: a question, evidence, a person's turn, a
     /// spending cap. Refused with why (too long, the debate is over…).
-    pub fn input(&self, input: crate::engine::event::Input) -> Result<(), String> {
+    pub fn input(&self, input: crate::engine::event::Input) -> Result<(), SessionError> {
         match self.on_session() {
             Some((s, id)) => s.input(&id, input),
-            None => Err("This debate is not running here.".into()),
+            None => Err(SessionError::NotRunning),
         }
     }
 
@@ -305,7 +306,8 @@ impl DebateView {
                 return Err("This debate is not saved in this browser.".into());
             };
             s.load(&id)
-                .await?
+                .await
+                .map_err(|e| e.to_string())?
                 .map(|d| d.events)
                 .ok_or_else(|| "This debate is not saved in this browser.".into())
         })

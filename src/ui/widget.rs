@@ -198,6 +198,7 @@ fn live_of(request: &serde_json::Value, keys: Option<&[String]>) -> Result<Live,
     };
     request::read(request)
         .and_then(|r| r.build(&PriceTable::default()))
+        .map_err(|e| e.to_string())
         .map(|(config, connections)| Live {
             config,
             connections,
@@ -394,7 +395,7 @@ fn WidgetView(options: WidgetOptions, dispatch: Dispatch, alive: Rc<Cell<bool>>)
                 d.running.set(true);
                 if let Err(e) = s.start_as(id, config) {
                     d.reset(None);
-                    fail(e);
+                    fail(e.to_string());
                 }
             });
         }

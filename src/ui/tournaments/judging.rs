@@ -122,7 +122,7 @@ fn VerdictCard(
         sending.set(true);
         spawn_local(async move {
             if let Err(e) = run.decide(w.i, w.judge, decision, reason).await {
-                let _ = refused.try_set(Some(e));
+                let _ = refused.try_set(Some(e.to_string()));
                 let _ = sending.try_set(false);
             }
         });

@@ -55,7 +55,9 @@ impl TournamentRuns {
         if let Some(run) = self.get(id) {
             return Ok(Some(run));
         }
-        let run = TournamentRun::open(session, id).await?;
+        let run = TournamentRun::open(session, id)
+            .await
+            .map_err(|e| e.to_string())?;
         if let Some(run) = &run {
             // Read while another await of the same id was reading too: keep the first.
             if let Some(kept) = self.get(id) {

@@ -27,7 +27,7 @@ use crate::session::tournament::TournamentRun;
 pub(super) fn run_in_background(state: AppState, run: Rc<TournamentRun>) {
     spawn_local(async move {
         if let Err(e) = run.run().await {
-            state.notice.set(Some(e));
+            state.notice.set(Some(e.to_string()));
         }
     });
 }
@@ -122,7 +122,7 @@ fn Controls(
         };
         let run = set.clone();
         spawn_local(async move {
-            let done = run.set_cap(usd).await;
+            let done = run.set_cap(usd).await.map_err(|e| e.to_string());
             cap_note.set(Some(done.map(|()| match usd {
                 Some(x) => format!("The cap is now {}.", dollars(x)),
                 None => "The tournament has no cap now.".into(),

@@ -365,7 +365,7 @@ pub fn TournamentSetup() -> impl IntoView {
                 }
                 Err(e) => {
                     starting.set(false);
-                    error.set(Some(e));
+                    error.set(Some(e.to_string()));
                 }
             }
         });

@@ -37,11 +37,28 @@ fn copy(text: &str, done: RwSignal<Option<&'static str>>) {
 
 /// The card as a PNG: its SVG drawn on a canvas at twice its size, so it stays sharp on
 /// a slide or a phone. Says why when the browser cannot draw it.
-async fn save_png(svg: String, name: String) -> Result<(), String> {
-    let failed = |_| "This browser could not draw the card as an image.".to_string();
+/// Why a card could not be saved as a PNG: the button's short note tells them apart.
+enum PngFailure {
+    /// The browser has no 2D canvas (some locked-down or headless set-ups).
+    NoCanvas,
+    /// Drawing or saving failed.
+    Drawing,
+}
+
+impl PngFailure {
+    fn note(&self) -> &'static str {
+        match self {
+            PngFailure::NoCanvas => "No canvas here",
+            PngFailure::Drawing => "Image failed",
+        }
+    }
+}
+
+async fn save_png(svg: String, name: String) -> Result<(), PngFailure> {
+    let failed = |_| PngFailure::Drawing;
     let doc = web_sys::window()
         .and_then(|w| w.document())
-        .ok_or("no document")?;
+        .ok_or(PngFailure::Drawing)?;
     let img: web_sys::HtmlImageElement =
         doc.create_element("img").map_err(failed)?.unchecked_into();
     img.set_src(&share::data_url(&svg));
@@ -58,13 +75,13 @@ async fn save_png(svg: String, name: String) -> Result<(), String> {
     let ctx: web_sys::CanvasRenderingContext2d = canvas
         .get_context("2d")
         .map_err(failed)?
-        .ok_or("This browser has no canvas to draw the card on.")?
+        .ok_or(PngFailure::NoCanvas)?
         .unchecked_into();
     ctx.scale(2.0, 2.0).map_err(failed)?;
     ctx.draw_image_with_html_image_element(&img, 0.0, 0.0)
         .map_err(failed)?;
     let url = canvas.to_data_url_with_type("image/png").map_err(failed)?;
-    crate::ui::download::save_url(&name, &url)
+    crate::ui::download::save_url(&name, &url).map_err(|_| PngFailure::Drawing)
 }
 
 fn names(config: &Option<DebateConfig>) -> impl Fn(&str) -> String + Clone + 'static {
@@ -162,7 +179,7 @@ pub fn CruxCardView(
                     let (svg, name) = (svg2.clone(), png_name.clone());
                     leptos::task::spawn_local(async move {
                         if let Err(e) = save_png(svg, name).await {
-                            copied.set(Some(if e.contains("canvas") { "No canvas here" } else { "Image failed" }));
+                            copied.set(Some(e.note()));
                         }
                     });
                 }>"Download PNG"</button>

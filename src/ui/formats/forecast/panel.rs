@@ -35,7 +35,7 @@ fn export_result(d: DebateView, problem: RwSignal<Option<String>>) {
                 }
             }
             Ok(None) => Err("This debate is not saved in this browser.".into()),
-            Err(e) => Err(e),
+            Err(e) => Err(e.to_string()),
         };
         problem.set(outcome.err());
     });

@@ -134,7 +134,7 @@ pub fn Resolve() -> impl IntoView {
                     editing.set(false);
                 }
                 Ok(_) => {}
-                Err(e) => problem.set(Some(e)),
+                Err(e) => problem.set(Some(e.to_string())),
             }
             saving.set(false);
         });
