@@ -194,7 +194,11 @@ mod tests {
             next: Some(0.5),
         };
         assert!(cap.to_string().contains("up to $0.5000"), "{cap}");
-        assert!(cap.to_string().contains("cap of $1.00 leaves ($0.7500 spent)"), "{cap}");
+        assert!(
+            cap.to_string()
+                .contains("cap of $1.00 leaves ($0.7500 spent)"),
+            "{cap}"
+        );
         let held = TournamentError::DebateHeld {
             topic: "Ban cars?".into(),
             why: "The key was refused.".into(),

@@ -5,7 +5,7 @@ use super::*;
 
 impl Forecast<'_> {
     pub(super) fn system(&self, role: &ForecastRole) -> String {
-        match p::role(&role.kind) {
+        match p::role(role.kind) {
             Some(t) => render(t, &[]),
             None => render(
                 p::CUSTOM,
@@ -96,7 +96,7 @@ impl Forecast<'_> {
 
     pub(super) fn user_prompt(&self, round: u32, seat: &str, debate: &str) -> String {
         let ph = Phase::of_round(round, self.o.rounds);
-        let historian = self.role(seat).kind == "historian";
+        let historian = self.role(seat).kind == RoleKind::Historian;
         let instruction = match ph {
             Phase::Opening => "Make your opening case.".to_string(),
             Phase::Rebuttal => "Rebut the strongest points of other roles, naming them by id in `rebuts`, and update your probabilities if they convinced you.".to_string(),

@@ -35,7 +35,7 @@ use futures::future::join_all;
 use super::super::answer::Unread;
 use super::super::config::{
     DebateConfig, ForecastContext, ForecastOptions, ForecastOutcome, ForecastRole, FormatOptions,
-    Participant, SeatConfig,
+    Participant, RoleKind, SeatConfig,
 };
 use super::super::context::{CallSpec, DebateCtx, DebateError};
 use super::super::event::{CallKey, EventKind, Purpose};
@@ -75,23 +75,23 @@ pub fn new_config(
     let mut seats = Vec::new();
     options.roles.clear();
     for (i, (kind, name, perspective, participant)) in roles.into_iter().enumerate() {
-        let kind = kind.trim().to_lowercase();
-        let seat = if p::role(&kind).is_some()
-            && !options.roles.iter().any(|r: &ForecastRole| r.seat == kind)
+        let kind = RoleKind::from_id(&kind);
+        // A seed role takes its word as seat id, once; a custom role (or a second
+        // historian) gets `role-N`.
+        let seat = if kind != RoleKind::Custom
+            && !options
+                .roles
+                .iter()
+                .any(|r: &ForecastRole| r.seat == kind.id())
         {
-            kind.clone()
+            kind.id().to_string()
         } else {
             format!("role-{}", i + 1)
-        };
-        let kind = if p::role(&kind).is_some() {
-            kind
-        } else {
-            "custom".into()
         };
         seats.push(SeatConfig {
             id: seat.clone(),
             name: if name.trim().is_empty() {
-                role_name(&kind)
+                role_name(kind.id())
             } else {
                 name.trim().to_string()
             },
@@ -156,7 +156,7 @@ pub fn validate(config: &DebateConfig, o: &ForecastOptions) -> Result<(), String
         let seat = config
             .seat(&r.seat)
             .ok_or_else(|| format!("The role `{}` has no seat.", r.seat))?;
-        if r.kind == "custom" && r.perspective.trim().is_empty() {
+        if r.kind == RoleKind::Custom && r.perspective.trim().is_empty() {
             return Err(format!("Say what {} argues from.", seat.name));
         }
     }

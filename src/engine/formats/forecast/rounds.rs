@@ -19,7 +19,12 @@ impl Forecast<'_> {
         let fixed = self.user_prompt(round, seat, "");
         let ids = self.ids();
         let roles = self.roles();
-        let schema = parse::argument_schema(&ids, &roles, ph, self.role(seat).kind == "historian");
+        let schema = parse::argument_schema(
+            &ids,
+            &roles,
+            ph,
+            self.role(seat).kind == RoleKind::Historian,
+        );
         // The seed's input budget, over the messages the model reads: what the system,
         // the fixed prompt and their framing leave for the earlier rounds (at least a
         // little, so a rebuttal always sees something). The schema rides beside them for

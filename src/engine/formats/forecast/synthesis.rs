@@ -172,7 +172,7 @@ impl Forecast<'_> {
             ));
         }
         let precedents = self.precedents();
-        if self.o.roles.iter().any(|r| r.kind == "historian") && precedents.len() < 2 {
+        if self.o.roles.iter().any(|r| r.kind == RoleKind::Historian) && precedents.len() < 2 {
             notes.push(format!(
                 "The historian cited {} dated precedent(s); at least two were asked for.",
                 precedents.len()
@@ -207,7 +207,7 @@ impl Forecast<'_> {
     pub(super) fn precedents(&self) -> Vec<Precedent> {
         let mut out: Vec<Precedent> = Vec::new();
         for t in &self.turns {
-            if self.role(&t.role).kind != "historian" {
+            if self.role(&t.role).kind != RoleKind::Historian {
                 continue;
             }
             for p in &t.parsed.precedents {
