@@ -8,6 +8,7 @@ impl Classic<'_> {
     /// that cannot be read is recorded as unchecked, never as a verdict.
     pub(super) async fn fact_check(
         &mut self,
+        turn: ClassicPath,
         key: &crate::engine::event::CallKey,
         seat: &str,
         text: &str,
@@ -25,7 +26,7 @@ impl Classic<'_> {
             .ctx
             .call_json(
                 CallSpec::new(
-                    format!("{}/fact-check", key.path),
+                    ClassicPath::FactCheck(Box::new(turn)).to_string(),
                     FACT_CHECKER,
                     Purpose::Check,
                     "Fact check",
@@ -110,7 +111,7 @@ impl Classic<'_> {
                 .ctx
                 .call_json(
                     CallSpec::new(
-                        format!("score/{seat}"),
+                        ClassicPath::Score { seat: seat.into() }.to_string(),
                         analyst,
                         Purpose::Evaluation,
                         "Score",
@@ -124,7 +125,11 @@ impl Classic<'_> {
                 )
                 .await?;
             self.ctx.record_structured(
-                (format!("score/{seat}"), None, seat),
+                (
+                    ClassicPath::Score { seat: seat.into() }.to_string(),
+                    None,
+                    seat,
+                ),
                 || format!("{name}'s performance"),
                 scored.read,
                 |(criteria, total)| FindingBody::Score {

@@ -11,10 +11,12 @@ use super::super::finding::FindingBody;
 use super::super::model::ChatMessage;
 use super::super::prompt::{classic as p, render};
 use super::super::transcript::{self, ContextParts, Said};
+use paths::ClassicPath;
 
 pub mod findings;
 mod judging;
 pub mod options;
+pub mod paths;
 pub(super) mod plan;
 pub mod prompts;
 pub mod scoring;
@@ -27,7 +29,7 @@ pub const POSITION_B: &str = "position-b";
 
 /// One spoken turn: its call, whose it is, and the prompt and limits it is asked with.
 struct Turn<'a> {
-    path: String,
+    path: ClassicPath,
     seat: &'a str,
     purpose: Purpose,
     label: &'a str,
@@ -141,7 +143,7 @@ impl<'a> Classic<'a> {
         let mut vars: Vec<(&str, &str)> = vec![("max_words", &w), ("rounds", &rounds)];
         vars.extend_from_slice(extra);
         let user = self.user_prompt(seat, template, &system, max_tokens, &vars)?;
-        let spec = CallSpec::new(path, seat, purpose, label)
+        let spec = CallSpec::new(path.to_string(), seat, purpose, label)
             .system_and_user(system, user)
             .max_tokens(max_tokens)
             .temperature(temperature);
@@ -154,7 +156,7 @@ impl<'a> Classic<'a> {
             text: out.text.clone(),
         });
         if self.o.fact_checker && seat != MODERATOR {
-            self.fact_check(&out.key, seat, &out.text).await?;
+            self.fact_check(path, &out.key, seat, &out.text).await?;
         }
         Ok(out.text)
     }
@@ -178,7 +180,9 @@ impl<'a> Classic<'a> {
         ctx.phase("opening", "Opening statements", None);
         self.speak(
             Turn {
-                path: "opening/moderator".into(),
+                path: ClassicPath::Opening {
+                    seat: MODERATOR.into(),
+                },
                 seat: MODERATOR,
                 purpose: Purpose::Moderation,
                 label: "Opening remarks",
@@ -192,7 +196,7 @@ impl<'a> Classic<'a> {
         for seat in [POSITION_A, POSITION_B] {
             self.speak(
                 Turn {
-                    path: format!("opening/{seat}"),
+                    path: ClassicPath::Opening { seat: seat.into() },
                     seat,
                     purpose: Purpose::Argument,
                     label: "Opening statement",
@@ -216,7 +220,10 @@ impl<'a> Classic<'a> {
             for (first, second) in [(POSITION_A, POSITION_B), (POSITION_B, POSITION_A)] {
                 self.speak(
                     Turn {
-                        path: format!("round/{round}/argument/{first}"),
+                        path: ClassicPath::Argument {
+                            round,
+                            seat: first.into(),
+                        },
                         seat: first,
                         purpose: Purpose::Argument,
                         label: "Argument",
@@ -230,7 +237,10 @@ impl<'a> Classic<'a> {
                 let last = transcript::clip(&self.last_from(first), 2400);
                 self.speak(
                     Turn {
-                        path: format!("round/{round}/rebuttal/{second}"),
+                        path: ClassicPath::Rebuttal {
+                            round,
+                            seat: second.into(),
+                        },
                         seat: second,
                         purpose: Purpose::Argument,
                         label: "Rebuttal",
@@ -263,7 +273,7 @@ impl<'a> Classic<'a> {
         for seat in [POSITION_A, POSITION_B] {
             self.speak(
                 Turn {
-                    path: format!("closing/{seat}"),
+                    path: ClassicPath::Closing { seat: seat.into() },
                     seat,
                     purpose: Purpose::Argument,
                     label: "Closing statement",
@@ -284,7 +294,7 @@ impl<'a> Classic<'a> {
         ctx.phase("summary", "Moderator's summary", None);
         self.speak(
             Turn {
-                path: "summary".into(),
+                path: ClassicPath::Summary,
                 seat: MODERATOR,
                 purpose: Purpose::Summary,
                 label: "Closing summary",
@@ -320,7 +330,7 @@ impl<'a> Classic<'a> {
             &[("round", &r), ("max_words", &w), ("exchanges", &exchanges)],
         );
         let spec = CallSpec::new(
-            format!("round/{round}/summary"),
+            ClassicPath::RoundSummary { round }.to_string(),
             MODERATOR,
             Purpose::Summary,
             "Round summary",

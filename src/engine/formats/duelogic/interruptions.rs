@@ -9,7 +9,7 @@ impl Duelogic<'_> {
     /// should cut in. Driven by the text alone, so a replay asks the same checks.
     pub(super) async fn watch_for_interruption(
         &self,
-        path: &str,
+        turn: &Turn,
         speaker: &Seat,
         watch: Watch,
     ) -> Result<Option<Cut>, DebateError> {
@@ -43,7 +43,9 @@ impl Duelogic<'_> {
                 }
                 asked += 1;
                 let n = asked;
-                let now = self.ctx.now_ms(&format!("{path}/check/{n}/at"));
+                let now = self
+                    .ctx
+                    .now_ms(&format!("{}/at", turn.part(Part::Check(n))));
                 let eligible: Vec<&Seat> = self
                     .chairs
                     .iter()
@@ -60,7 +62,7 @@ impl Duelogic<'_> {
                     continue;
                 }
                 let proposal = self
-                    .check(path, n, speaker, &text[..end], &eligible, hint)
+                    .check(turn, n, speaker, &text[..end], &eligible, hint)
                     .await?;
                 let Some(proposal) = proposal else { continue };
                 let chosen = proposal
@@ -90,7 +92,7 @@ impl Duelogic<'_> {
     /// connection was busy with the speech) or its answer could not be read.
     pub(super) async fn check(
         &self,
-        path: &str,
+        turn: &Turn,
         n: u32,
         speaker: &Seat,
         heard: &str,
@@ -129,7 +131,7 @@ impl Duelogic<'_> {
             ));
         }
         let spec = CallSpec::new(
-            format!("{path}/check/{n}"),
+            turn.part(Part::Check(n)),
             self.config.analyst.clone(),
             Purpose::Check,
             "Interruption check",
@@ -150,13 +152,13 @@ impl Duelogic<'_> {
     /// the interrupted chair's answer (which continues its point). Returns that answer.
     pub(super) async fn interruption(
         &mut self,
-        path: &str,
+        turn: &Turn,
         chair: &Seat,
         key: &CallKey,
         cut: Cut,
         kept: &str,
     ) -> Result<String, DebateError> {
-        let at = self.ctx.now_ms(&format!("{path}/interrupted-at"));
+        let at = self.ctx.now_ms(&format!("{turn}/interrupted-at"));
         self.last_interrupt.insert(cut.by.clone(), at);
         let p = &cut.proposal;
         let opener = if p.opener.trim().is_empty() {
@@ -170,7 +172,7 @@ impl Duelogic<'_> {
             clip(p.trigger.trim(), 200)
         };
         self.ctx.record(Finding {
-            key: format!("{path}/interruption"),
+            key: turn.part(Part::Interruption),
             about: Some(key.clone()),
             seat: chair.id.clone(),
             body: FindingBody::Interruption {
@@ -198,7 +200,7 @@ impl Duelogic<'_> {
         let said = self
             .speak(
                 CallSpec::new(
-                    format!("{path}/interruption"),
+                    turn.part(Part::Interruption),
                     &by.id,
                     Purpose::Argument,
                     "Interruption",
@@ -219,7 +221,7 @@ impl Duelogic<'_> {
         let answer = self
             .speak(
                 CallSpec::new(
-                    format!("{path}/resume"),
+                    turn.part(Part::Resume),
                     &chair.id,
                     Purpose::Argument,
                     "Answer and resume",

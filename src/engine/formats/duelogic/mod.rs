@@ -19,6 +19,7 @@ pub mod findings;
 pub mod frameworks;
 mod interruptions;
 pub mod options;
+pub mod paths;
 pub(super) mod plan;
 pub mod prompts;
 pub mod rules;
@@ -38,6 +39,7 @@ use super::super::small_map::SmallMap;
 use super::super::tokens;
 use super::super::transcript::{self, clip, ContextParts, Said};
 use evaluation::{evaluation_schema, parse_evaluation, parse_proposal, proposal_schema, Proposal};
+use paths::{DuelogicPath, Part, Turn};
 use rules::InterruptReason;
 
 pub const ARBITER: &str = "arbiter";
@@ -58,18 +60,17 @@ const RESUME_TOKENS: u32 = 250;
 const INTERJECTION_TOKENS: u32 = 150;
 const ANSWER_TOKENS: u32 = 250;
 
-/// A duelogic debate's configuration. Chairs are given in speaking order as (display name,
-/// framework id, who fills the seat); without a separate analyst the Arbiter evaluates.
 /// Whether a call is a chair's response of a round (`round/N/chair-K`): the calls the
 /// Arbiter evaluates, unless accountability is relaxed.
 pub fn is_evaluated(call: &CallKey) -> bool {
-    let mut parts = call.path.split('/');
     matches!(
-        (parts.next(), parts.next(), parts.next(), parts.next()),
-        (Some("round"), Some(_), Some(seat), None) if seat.starts_with("chair-")
+        DuelogicPath::parse(&call.path),
+        Some(DuelogicPath::Turn(t)) if t.seat.starts_with("chair-")
     )
 }
 
+/// A duelogic debate's configuration. Chairs are given in speaking order as (display name,
+/// framework id, who fills the seat); without a separate analyst the Arbiter evaluates.
 pub fn new_config(
     topic: &str,
     chairs: Vec<(String, String, Participant)>,
@@ -267,10 +268,15 @@ impl<'a> Duelogic<'a> {
         );
         let system = self.arbiter_system();
         self.speak(
-            CallSpec::new("intro", ARBITER, Purpose::Moderation, "Introduction")
-                .system_and_user(system, user)
-                .max_tokens(INTRO_TOKENS)
-                .temperature(0.8),
+            CallSpec::new(
+                DuelogicPath::Intro.to_string(),
+                ARBITER,
+                Purpose::Moderation,
+                "Introduction",
+            )
+            .system_and_user(system, user)
+            .max_tokens(INTRO_TOKENS)
+            .temperature(0.8),
         )
         .await?;
         Ok(())
@@ -296,10 +302,15 @@ impl<'a> Duelogic<'a> {
         ];
         let user = self.prompt(ARBITER, &system, p::CLOSING, CLOSING_TOKENS, &vars);
         self.speak(
-            CallSpec::new("closing", ARBITER, Purpose::Summary, "Closing")
-                .system_and_user(system, user)
-                .max_tokens(CLOSING_TOKENS)
-                .temperature(0.7),
+            CallSpec::new(
+                DuelogicPath::Closing.to_string(),
+                ARBITER,
+                Purpose::Summary,
+                "Closing",
+            )
+            .system_and_user(system, user)
+            .max_tokens(CLOSING_TOKENS)
+            .temperature(0.7),
         )
         .await?;
         Ok(())

@@ -6,7 +6,7 @@ use super::*;
 impl Duelogic<'_> {
     pub(super) async fn turn(&mut self, round: u32, i: usize) -> Result<(), DebateError> {
         let chair = self.chairs[i].clone();
-        let path = format!("round/{round}/{}", chair.id);
+        let turn = Turn::new(round, &chair.id);
         let system = self.chair_system(&chair);
         let instruction = if round == 1 && i == 0 {
             "Open the debate: make your framework's case on the question.".to_string()
@@ -29,7 +29,7 @@ impl Duelogic<'_> {
         let watch = Watch::new();
         let speech = self.ctx.call(
             CallSpec::new(
-                path.clone(),
+                turn.to_string(),
                 chair.id.clone(),
                 Purpose::Argument,
                 "Argument",
@@ -45,7 +45,7 @@ impl Duelogic<'_> {
         let interruptions = self.o.interruptions && self.o.chair_interruptions;
         let checker = async {
             if interruptions {
-                self.watch_for_interruption(&path, &chair, watch).await
+                self.watch_for_interruption(&turn, &chair, watch).await
             } else {
                 Ok(None)
             }
@@ -58,12 +58,12 @@ impl Duelogic<'_> {
         if let (Some(cut), crate::engine::event::FinishReason::Cut) = (cut, speech.finish) {
             full.push_str(
                 &self
-                    .interruption(&path, &chair, &speech.key, cut, &speech.text)
+                    .interruption(&turn, &chair, &speech.key, cut, &speech.text)
                     .await?,
             );
         }
         if rules::evaluates(self.o.accountability) {
-            self.evaluate(&path, &chair, &speech.key, &full).await?;
+            self.evaluate(&turn, &chair, &speech.key, &full).await?;
         }
         Ok(())
     }
@@ -72,7 +72,7 @@ impl Duelogic<'_> {
     /// accountability level calls for one.
     pub(super) async fn evaluate(
         &mut self,
-        path: &str,
+        turn: &Turn,
         chair: &Seat,
         key: &CallKey,
         response: &str,
@@ -127,7 +127,7 @@ impl Duelogic<'_> {
             .ctx
             .call_json(
                 CallSpec::new(
-                    format!("{path}/evaluation"),
+                    turn.part(Part::Evaluation),
                     analyst,
                     Purpose::Evaluation,
                     "Evaluation",
@@ -142,7 +142,7 @@ impl Duelogic<'_> {
             .await?;
         let read = evaluation.read;
         self.ctx.record_structured(
-            (format!("{path}/evaluation"), Some(key.clone()), &chair.id),
+            (turn.part(Part::Evaluation), Some(key.clone()), &chair.id),
             || format!("{}'s response", chair.name),
             read.clone(),
             FindingBody::Evaluation,
@@ -174,7 +174,7 @@ impl Duelogic<'_> {
         let text = self
             .speak(
                 CallSpec::new(
-                    format!("{path}/interjection"),
+                    turn.part(Part::Interjection),
                     ARBITER,
                     Purpose::Moderation,
                     "Interjection",
@@ -185,7 +185,7 @@ impl Duelogic<'_> {
             )
             .await?;
         self.ctx.record(Finding {
-            key: format!("{path}/interjection"),
+            key: turn.part(Part::Interjection),
             about: Some(key.clone()),
             seat: chair.id.clone(),
             body: FindingBody::Interjection {
@@ -205,7 +205,7 @@ impl Duelogic<'_> {
         );
         self.speak(
             CallSpec::new(
-                format!("{path}/answer"),
+                turn.part(Part::Answer),
                 &chair.id,
                 Purpose::Argument,
                 "Answer to the Arbiter",
