@@ -109,20 +109,9 @@ pub fn dollars(x: f64) -> String {
     }
 }
 
-/// A non-negative amount with a fixed number of decimals, by integer arithmetic: float
-/// formatting would add kilobytes of tables to the bundle for this one use.
+/// A non-negative amount with a fixed number of decimals.
 pub fn decimal(x: f64, places: u32) -> String {
-    let scale = 10u64.pow(places);
-    let n = (x.max(0.0) * scale as f64).round() as u64;
-    if places == 0 {
-        return n.to_string();
-    }
-    format!(
-        "{}.{:0width$}",
-        n / scale,
-        n % scale,
-        width = places as usize
-    )
+    format!("{:.*}", places as usize, x.max(0.0))
 }
 
 /// A share (0–1) as a percentage with one decimal: "44.0%".
@@ -130,31 +119,16 @@ pub fn percent(p: f64) -> String {
     format!("{}%", decimal(p * 100.0, 1))
 }
 
-/// A plain decimal as people type it ("0.5", "12", "2.50", ".25"), without exponents or
-/// signs; a model's "0.33333333333333333" is read too (to fifteen decimals). The standard parser would bring ~12 KB of tables into the bundle for this.
+/// A plain decimal as people type it ("0.5", "12", "2.50", ".25"): digits and at most one
+/// point, no sign, exponent or "inf" (which the standard parser would also take), and no
+/// more than fifteen digits before the point (no amount anyone means).
 pub fn parse_decimal(s: &str) -> Option<f64> {
     let s = s.trim();
-    let (int, frac) = s.split_once('.').unwrap_or((s, ""));
-    if int.is_empty() && frac.is_empty() {
-        return None;
-    }
-    let digits = |d: &str| d.bytes().all(|b| b.is_ascii_digit());
-    if !digits(int) || !digits(frac) || int.len() > 15 {
-        return None;
-    }
-    // Digits past the fifteenth after the point change nothing an f64 can hold.
-    let frac = &frac[..frac.len().min(15)];
-    let whole = if int.is_empty() {
-        0
-    } else {
-        int.parse::<u64>().ok()?
-    };
-    let part = if frac.is_empty() {
-        0
-    } else {
-        frac.parse::<u64>().ok()?
-    };
-    Some(whole as f64 + part as f64 / 10f64.powi(frac.len() as i32))
+    let whole = s.split('.').next().unwrap_or_default();
+    let plain = s.bytes().any(|b| b.is_ascii_digit())
+        && s.bytes().all(|b| b.is_ascii_digit() || b == b'.')
+        && whole.len() <= 15;
+    plain.then(|| s.parse::<f64>().ok()).flatten()
 }
 
 /// A price per million tokens as the user typed it, or a message saying why it is refused.
