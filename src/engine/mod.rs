@@ -22,7 +22,6 @@ pub mod retry;
 pub mod rng;
 pub mod schema_sample;
 pub mod script;
-pub mod small_map;
 pub mod tokens;
 pub mod tournament;
 pub mod transcript;

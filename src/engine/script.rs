@@ -257,7 +257,7 @@ impl Plan {
 #[derive(Debug, Default)]
 pub struct ScriptPlayer {
     script: Script,
-    seen: super::small_map::SmallMap<(String, String), u32>,
+    seen: std::collections::HashMap<(String, String), u32>,
 }
 
 impl ScriptPlayer {
@@ -285,7 +285,8 @@ impl ScriptPlayer {
     ) -> Plan {
         let n = self
             .seen
-            .entry_or_insert_with((seat.to_string(), purpose.to_string()), || 0);
+            .entry((seat.to_string(), purpose.to_string()))
+            .or_insert(0);
         let occurrence = *n;
         *n += 1;
         let found = self.script.answers.iter().find(|a| {

@@ -14,15 +14,15 @@ use crate::engine::limiter::Limiter;
 use crate::engine::model::{
     Admission, Ceiling, ChatModel, ChatRequest, ChatResponse, ErrorKind, ModelError,
 };
-use crate::engine::small_map::SmallMap;
 use crate::llm::redact::{redact_error, redact_key, redact_streaming};
+use std::collections::HashMap;
 
 /// Makes the model object for a connection (a provider transport; a scripted model in tests).
 pub type ProviderFactory = Rc<dyn Fn(&Connection) -> Rc<dyn ChatModel>>;
 
 pub struct Router {
     connections: Rc<RefCell<Vec<Connection>>>,
-    limiters: RefCell<SmallMap<String, (u32, Rc<Limiter>)>>,
+    limiters: RefCell<HashMap<String, (u32, Rc<Limiter>)>>,
     providers: ProviderFactory,
     /// Each connection's model object, rebuilt only when the connection or its key changes.
     cache: RefCell<ModelCache>,
@@ -43,9 +43,9 @@ impl Router {
     pub fn new(connections: Rc<RefCell<Vec<Connection>>>, providers: ProviderFactory) -> Self {
         Router {
             connections,
-            limiters: RefCell::new(SmallMap::new()),
+            limiters: RefCell::new(HashMap::new()),
             providers,
-            cache: RefCell::new(SmallMap::new()),
+            cache: RefCell::new(HashMap::new()),
             on_learned: RefCell::new(None),
             pace: RefCell::new(None),
         }
@@ -130,9 +130,9 @@ impl Router {
 
     fn limiter(&self, c: &Connection) -> Rc<Limiter> {
         let mut l = self.limiters.borrow_mut();
-        let entry = l.entry_or_insert_with(c.id.clone(), || {
-            (c.concurrency, Limiter::new(c.concurrency))
-        });
+        let entry = l
+            .entry(c.id.clone())
+            .or_insert_with(|| (c.concurrency, Limiter::new(c.concurrency)));
         if entry.0 != c.concurrency {
             *entry = (c.concurrency, Limiter::new(c.concurrency));
         }
@@ -171,7 +171,7 @@ impl Router {
 }
 
 /// Each connection's model object, by connection id, with the connection it was built for.
-type ModelCache = SmallMap<String, (Connection, Rc<dyn ChatModel>)>;
+type ModelCache = HashMap<String, (Connection, Rc<dyn ChatModel>)>;
 
 /// A connection that does not pass `Connection::validate` (one saved by an older Agora, or
 /// edited in storage) is never called: its key could go to an address it was not meant for.

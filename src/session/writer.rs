@@ -13,9 +13,9 @@ use futures::StreamExt;
 use crate::engine::clock::Clock;
 use crate::engine::context::Observer;
 use crate::engine::event::{Event, EventKind};
-use crate::engine::small_map::SmallMap;
 use crate::engine::CallKey;
 use crate::store::{DebateSummary, InFlight, Store, StoredDebate};
+use std::collections::HashMap;
 
 /// How often the text of a streaming turn is saved.
 pub const IN_FLIGHT_EVERY_MS: u64 = 1_000;
@@ -34,7 +34,7 @@ pub type Listener = Rc<dyn Fn(&str, &super::runner::Update)>;
 pub struct Kept {
     pub events: RefCell<Vec<Event>>,
     /// Seat, streamed text so far and when it was last saved, per call in flight.
-    pub live: RefCell<SmallMap<CallKey, (String, String, u64)>>,
+    pub live: RefCell<HashMap<CallKey, (String, String, u64)>>,
     /// A write failed: the store holds a consistent beginning of the log and nothing after
     /// it, so this copy is the only whole one.
     pub unsaved: Cell<bool>,
@@ -44,7 +44,7 @@ impl Kept {
     pub fn new(events: Vec<Event>, unsaved: bool) -> Self {
         Kept {
             events: RefCell::new(events),
-            live: RefCell::new(SmallMap::new()),
+            live: RefCell::new(HashMap::new()),
             unsaved: Cell::new(unsaved),
         }
     }
@@ -136,8 +136,9 @@ impl Observer for Recorder {
         let now = self.clock.now_ms();
         let save = {
             let mut live = self.kept.live.borrow_mut();
-            let entry =
-                live.entry_or_insert_with(call.clone(), || (seat.to_string(), String::new(), now));
+            let entry = live
+                .entry(call.clone())
+                .or_insert_with(|| (seat.to_string(), String::new(), now));
             entry.1.push_str(delta);
             if now.saturating_sub(entry.2) >= IN_FLIGHT_EVERY_MS {
                 entry.2 = now;

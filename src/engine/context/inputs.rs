@@ -11,13 +11,13 @@ use std::rc::Rc;
 use std::task::{Context, Poll, Waker};
 
 use super::super::event::{CallKey, Input};
-use super::super::small_map::SmallMap;
+use std::collections::HashMap;
 
 #[derive(Default)]
 pub struct Inputs {
     pub(super) pending: RefCell<VecDeque<Input>>,
     /// People's turns by the call that waits for them.
-    pub(super) human: RefCell<SmallMap<CallKey, String>>,
+    pub(super) human: RefCell<HashMap<CallKey, String>>,
     paused: Cell<bool>,
     /// The browser is offline: a pause of its own, lifted by the `online` event, so that it
     /// never undoes (or is undone by) the user's own pause.

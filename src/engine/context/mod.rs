@@ -40,9 +40,9 @@ use super::finding::{Finding, FindingBody};
 use super::json_extract;
 use super::model::{Admission, ChatModel, ChatRequest, ModelError};
 use super::rng::{self, fnv1a};
-use super::small_map::SmallMap;
 use replay::{finding_key, phase_key, read_key, Replay};
 use spending::{worst_case, Budget, Room};
+use std::collections::HashMap;
 
 /// Receives everything the debate produces: finished events (to persist and render) and
 /// live token deltas (to render only).
@@ -104,13 +104,13 @@ struct State {
     seed: u64,
     events: Vec<Event>,
     replay: Replay,
-    occurrences: SmallMap<String, u32>,
+    occurrences: HashMap<String, u32>,
     notes: Vec<Input>,
     warnings: Vec<String>,
     /// Calls held, by the reason: calls held for the same reason record one `Paused` and
     /// one `Resumed`, and a hold for another reason (a refused key while the user has
     /// paused) has its own pair, so ending one never ends or hides the other.
-    holds: SmallMap<String, u32>,
+    holds: HashMap<String, u32>,
 }
 
 #[derive(Clone)]
@@ -200,10 +200,10 @@ impl DebateCtx {
                 seed,
                 events,
                 replay,
-                occurrences: SmallMap::new(),
+                occurrences: HashMap::new(),
                 notes: Vec::new(),
                 warnings: Vec::new(),
-                holds: SmallMap::new(),
+                holds: HashMap::new(),
             })),
             budget,
             model: w.model,
@@ -343,7 +343,7 @@ impl DebateCtx {
 
     fn next_key(&self, path: &str) -> CallKey {
         let mut st = self.state.borrow_mut();
-        let n = st.occurrences.entry_or_insert_with(path.to_string(), || 0);
+        let n = st.occurrences.entry(path.to_string()).or_insert(0);
         let key = CallKey::new(path, *n);
         *n += 1;
         key
@@ -386,7 +386,7 @@ impl DebateCtx {
     ) -> Result<(), DebateError> {
         let fresh = {
             let mut st = self.state.borrow_mut();
-            let n = st.holds.entry_or_insert_with(reason.clone(), || 0);
+            let n = st.holds.entry(reason.clone()).or_insert(0);
             *n += 1;
             *n == 1
         };

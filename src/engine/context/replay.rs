@@ -3,7 +3,7 @@
 //! and the first unrecorded call goes live. What a replay never asked for is reported.
 
 use super::super::event::{CallKey, Event, EventKind, FinishReason, Input, Usage};
-use super::super::small_map::SmallMap;
+use std::collections::BTreeMap;
 
 pub(super) struct Recorded {
     pub text: String,
@@ -19,10 +19,10 @@ pub(super) struct Skipped {
 
 #[derive(Default)]
 pub(super) struct Replay {
-    pub calls: SmallMap<CallKey, Recorded>,
-    pub skipped: SmallMap<CallKey, Skipped>,
-    pub inputs: SmallMap<CallKey, Vec<Input>>,
-    pub decisions: SmallMap<String, serde_json::Value>,
+    pub calls: BTreeMap<CallKey, Recorded>,
+    pub skipped: BTreeMap<CallKey, Skipped>,
+    pub inputs: BTreeMap<CallKey, Vec<Input>>,
+    pub decisions: BTreeMap<String, serde_json::Value>,
     /// Keys of phases and findings already in the log (recorded once, however often the
     /// format passes by).
     pub recorded_keys: Vec<String>,
@@ -31,7 +31,7 @@ pub(super) struct Replay {
 impl Replay {
     pub fn index(events: &[Event]) -> Self {
         let mut r = Replay::default();
-        let mut hashes: SmallMap<CallKey, String> = SmallMap::new();
+        let mut hashes: BTreeMap<CallKey, String> = BTreeMap::new();
         for e in events {
             match &e.kind {
                 EventKind::TurnStarted {
@@ -72,7 +72,8 @@ impl Replay {
                 }
                 EventKind::InputReceived { before, input } => {
                     r.inputs
-                        .entry_or_insert_with(before.clone(), Vec::new)
+                        .entry(before.clone())
+                        .or_default()
                         .push(input.clone());
                 }
                 _ => {}

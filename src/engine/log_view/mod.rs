@@ -16,8 +16,8 @@ use crate::engine::event::{
 use crate::engine::finding::{Finding, FindingBody};
 use crate::engine::formats::forecast::ledger::Resolution;
 use crate::engine::reading;
-use crate::engine::small_map::SmallMap;
 use crate::engine::DebateConfig;
+use std::collections::HashMap;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum TurnStatus {
@@ -188,7 +188,7 @@ pub struct LogView {
     /// What happened, for a forecast resolved after it finished.
     pub resolution: Option<Resolution>,
     /// Each call's turn, by its key as text: a retry or a queued call reuses its turn.
-    by_call: SmallMap<String, usize>,
+    by_call: HashMap<String, usize>,
 }
 
 impl LogView {

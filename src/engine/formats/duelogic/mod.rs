@@ -35,12 +35,12 @@ use super::super::finding::{Finding, FindingBody};
 use super::super::json_extract;
 use super::super::model::ChatMessage;
 use super::super::prompt::{duelogic as p, render};
-use super::super::small_map::SmallMap;
 use super::super::tokens;
 use super::super::transcript::{self, clip, ContextParts, Said};
 use evaluation::{evaluation_schema, parse_evaluation, parse_proposal, proposal_schema, Proposal};
 use paths::{DuelogicPath, Part, Turn};
 use rules::InterruptReason;
+use std::collections::HashMap;
 
 pub const ARBITER: &str = "arbiter";
 /// The seat of a separate analyst model, when the user chose one.
@@ -164,7 +164,7 @@ struct Duelogic<'a> {
     /// first is the introduction.
     round_starts: Vec<usize>,
     /// When each chair last cut in, in debate time (recorded, so a replay agrees).
-    last_interrupt: SmallMap<String, u64>,
+    last_interrupt: HashMap<String, u64>,
 }
 
 /// An accepted interruption.
@@ -201,7 +201,7 @@ impl<'a> Duelogic<'a> {
             chairs,
             said: Vec::new(),
             round_starts: Vec::new(),
-            last_interrupt: SmallMap::new(),
+            last_interrupt: HashMap::new(),
         })
     }
 

@@ -18,7 +18,7 @@ use crate::engine::model::{
     Admission, ChatModel, ChatRequest, ChatResponse, ErrorKind, ModelError,
 };
 use crate::engine::script::{Script, ScriptedModel};
-use crate::engine::small_map::SmallMap;
+use std::collections::HashMap;
 
 const START: u64 = 1_000_000;
 /// Three of the round's calls fit under it at once (each may cost up to $0.119: 19 tokens
@@ -29,7 +29,7 @@ const CAP: f64 = 0.40;
 /// router puts real providers.
 struct Limited {
     inner: ScriptedModel<VirtualClock>,
-    limits: SmallMap<String, Rc<Limiter>>,
+    limits: HashMap<String, Rc<Limiter>>,
 }
 
 impl ChatModel for Limited {
@@ -138,7 +138,7 @@ struct Run {
 /// when the debate pauses at it, and answers room 2 before room 1.
 fn run_probe(prior: Option<Vec<Event>>) -> Run {
     let clock = VirtualClock::new(START);
-    let mut limits = SmallMap::new();
+    let mut limits = HashMap::new();
     limits.insert("pair".to_string(), Limiter::new(2));
     limits.insert("speaker".to_string(), Limiter::new(1));
     limits.insert("solo".to_string(), Limiter::new(1));
