@@ -349,7 +349,7 @@ pub fn split_words(text: &str) -> Vec<String> {
 /// Deterministic prose for calls a script does not mention.
 fn generated_text(seat: &str, purpose: &str, occurrence: u32, json: bool) -> String {
     if json {
-        return format!("{{\"seat\": \"{seat}\", \"occurrence\": {occurrence}}}");
+        return serde_json::json!({ "seat": seat, "occurrence": occurrence }).to_string();
     }
     format!(
         "**{seat}**, {purpose} {n}: this scripted answer stands in for a model. It makes a claim, \
@@ -493,5 +493,18 @@ impl<C: Clock> ChatModel for ScriptedModel<C> {
                 finish: plan.finish,
             })
         })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::generated_text;
+
+    #[test]
+    fn a_generated_structured_answer_is_json_whatever_the_seat_is_called() {
+        let text = generated_text("chair \"one\"\n", "check", 2, true);
+        let v: serde_json::Value = serde_json::from_str(&text).unwrap();
+        assert_eq!(v["seat"], "chair \"one\"\n");
+        assert_eq!(v["occurrence"], 2);
     }
 }
