@@ -4,7 +4,7 @@
 use serde::{Deserialize, Serialize};
 
 /// Tone and rules of a classic debate (seed 003's four configurations).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, Default)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize, Default)]
 #[serde(rename_all = "snake_case")]
 pub enum ClassicStyle {
     #[default]

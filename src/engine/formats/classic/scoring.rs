@@ -2,6 +2,9 @@
 //! (`prompts/classic/configurations.json`), reading the analyst's scores and the fact
 //! checker's verdicts, and the weighted 0–10 total. Pure, so it is tested natively.
 
+use std::collections::BTreeMap;
+
+use serde::Deserialize;
 use serde_json::{json, Value};
 
 use crate::engine::answer::Problem;
@@ -18,20 +21,44 @@ pub const CRITERIA: [(&str, &str); 5] = [
     ("rule_adherence", "Rule adherence"),
 ];
 
+/// One configuration of `prompts/classic/configurations.json`: its rules for the prompts
+/// and its weight (per mille) for each criterion.
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct Configuration {
+    rules: String,
+    weights: Weights,
+}
+
+/// The weights by criterion, in the order of `CRITERIA`.
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct Weights {
+    logical_coherence: u32,
+    evidence: u32,
+    responsiveness: u32,
+    persuasiveness: u32,
+    rule_adherence: u32,
+}
+
 /// A configuration's rules for the prompts, and its weight (per mille) for each criterion
-/// of `CRITERIA`, in order. Read through a generic JSON value: a typed reader would add its
-/// own deserializer to the app for one small file.
+/// of `CRITERIA`, in order.
 pub fn configuration(style: ClassicStyle) -> (String, [u32; 5]) {
-    let all: Value = serde_json::from_str(CONFIGURATIONS).unwrap_or(Value::Null);
-    let c = &all[style.id()];
-    let mut w = [0; 5];
-    for (i, (id, _)) in CRITERIA.iter().enumerate() {
-        w[i] = c["weights"][*id].as_u64().unwrap_or(0) as u32;
-    }
-    match c["rules"].as_str() {
-        Some(rules) if w.iter().sum::<u32>() == 1000 => (rules.to_string(), w),
+    let all: BTreeMap<ClassicStyle, Configuration> =
+        serde_json::from_str(CONFIGURATIONS).unwrap_or_default();
+    match all.get(&style) {
+        Some(Configuration { rules, weights: w }) => {
+            let w = [
+                w.logical_coherence,
+                w.evidence,
+                w.responsiveness,
+                w.persuasiveness,
+                w.rule_adherence,
+            ];
+            (rules.clone(), w)
+        }
         // Seed 003's weights if the file lacks the style (a test makes sure it does not).
-        _ => (String::new(), [250, 250, 200, 150, 150]),
+        None => (String::new(), [250, 250, 200, 150, 150]),
     }
 }
 
@@ -133,6 +160,9 @@ mod tests {
 
     #[test]
     fn every_configuration_has_rules_and_weights_that_add_up() {
+        let file: BTreeMap<ClassicStyle, Configuration> =
+            serde_json::from_str(CONFIGURATIONS).expect("configurations.json reads");
+        assert_eq!(file.len(), ClassicStyle::ALL.len());
         for style in ClassicStyle::ALL {
             let (rules, w) = configuration(style);
             assert!(!rules.is_empty(), "{style:?}");
