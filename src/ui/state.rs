@@ -217,7 +217,6 @@ impl DebateView {
         }
     }
 
-    /// The view as it was after the log's first events (a replay's position).
     /// A shared debate's log, shown as a stored one is (it is kept only here).
     pub fn show_shared(&self, events: Vec<Event>) {
         self.reset(None);
@@ -277,6 +276,35 @@ impl DebateView {
         }
     }
 
+    /// Asks the debaters a question, or gives them evidence the next turns must take into
+    /// account. Blank text asks nothing.
+    pub fn ask(&self, text: &str, evidence: bool) -> Result<(), SessionError> {
+        use crate::engine::event::Input;
+        let text = text.trim().to_string();
+        if text.is_empty() {
+            return Ok(());
+        }
+        self.input(if evidence {
+            Input::Evidence { text }
+        } else {
+            Input::Question { text }
+        })
+    }
+
+    /// Sets the running debate's spending cap anew (`None`: no cap).
+    pub fn set_cap(&self, usd: Option<f64>) -> Result<(), SessionError> {
+        self.input(crate::engine::event::Input::SpendingCap { usd })
+    }
+
+    /// Keeps the shared debate on screen: stored in this browser as a debate of its own,
+    /// whose id the future gives. `None` when there is no shared debate (or no session).
+    pub fn keep_copy(
+        &self,
+    ) -> Option<futures::future::LocalBoxFuture<'static, Result<String, SessionError>>> {
+        let (s, events) = (self.session.get()?, self.shared.get_untracked()?);
+        Some(s.adopt(events.as_ref().clone()))
+    }
+
     /// Follows the session's update of the debate on screen: an event is applied (and a
     /// finished turn said to screen readers), streamed text shown, the end of the run
     /// noted. A notice is the caller's to show (a page's notice line, a widget's event).
@@ -313,6 +341,7 @@ impl DebateView {
         })
     }
 
+    /// The view as it was after the log's first events (a replay's position).
     pub fn show_prefix(&self, events: &[Event]) {
         // Replay redraws the same debate: a shared one stays shared.
         let shared = self.shared.get_untracked();

@@ -1,0 +1,102 @@
+//! The debate screen: the transcript as it streams (or as stored), a progress line, and the
+//! controls: stop, resume, the cap, exports and sharing, an audience question, and the box
+//! for a human seat's turn. Each part is a component of its own file:
+//!
+//! - `head`: a shared debate's banner and the debate's head;
+//! - `controls`: the state, progress, Pause, Stop and Resume;
+//! - `costs`: costs, structured reads, the cap, exports and the share link;
+//! - `turn`: one block of the transcript (a turn, a finding, a note…);
+//! - `ask`: the audience's question or evidence;
+//! - `focused`: one finding alone, when a link opened on it.
+
+mod ask;
+mod controls;
+mod costs;
+mod focused;
+mod head;
+mod turn;
+
+use leptos::prelude::*;
+
+use super::app::navigate;
+use super::fork::{ForkAt, ForkPanel};
+use super::formats::ui_for;
+use super::state::{AppState, DebateView, Route};
+use crate::engine::event::Outcome;
+
+#[component]
+pub fn DebateScreen() -> impl IntoView {
+    let d = expect_context::<DebateView>();
+    // The app around the view, for its links; none in a widget.
+    let app = use_context::<AppState>();
+    provide_context(ForkAt(RwSignal::new(None)));
+    // The screen's one line for an action that was refused, whichever part refused it.
+    let error = RwSignal::new(None::<String>);
+    let share_link = RwSignal::new(None::<Result<String, String>>);
+    // A long stored debate is drawn a slice at a time (no long task).
+    let drawn = super::progressive::progressively(d.blocks);
+
+    // The format's own panels, drawn again only when the debate's format changes. The
+    // screen comes in three browser tasks: its head at once when Start is pressed, then
+    // the panels, then the turns already under way (a forecast's first five), so no task
+    // runs long (BENCHMARKS.md, "Five streams at once").
+    let format = Memo::new(move |_| d.config.with(|c| c.as_ref().map(|c| c.format())));
+    let drawn_in = RwSignal::new(0u8);
+    set_timeout(
+        move || {
+            drawn_in.set(1);
+            set_timeout(move || drawn_in.set(2), std::time::Duration::ZERO);
+        },
+        std::time::Duration::ZERO,
+    );
+    let panels = move || (drawn_in.get() >= 1).then(|| format.get().map(|f| (ui_for(f).panels)()));
+    let blocks = move || {
+        if drawn_in.get() >= 2 {
+            drawn()
+        } else {
+            Vec::new()
+        }
+    };
+    let focused = focused::focused_finding(d);
+    let shared = move || d.shared.with(Option::is_some);
+    let ended_short = move || {
+        d.outcome
+            .get()
+            .and_then(|(o, m)| (o != Outcome::Completed).then_some(m).flatten())
+    };
+
+    view! {
+        <Show when=move || d.load_error.get().is_none() fallback=move || view! {
+            <div class="card empty">
+                <p class="error">{move || d.load_error.get()}</p>
+                {app.map(|app| view! {
+                    <a href="#" on:click=move |ev| { ev.prevent_default(); navigate(app, Route::History) }>"Back to history"</a>
+                })}
+            </div>
+        }>
+            <focused::FocusedFinding focused=focused/>
+            <section class="debate" class:hidden=move || focused.with(Option::is_some)>
+                {move || app.filter(|_| shared()).map(|app| view! { <head::SharedBanner app=app error=error/> })}
+                <head::DebateHead whole=true/>
+                <controls::RunControls error=error/>
+                <p class="sr-only" id="announcer" aria-live="polite">{move || d.announced.get()}</p>
+                <costs::CostsLine error=error share_link=share_link/>
+                {move || share_link.get().map(|made| view! { <super::share::SharePanel made=made close=move || { share_link.set(None); super::focus::focus_selector("#share") }/> })}
+                <Show when=move || !d.running.get() && d.config.with(Option::is_some)>
+                    <super::replay::Replay/>
+                </Show>
+                {move || ended_short().map(|m| view! { <p class="note">{m}</p> })}
+                {move || error.get().map(|e| view! { <p class="error" role="alert">{e}</p> })}
+                {move || d.loading.get().then(|| view! { <p class="hint">"Loading…"</p> })}
+                {panels}
+                <div class="transcript" class:hidden=move || d.transcript_hidden.get()>
+                    <For each=blocks key=|b| (b.epoch, b.key.clone()) let:block>
+                        {turn::block_view(block)}
+                    </For>
+                </div>
+                <ForkPanel/>
+                {move || d.running.get().then(|| view! { <ask::AskForm error=error/> })}
+            </section>
+        </Show>
+    }
+}
