@@ -8,6 +8,7 @@
 use super::super::config::{DebateConfig, FormatId};
 use super::super::event::{config_of, Event, Purpose};
 use super::super::formats::classic;
+use super::super::log_view::LogView;
 use super::one_line;
 use super::walk::turns;
 
@@ -18,7 +19,8 @@ pub fn to_argdown(events: &[Event]) -> String {
     let Some(config) = config_of(events) else {
         return String::new();
     };
-    let turns = turns(config, events);
+    let view = LogView::of(events);
+    let turns = turns(&view, events);
     let args: Vec<(&str, String, String)> = turns
         .iter()
         .filter(|t| t.purpose == Some(Purpose::Argument) && t.seat != config.analyst)

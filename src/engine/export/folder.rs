@@ -6,6 +6,7 @@
 
 use super::super::cost::{dollars, Ledger};
 use super::super::event::{config_of, CallKey, Event, EventKind, Outcome, Purpose};
+use super::super::log_view::LogView;
 use super::inert::{close_fences, inert};
 use super::markdown::{cost_table, seats, to_markdown, usage_line};
 use super::walk::{finish_note, turns, walk, Item, Turn};
@@ -16,14 +17,15 @@ pub fn to_folder(events: &[Event]) -> Vec<(String, String)> {
         return Vec::new();
     };
     let topic = one_line(config.topic.trim());
-    let turns = turns(config, events);
+    let view = LogView::of(events);
+    let turns = turns(&view, events);
     let width = turns.len().to_string().len().max(3);
     let names: Vec<String> = turns
         .iter()
         .map(|t| format!("{:0width$}_{}_{}.md", t.n, role(t.seat), call_id(t.call)))
         .collect();
     let mut findings: Vec<(Option<&CallKey>, String)> = Vec::new();
-    for item in walk(config, events) {
+    for item in walk(&view, events) {
         if let Item::Finding {
             label,
             summary,

@@ -3,6 +3,7 @@
 use super::super::config::DebateConfig;
 use super::super::cost::{dollars, Ledger};
 use super::super::event::{config_of, Event, Usage};
+use super::super::log_view::LogView;
 use super::inert::{close_fences, inert};
 use super::walk::{finish_note, walk, Item};
 use super::{one_line, seat_line, seat_name};
@@ -44,7 +45,8 @@ pub fn to_markdown(events: &[Event]) -> String {
     md.push_str(&seats(config));
     md.push('\n');
     let mut ledger = Ledger::new(config);
-    for item in walk(config, events) {
+    let view = LogView::of(events);
+    for item in walk(&view, events) {
         match item {
             Item::Phase(title) => md.push_str(&format!("## {}\n\n", one_line(title))),
             Item::Turn(t) => {

@@ -2,6 +2,7 @@
 //! reader, a mail or a tool that takes text.
 
 use super::super::event::{config_of, Event};
+use super::super::log_view::LogView;
 use super::walk::{finish_note, walk, Item};
 use super::{one_line, seat_line, seat_name};
 
@@ -20,7 +21,8 @@ pub fn to_text(events: &[Event]) -> String {
         out.push_str(&format!("- {name}{rest}\n"));
     }
     out.push('\n');
-    for item in walk(config, events) {
+    let view = LogView::of(events);
+    for item in walk(&view, events) {
         match item {
             Item::Phase(title) => {
                 let title = one_line(title);

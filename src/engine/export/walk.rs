@@ -1,12 +1,14 @@
-//! One walk over the event log that every transcript export renders (Markdown, plain text,
-//! the folder's message files, Argdown): what happened, in order, in words.
+//! One walk that every transcript export renders (Markdown, plain text, the folder's
+//! message files, Argdown): the debate as the screen shows it (`engine::log_view`), in
+//! words, so a transcript and the screen never disagree on what was said in which order.
 
-use super::super::config::DebateConfig;
 use super::super::event::{CallKey, Event, EventKind, FinishReason, Purpose, Usage};
+use super::super::finding::Finding;
+use super::super::log_view::{BlockKind, LogView, NoteKind, TurnStatus};
 use super::super::reading;
 use super::one_line;
 
-/// A finished turn, with what its `TurnStarted` said about it.
+/// A finished turn.
 pub(super) struct Turn<'a> {
     /// 1 for the first finished turn of the debate, then in order.
     pub n: usize,
@@ -41,82 +43,99 @@ pub(super) fn finish_note(finish: FinishReason) -> Option<&'static str> {
     reading::finish(finish)
 }
 
-pub(super) fn walk<'a>(config: &DebateConfig, events: &'a [Event]) -> Vec<Item<'a>> {
+/// How a finished turn ended, as its status shows it; `None` for a turn that did not
+/// finish (failed, or still under way when the log ends).
+fn finish_of(status: TurnStatus) -> Option<FinishReason> {
+    match status {
+        TurnStatus::Done => Some(FinishReason::Stop),
+        TurnStatus::Truncated => Some(FinishReason::Length),
+        TurnStatus::Cut => Some(FinishReason::Cut),
+        TurnStatus::Limit(why) => Some(why),
+        _ => None,
+    }
+}
+
+/// What the screen shows, in its order (`LogView`'s blocks), in words: a turn where it
+/// started, with the judgement or cut attached to it right after it; a failed attempt as a
+/// note; inputs, skipped calls and errors; what the forecast's question resolved to. Pauses,
+/// retry countdowns and turns that never finished are the screen's alone.
+pub(super) fn walk<'a>(view: &'a LogView, events: &'a [Event]) -> Vec<Item<'a>> {
+    let Some(config) = view.config.as_ref() else {
+        return Vec::new();
+    };
     let mut items = Vec::new();
-    let mut started: Vec<(&CallKey, &str, Purpose)> = Vec::new();
     let mut phase = "";
     let mut n = 0;
-    for e in events {
-        let item = match &e.kind {
-            EventKind::PhaseStarted { title, .. } => {
+    for block in &view.blocks {
+        match &block.kind {
+            BlockKind::Phase { title } => {
                 phase = title;
-                Item::Phase(title)
+                items.push(Item::Phase(title));
             }
-            EventKind::TurnStarted {
-                call,
-                label,
-                purpose,
-                ..
-            } => {
-                started.push((call, label, *purpose));
-                continue;
-            }
-            EventKind::TurnFinished {
-                call,
-                seat,
-                text,
-                usage,
-                finish,
-                ..
-            } => {
-                let how = started.iter().rev().find(|(c, ..)| *c == call);
+            BlockKind::Turn(i) => {
+                let t = &view.turns[*i];
+                if t.status == TurnStatus::Failed {
+                    let error = t.error.as_deref().unwrap_or_default();
+                    items.push(Item::Note(one_line(&reading::failed_attempt(
+                        config, &t.seat, error,
+                    ))));
+                    continue;
+                }
+                let (Some(finish), Some(usage)) = (finish_of(t.status), t.usage.as_ref()) else {
+                    continue;
+                };
                 n += 1;
-                Item::Turn(Turn {
+                items.push(Item::Turn(Turn {
                     n,
-                    call,
-                    seat,
-                    label: how.map_or("", |h| h.1),
-                    purpose: how.map(|h| h.2),
+                    call: &t.call,
+                    seat: &t.seat,
+                    label: &t.label,
+                    purpose: Some(t.purpose),
                     phase,
-                    text: reading::turn_text(config, seat, text),
+                    text: t.text.clone(),
                     usage,
-                    finish: *finish,
-                })
+                    finish,
+                }));
+                for f in t.cut_by.iter().chain(&t.judged) {
+                    items.push(finding(f));
+                }
             }
-            EventKind::TurnFailed { seat, error, .. } => {
-                Item::Note(one_line(&reading::failed_attempt(config, seat, error)))
-            }
-            EventKind::InputReceived { input, .. } => match reading::input(input) {
-                Some(text) => Item::Note(text),
-                None => continue,
+            BlockKind::Finding(f) => items.push(finding(f)),
+            BlockKind::Note { text, kind, .. } => match kind {
+                NoteKind::Input => items.push(Item::Note(text.clone())),
+                NoteKind::Skipped | NoteKind::Error => items.push(Item::Note(one_line(text))),
+                NoteKind::Paused => {}
             },
-            EventKind::Error { message } => Item::Note(one_line(message)),
-            EventKind::FindingRecorded(f) => Item::Finding {
-                label: f.body.label(),
-                summary: one_line(&f.body.summary()),
-                about: f.about.as_ref(),
-            },
-            EventKind::CallSkipped { seat, reason, .. } => {
-                Item::Note(one_line(&reading::skipped(config, seat, reason)))
-            }
-            // What happened, recorded when the question settled: after the forecast.
-            EventKind::Resolved(r) => Item::Finding {
+            BlockKind::Retry { .. } => {}
+        }
+    }
+    // What happened, recorded when the question settled, after the forecast: each
+    // resolution in order, so a correction reads after the word it corrects.
+    for e in events {
+        if let EventKind::Resolved(r) = &e.kind {
+            items.push(Item::Finding {
                 label: "Resolved",
                 summary: one_line(&super::super::formats::forecast::ledger::describe(
                     events, r,
                 )),
                 about: None,
-            },
-            _ => continue,
-        };
-        items.push(item);
+            });
+        }
     }
     items
 }
 
+fn finding(f: &Finding) -> Item<'_> {
+    Item::Finding {
+        label: f.body.label(),
+        summary: one_line(&f.body.summary()),
+        about: f.about.as_ref(),
+    }
+}
+
 /// Only the finished turns, in order.
-pub(super) fn turns<'a>(config: &DebateConfig, events: &'a [Event]) -> Vec<Turn<'a>> {
-    walk(config, events)
+pub(super) fn turns<'a>(view: &'a LogView, events: &'a [Event]) -> Vec<Turn<'a>> {
+    walk(view, events)
         .into_iter()
         .filter_map(|i| match i {
             Item::Turn(t) => Some(t),

@@ -131,20 +131,62 @@ fn a_stored_log_shows_what_the_live_debate_showed_in_every_format() {
     }
 }
 
+/// The turns' headings as the screen shows them: in its blocks' order.
+fn screen_headings(view: &LogView) -> Vec<String> {
+    view.blocks
+        .iter()
+        .filter_map(|b| match b.kind {
+            BlockKind::Turn(i) => Some(&view.turns[i]),
+            _ => None,
+        })
+        .map(|t| format!("### {} — {}", t.speaker, t.label))
+        .collect()
+}
+
 /// The Markdown export and the view agree on every finished turn: its speaker, its label
-/// and its text, under one heading each.
+/// and its text, under one heading each, in the screen's order.
 #[test]
 fn the_markdown_export_and_the_view_agree_on_every_turn_in_every_format() {
     for format in FORMATS {
         let (view, events) = run(debate(format), serde_json::json!({}));
         let md = to_markdown(&events);
-        let headings = md.lines().filter(|l| l.starts_with("### ")).count();
-        assert_eq!(headings, view.turns.len(), "{format:?}");
+        let headings: Vec<&str> = md.lines().filter(|l| l.starts_with("### ")).collect();
+        assert_eq!(headings, screen_headings(&view), "{format:?}");
         for t in &view.turns {
             let section = format!("### {} — {}\n\n{}\n\n", t.speaker, t.label, t.text.trim());
             assert!(md.contains(&section), "{format:?}: {section}\nnot in\n{md}");
         }
     }
+}
+
+/// A forecast's roles speak at once and finish in any order; the transcript lists them as
+/// the screen does (in the order they started), not in the order they finished.
+#[test]
+fn calls_that_run_at_once_are_exported_in_the_screens_order() {
+    // The first role to start answers last.
+    let script = serde_json::json!({ "answers": [
+        { "seat": "optimist", "purpose": "argument", "first_delay_ms": 5_000 }
+    ]});
+    let (view, events) = run(debate(FormatId::Forecast), script);
+    let finished: Vec<&str> = events
+        .iter()
+        .filter_map(|e| match &e.kind {
+            EventKind::TurnFinished { seat, .. } => Some(seat.as_str()),
+            _ => None,
+        })
+        .collect();
+    let started: Vec<&str> = view
+        .blocks
+        .iter()
+        .filter_map(|b| match b.kind {
+            BlockKind::Turn(i) => Some(view.turns[i].seat.as_str()),
+            _ => None,
+        })
+        .collect();
+    assert_ne!(finished, started, "the optimist finishes after the others");
+    let md = to_markdown(&events);
+    let headings: Vec<&str> = md.lines().filter(|l| l.starts_with("### ")).collect();
+    assert_eq!(headings, screen_headings(&view));
 }
 
 #[test]
