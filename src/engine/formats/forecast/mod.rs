@@ -19,6 +19,7 @@ mod context;
 pub mod ledger;
 pub mod options;
 pub mod parse;
+pub mod partial;
 pub mod paths;
 pub(super) mod plan;
 pub mod prompts;

@@ -8,7 +8,7 @@ use crate::engine::config::{ForecastOptions, FormatOptions};
 use crate::engine::cost::percent as pct;
 use crate::engine::finding::{Finding, FindingBody, Level};
 use crate::engine::formats::forecast::consensus;
-use crate::engine::formats::forecast::parse::partial_argument;
+use crate::engine::formats::forecast::partial::partial_argument;
 use crate::engine::formats::forecast::paths::ForecastPath;
 use crate::engine::formats::forecast::types::*;
 use crate::engine::formats::forecast::JUDGE;

@@ -3,12 +3,14 @@
 //! field by field, so a broken file is rejected with the field that is wrong; every
 //! persona-voiced call's system prompt is built from it (`system_prompt`), with the crux
 //! room's overlay appended inside a room; `clean` strips banned and AI-sounding openers
-//! from what a persona said.
+//! from what a persona said (`voice.rs`).
+
+mod voice;
+
+pub use voice::*;
 
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
-
-use crate::engine::prompt::{crux as p, render};
 
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Identity {
@@ -76,12 +78,12 @@ const MAX_FIELD_CHARS: usize = 600;
 const MAX_ITEMS: usize = 12;
 
 const CATALOGUE: [&str; 6] = [
-    include_str!("../../../../prompts/personas/actuary.json"),
-    include_str!("../../../../prompts/personas/field-engineer.json"),
-    include_str!("../../../../prompts/personas/historian.json"),
-    include_str!("../../../../prompts/personas/ecologist.json"),
-    include_str!("../../../../prompts/personas/founder.json"),
-    include_str!("../../../../prompts/personas/organizer.json"),
+    include_str!("../../../../../prompts/personas/actuary.json"),
+    include_str!("../../../../../prompts/personas/field-engineer.json"),
+    include_str!("../../../../../prompts/personas/historian.json"),
+    include_str!("../../../../../prompts/personas/ecologist.json"),
+    include_str!("../../../../../prompts/personas/founder.json"),
+    include_str!("../../../../../prompts/personas/organizer.json"),
 ];
 
 /// The personas that ship with the app. A test reads every file, so a broken one fails the
@@ -89,27 +91,6 @@ const CATALOGUE: [&str; 6] = [
 pub fn catalogue() -> Vec<PersonaContract> {
     CATALOGUE.iter().filter_map(|s| parse(s).ok()).collect()
 }
-
-/// AI-sounding openers removed from every persona's output, beside its own forbidden
-/// phrases; also listed as forbidden in every persona's system prompt.
-pub const UNIVERSAL_BANNED: [&str; 16] = [
-    "As an AI",
-    "As a language model",
-    "Great question",
-    "That's a great point",
-    "That's a really good point",
-    "What a fascinating",
-    "I hear you",
-    "Absolutely",
-    "Certainly",
-    "Of course",
-    "It's important to note that",
-    "It's worth noting that",
-    "Let's dive in",
-    "Let me be clear",
-    "In conclusion",
-    "I appreciate your perspective",
-];
 
 fn text_at<'a>(v: &'a Value, path: &str) -> Result<&'a str, String> {
     let mut cur = v;
@@ -236,147 +217,6 @@ fn display_name(c: &PersonaContract) -> &str {
 /// The contract as a file to export (pretty JSON).
 pub fn to_json(c: &PersonaContract) -> String {
     serde_json::to_string_pretty(c).unwrap_or_default()
-}
-
-fn bullets(items: &[String]) -> String {
-    items
-        .iter()
-        .map(|s| format!("- {}", s.trim()))
-        .collect::<Vec<_>>()
-        .join("\n")
-}
-
-/// Every phrase this persona must not use: its own, then the universal AI patterns.
-pub fn banned(c: &PersonaContract) -> Vec<String> {
-    let mut out: Vec<String> = c
-        .forbidden_phrases
-        .iter()
-        .map(|s| s.trim().to_string())
-        .filter(|s| !s.is_empty())
-        .collect();
-    for u in UNIVERSAL_BANNED {
-        if !out.iter().any(|s| s.eq_ignore_ascii_case(u)) {
-            out.push(u.to_string());
-        }
-    }
-    out
-}
-
-/// The one system prompt of every persona-voiced call: identity, how it thinks, what
-/// changes its mind, its voice, forbidden phrases and (at most five) anchor quotes.
-pub fn system_prompt(c: &PersonaContract, topic: &str) -> String {
-    let quoted = |items: &[String]| {
-        items
-            .iter()
-            .map(|s| format!("- \"{}\"", s.trim()))
-            .collect::<Vec<_>>()
-            .join("\n")
-    };
-    let anchors: Vec<String> = c.anchor_quotes.iter().take(5).cloned().collect();
-    render(
-        p::PERSONA_SYSTEM,
-        &[
-            ("name", &c.name),
-            ("topic", topic),
-            ("personality", &c.identity.personality),
-            ("bias", &c.identity.bias),
-            ("stakes", &c.identity.stakes),
-            ("epistemology", &c.thinking.epistemology),
-            ("time_horizon", &c.thinking.time_horizon),
-            ("evidence_policy", &c.thinking.evidence_policy),
-            ("flip_conditions", &bullets(&c.flip_conditions)),
-            ("style_hint", &c.voice.style_hint),
-            ("speech_patterns", &bullets(&c.voice.speech_patterns)),
-            ("vocabulary", &c.voice.vocabulary.join(", ")),
-            ("examples", &quoted(&c.voice.examples)),
-            ("forbidden", &quoted(&banned(c))),
-            ("anchors", &quoted(&anchors)),
-        ],
-    )
-}
-
-/// The system prompt inside a crux room: the persona's own, with the room's rules appended.
-pub fn room_system_prompt(
-    c: &PersonaContract,
-    topic: &str,
-    question: &str,
-    opponent: &str,
-) -> String {
-    format!(
-        "{}\n\n{}",
-        system_prompt(c, topic),
-        render(
-            p::ROOM_OVERLAY,
-            &[("question", question), ("opponent", opponent)]
-        )
-    )
-}
-
-/// Strips what a persona must not open with: a leading speaker label ("The Actuary:"),
-/// then, as often as they follow each other, banned openers with the punctuation after
-/// them ("Great question! Absolutely, …"). The first remaining letter is capitalised.
-/// Text that would be left empty is kept as it was.
-pub fn clean(text: &str, name: &str, banned: &[String]) -> String {
-    let mut rest = text.trim();
-    for label in [name.trim().to_string(), format!("**{}**", name.trim())] {
-        if !name.trim().is_empty() {
-            if let Some(r) = strip_prefix_ci(rest, &label) {
-                if let Some(r) = r.trim_start().strip_prefix(':') {
-                    rest = r.trim_start();
-                }
-            }
-        }
-    }
-    loop {
-        let before = rest;
-        for phrase in banned {
-            let phrase = phrase.trim();
-            if phrase.is_empty() {
-                continue;
-            }
-            if let Some(r) = strip_prefix_ci(rest, phrase) {
-                // Only a whole opener: what follows must end the phrase (punctuation,
-                // space or the end), not continue a word ("Certainly" in "Certainlyish").
-                if r.chars().next().is_none_or(|c| !c.is_alphanumeric()) {
-                    rest = r.trim_start_matches(|c: char| {
-                        c.is_whitespace()
-                            || matches!(c, ',' | '.' | '!' | ':' | ';' | '—' | '-' | '–')
-                    });
-                }
-            }
-        }
-        if rest == before {
-            break;
-        }
-    }
-    if rest.is_empty() {
-        return text.trim().to_string();
-    }
-    let mut chars = rest.chars();
-    match chars.next() {
-        // ASCII only: the banned openers are English, so what follows one is too, and
-        // Unicode's case tables would cost the bundle 8 KB gzipped.
-        Some(first) if first.is_ascii_lowercase() => std::iter::once(first.to_ascii_uppercase())
-            .chain(chars)
-            .collect(),
-        _ => rest.to_string(),
-    }
-}
-
-fn strip_prefix_ci<'a>(s: &'a str, prefix: &str) -> Option<&'a str> {
-    let n = prefix.len();
-    if s.len() >= n && s.is_char_boundary(n) && s[..n].eq_ignore_ascii_case(prefix) {
-        Some(&s[n..])
-    } else {
-        // Typographic apostrophes in the model's text: compare with them normalised.
-        let norm: String = s.chars().take(prefix.chars().count()).collect();
-        let norm_cmp = norm.replace('’', "'");
-        if norm_cmp.eq_ignore_ascii_case(prefix) {
-            Some(&s[norm.len()..])
-        } else {
-            None
-        }
-    }
 }
 
 #[cfg(test)]
