@@ -3,7 +3,7 @@
 //! (probabilities as a list or a map, percentages), strict where a number would otherwise
 //! be made up.
 
-use serde_json::Value;
+use serde_json::{json, Value};
 
 use super::consensus::{composite, normalise};
 use super::types::{Disagreement, Insight, Phase, Precedent, Stance};
@@ -286,76 +286,118 @@ pub fn synthesis(
     })
 }
 
-/// A JSON list of strings, for a schema's `enum`.
-fn list(items: &[&str]) -> String {
-    Value::Array(items.iter().map(|s| Value::String(s.to_string())).collect()).to_string()
+/// A unit interval, for a schema's numbers.
+fn unit_number() -> Value {
+    json!({ "type": "number", "minimum": 0, "maximum": 1 })
 }
 
-/// Schemas are JSON files with `{{…}}` holes, read at run time: building them with
-/// `json!` would cost kilobytes of code in the bundle.
-fn schema(template: &str, vars: &[(&str, &str)]) -> Value {
-    let text = crate::engine::prompt::render(template, vars);
-    serde_json::from_str(&text).unwrap_or(Value::Null)
+/// One probability per outcome, each outcome once.
+fn probabilities_schema(ids: &[&str]) -> Value {
+    json!({
+        "type": "array", "minItems": ids.len(), "maxItems": ids.len(),
+        "items": { "type": "object",
+            "properties": {
+                "outcome": { "type": "string", "enum": ids },
+                "probability": unit_number()
+            },
+            "required": ["outcome", "probability"] }
+    })
 }
 
-fn probabilities_schema(ids: &[&str]) -> String {
-    crate::engine::prompt::render(
-        include_str!("schemas/probabilities.json"),
-        &[("n", &ids.len().to_string()), ("ids", &list(ids))],
-    )
-}
-
+/// A role's argument: a rebuttal must name what it rebuts, a closing what it draws on, and
+/// the historian gives at least two dated precedents.
 pub fn argument_schema(ids: &[&str], roles: &[&str], phase: Phase, historian: bool) -> Value {
-    let mut required = String::new();
-    if phase == Phase::Rebuttal {
-        required.push_str(", \"rebuts\"");
+    let rebuttal = phase == Phase::Rebuttal;
+    let closing = phase == Phase::Closing;
+    let mut schema = json!({
+        "type": "object",
+        "properties": {
+            "argument": { "type": "string" },
+            "outcome_supported": { "type": "string", "enum": ids },
+            "evidence": { "type": "array", "items": { "type": "string" } },
+            "rebuts": { "type": "array", "items": { "type": "string", "enum": roles },
+                "minItems": u32::from(rebuttal) },
+            "references": { "type": "array", "items": { "type": "string" },
+                "minItems": u32::from(closing) },
+            "probabilities": probabilities_schema(ids),
+            "confidence": unit_number()
+        },
+        "required": ["argument", "outcome_supported", "evidence", "probabilities", "confidence"]
+    });
+    let mut required = Vec::new();
+    if rebuttal {
+        required.push("rebuts");
     }
-    if phase == Phase::Closing {
-        required.push_str(", \"references\"");
+    if closing {
+        required.push("references");
     }
     if historian {
-        required.push_str(", \"precedents\"");
-    }
-    schema(
-        include_str!("schemas/argument.json"),
-        &[
-            ("ids", &list(ids)),
-            ("roles", &list(roles)),
-            (
-                "rebuts_min",
-                if phase == Phase::Rebuttal { "1" } else { "0" },
-            ),
-            (
-                "references_min",
-                if phase == Phase::Closing { "1" } else { "0" },
-            ),
-            ("probabilities", &probabilities_schema(ids)),
-            (
-                "precedents",
-                if historian {
-                    include_str!("schemas/precedents.json")
-                } else {
-                    ""
+        required.push("precedents");
+        schema["properties"]["precedents"] = json!({
+            "type": "array", "minItems": 2,
+            "items": { "type": "object",
+                "properties": {
+                    "event": { "type": "string" }, "date": { "type": "string" },
+                    "outcome": { "type": "string" }, "similarity": unit_number(),
+                    "relevance": { "type": "string" }
                 },
-            ),
-            ("required", &required),
-        ],
-    )
+                "required": ["event", "date", "outcome", "similarity", "relevance"] }
+        });
+    }
+    if let Some(list) = schema["required"].as_array_mut() {
+        list.extend(required.into_iter().map(Value::from));
+    }
+    schema
 }
 
+/// A score of one argument against the rubric.
 pub fn score_schema() -> Value {
-    schema(include_str!("schemas/score.json"), &[])
+    json!({
+        "type": "object",
+        "properties": {
+            "logical_strength": unit_number(),
+            "evidence_quality": unit_number(),
+            "novelty": unit_number(),
+            "reason": { "type": "string" }
+        },
+        "required": ["logical_strength", "evidence_quality", "novelty", "reason"]
+    })
 }
 
+/// The judge's synthesis: its distribution, the disagreements and the insights.
 pub fn synthesis_schema(ids: &[&str], roles: &[&str]) -> Value {
-    schema(
-        include_str!("schemas/synthesis.json"),
-        &[
-            ("ids", &list(ids)),
-            ("roles", &list(roles)),
-            ("probabilities", &probabilities_schema(ids)),
-        ],
-    )
+    json!({
+        "type": "object",
+        "properties": {
+            "probabilities": probabilities_schema(ids),
+            "confidence": unit_number(),
+            "rationale": { "type": "string" },
+            "disagreements": { "type": "array", "items": { "type": "object",
+                "properties": {
+                    "topic": { "type": "string" },
+                    "positions": { "type": "array", "items": { "type": "object",
+                        "properties": {
+                            "role": { "type": "string", "enum": roles },
+                            "stance": { "type": "string" },
+                            "strength": unit_number()
+                        },
+                        "required": ["role", "stance", "strength"] } },
+                    "resolved": { "type": "boolean" }
+                },
+                "required": ["topic", "positions", "resolved"] } },
+            "insights": { "type": "array", "items": { "type": "object",
+                "properties": {
+                    "insight": { "type": "string" },
+                    "source_role": { "type": "string", "enum": roles },
+                    "round": { "type": "integer", "minimum": 1 },
+                    "impact": { "type": "string", "enum": ["high", "medium", "low"] },
+                    "affected_outcomes": { "type": "array",
+                        "items": { "type": "string", "enum": ids } }
+                },
+                "required": ["insight", "source_role", "round", "impact", "affected_outcomes"] } }
+        },
+        "required": ["probabilities", "confidence", "rationale", "disagreements", "insights"]
+    })
 }
 
 #[cfg(test)]
