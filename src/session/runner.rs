@@ -91,13 +91,13 @@ pub struct Session {
     env: SessionEnv,
     connections: Rc<RefCell<Vec<Connection>>>,
     router: Rc<Router>,
-    running: RefCell<std::collections::BTreeMap<String, Running>>,
+    running: RefCell<std::collections::HashMap<String, Running>>,
     listener: Rc<RefCell<Option<Listener>>>,
     offline: std::cell::Cell<bool>,
     /// The debates running in this tab, and those whose store failed: their logs in memory.
-    kept: Rc<RefCell<std::collections::BTreeMap<String, Rc<Kept>>>>,
+    kept: Rc<RefCell<std::collections::HashMap<String, Rc<Kept>>>>,
     /// Questions and evidence a stopped debate had not yet taken, for its next run.
-    unconsumed: RefCell<std::collections::BTreeMap<String, Vec<Input>>>,
+    unconsumed: RefCell<std::collections::HashMap<String, Vec<Input>>>,
     /// Who waits for a debate's task to end (`ended`): a tournament, for its next step.
     enders: RefCell<Vec<(String, futures::channel::oneshot::Sender<()>)>>,
 }
@@ -113,7 +113,7 @@ impl Session {
             env,
             connections,
             router,
-            running: RefCell::new(std::collections::BTreeMap::new()),
+            running: RefCell::new(std::collections::HashMap::new()),
             listener: Rc::new(RefCell::new(None)),
             offline: Default::default(),
             kept: Default::default(),

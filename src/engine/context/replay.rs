@@ -3,7 +3,7 @@
 //! and the first unrecorded call goes live. What a replay never asked for is reported.
 
 use super::super::event::{CallKey, Event, EventKind, FinishReason, Input, Usage};
-use std::collections::BTreeMap;
+use std::collections::HashMap;
 
 pub(super) struct Recorded {
     pub text: String,
@@ -19,10 +19,10 @@ pub(super) struct Skipped {
 
 #[derive(Default)]
 pub(super) struct Replay {
-    pub calls: BTreeMap<CallKey, Recorded>,
-    pub skipped: BTreeMap<CallKey, Skipped>,
-    pub inputs: BTreeMap<CallKey, Vec<Input>>,
-    pub decisions: BTreeMap<String, serde_json::Value>,
+    pub calls: HashMap<CallKey, Recorded>,
+    pub skipped: HashMap<CallKey, Skipped>,
+    pub inputs: HashMap<CallKey, Vec<Input>>,
+    pub decisions: HashMap<String, serde_json::Value>,
     /// Keys of phases and findings already in the log (recorded once, however often the
     /// format passes by).
     pub recorded_keys: Vec<String>,
@@ -31,7 +31,7 @@ pub(super) struct Replay {
 impl Replay {
     pub fn index(events: &[Event]) -> Self {
         let mut r = Replay::default();
-        let mut hashes: BTreeMap<CallKey, String> = BTreeMap::new();
+        let mut hashes: HashMap<CallKey, String> = HashMap::new();
         for e in events {
             match &e.kind {
                 EventKind::TurnStarted {
@@ -98,6 +98,8 @@ impl Replay {
         out.extend(self.skipped.keys().map(|k| format!("skipped call {k}")));
         out.extend(self.decisions.keys().map(|k| format!("decision {k}")));
         out.extend(self.inputs.keys().map(|k| format!("input before {k}")));
+        // In one order on every run, whatever the maps' order.
+        out.sort();
         out
     }
 }
