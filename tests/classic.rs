@@ -662,6 +662,27 @@ fn money_is_written_the_way_people_read_it() {
     assert_eq!(agora::engine::cost::short(0.15), "0.15");
 }
 
+/// Shown amounts round a half up at their last place, as people do, whatever the binary
+/// value: the scorecard's 6.05 is 6.1, a share of 0.15 is 0.2.
+#[test]
+fn shown_amounts_round_a_half_up() {
+    use agora::engine::cost::decimal;
+    assert_eq!(decimal(6.05, 1), "6.1");
+    assert_eq!(decimal(0.15, 1), "0.2");
+    assert_eq!(decimal(12.5, 0), "13");
+    assert_eq!(decimal(0.125, 2), "0.13");
+    assert_eq!(decimal(2.675, 2), "2.68");
+    assert_eq!(decimal(-1.0, 2), "0.00");
+    // Every weighted total of integer scores shows as the integer rounding of its tenths.
+    for a in 0..=10u32 {
+        for b in 0..=10u32 {
+            let total = (a as f64 * 250.0 + b as f64 * 150.0) / 400.0;
+            let tenths = (total * 10.0).round() as u64;
+            assert_eq!(decimal(total, 1), format!("{}.{}", tenths / 10, tenths % 10));
+        }
+    }
+}
+
 #[test]
 fn amounts_people_type_parse_and_anything_else_is_refused() {
     use agora::engine::cost::parse_decimal;

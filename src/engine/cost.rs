@@ -109,9 +109,12 @@ pub fn dollars(x: f64) -> String {
     }
 }
 
-/// A non-negative amount with a fixed number of decimals.
+/// A non-negative amount with a fixed number of decimals, a half rounded up (6.05 shows as
+/// 6.1, as people round). Rounded at the scale first: the formatter alone would round the
+/// binary value half to even (6.05 is stored as 6.0499…, and 0.15 would show as 0.1).
 pub fn decimal(x: f64, places: u32) -> String {
-    format!("{:.*}", places as usize, x.max(0.0))
+    let scale = 10f64.powi(places as i32);
+    format!("{:.*}", places as usize, (x.max(0.0) * scale).round() / scale)
 }
 
 /// A share (0–1) as a percentage with one decimal: "44.0%".
