@@ -64,7 +64,6 @@ pub fn to_folder(events: &[Event]) -> Vec<(String, String)> {
         ("metadata.md".to_string(), metadata(events, turns.len())),
         ("summary.md".to_string(), summary(events, &turns, &findings)),
     ];
-    let mut ledger = Ledger::new(config);
     for (i, t) in turns.iter().enumerate() {
         let mut md = format!(
             "# {} — {}\n\n- Debate: [{}](../index.md)\n- Phase: {}\n- Turn {} of {}\n",
@@ -90,7 +89,7 @@ pub fn to_folder(events: &[Event]) -> Vec<(String, String)> {
         if let Some(note) = finish_note(t.finish) {
             md.push_str(&format!("*{note}*\n\n"));
         }
-        md.push_str(&usage_line(config, t.seat, &mut ledger, t.usage));
+        md.push_str(&usage_line(t.usage, t.cost));
         for (_, f) in findings.iter().filter(|(a, _)| *a == Some(t.call)) {
             md.push_str(f);
         }

@@ -16,14 +16,10 @@ fn quote(text: &str) -> String {
         .join("\n")
 }
 
-pub(super) fn usage_line(
-    config: &DebateConfig,
-    seat: &str,
-    ledger: &mut Ledger,
-    usage: &Usage,
-) -> String {
+/// A turn's tokens and, when its seat has a price, what it cost (as its turn shows it).
+pub(super) fn usage_line(usage: &Usage, cost: Option<f64>) -> String {
     let est = if usage.estimated { " (estimated)" } else { "" };
-    let money = match ledger.add(config, seat, usage) {
+    let money = match cost {
         Some(c) => format!(" · {}{est}", dollars(c)),
         None => String::new(),
     };
@@ -44,7 +40,6 @@ pub fn to_markdown(events: &[Event]) -> String {
     ));
     md.push_str(&seats(config));
     md.push('\n');
-    let mut ledger = Ledger::new(config);
     let view = LogView::of(events);
     for item in walk(&view, events) {
         match item {
@@ -60,7 +55,7 @@ pub fn to_markdown(events: &[Event]) -> String {
                 if let Some(note) = finish_note(t.finish) {
                     md.push_str(&format!("*{note}*\n\n"));
                 }
-                md.push_str(&usage_line(config, t.seat, &mut ledger, t.usage));
+                md.push_str(&usage_line(t.usage, t.cost));
             }
             Item::Note(text) => md.push_str(&format!("{}\n\n", quote(&text))),
             Item::Finding { label, summary, .. } => {
@@ -68,7 +63,8 @@ pub fn to_markdown(events: &[Event]) -> String {
             }
         }
     }
-    md.push_str(&cost_table(config, &ledger));
+    // The screen's ledger: every call counts, whether or not its turn is in the transcript.
+    md.push_str(&cost_table(config, &view.ledger));
     let reads = crate::engine::event::ReadTally::of(events);
     if reads.total() > 0 {
         md.push_str(&format!("\n{}.\n", crate::engine::reading::reads(&reads)));

@@ -21,6 +21,8 @@ pub(super) struct Turn<'a> {
     /// As the screens show it (`reading::turn_text`).
     pub text: String,
     pub usage: &'a Usage,
+    /// What it cost, when its seat has a price.
+    pub cost: Option<f64>,
     pub finish: FinishReason,
 }
 
@@ -74,28 +76,28 @@ pub(super) fn walk<'a>(view: &'a LogView, events: &'a [Event]) -> Vec<Item<'a>> 
             }
             BlockKind::Turn(i) => {
                 let t = &view.turns[*i];
-                if t.status == TurnStatus::Failed {
+                let finished = finish_of(t.status).zip(t.usage.as_ref());
+                if let Some((finish, usage)) = finished {
+                    n += 1;
+                    items.push(Item::Turn(Turn {
+                        n,
+                        call: &t.call,
+                        seat: &t.seat,
+                        label: &t.label,
+                        purpose: Some(t.purpose),
+                        phase,
+                        text: t.text.clone(),
+                        usage,
+                        cost: t.cost,
+                        finish,
+                    }));
+                } else if t.status == TurnStatus::Failed {
                     let error = t.error.as_deref().unwrap_or_default();
                     items.push(Item::Note(one_line(&reading::failed_attempt(
                         config, &t.seat, error,
                     ))));
-                    continue;
                 }
-                let (Some(finish), Some(usage)) = (finish_of(t.status), t.usage.as_ref()) else {
-                    continue;
-                };
-                n += 1;
-                items.push(Item::Turn(Turn {
-                    n,
-                    call: &t.call,
-                    seat: &t.seat,
-                    label: &t.label,
-                    purpose: Some(t.purpose),
-                    phase,
-                    text: t.text.clone(),
-                    usage,
-                    finish,
-                }));
+                // A judgement or a cut is exported even when its turn never finished.
                 for f in t.cut_by.iter().chain(&t.judged) {
                     items.push(finding(f));
                 }

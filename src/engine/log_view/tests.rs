@@ -184,8 +184,20 @@ fn calls_that_run_at_once_are_exported_in_the_screens_order() {
         })
         .collect();
     assert_ne!(finished, started, "the optimist finishes after the others");
+    // Read from the log itself: each call's heading where its turn started.
+    let config = view.config.as_ref().unwrap();
+    let by_start: Vec<String> = events
+        .iter()
+        .filter_map(|e| match &e.kind {
+            EventKind::TurnStarted { seat, label, .. } => {
+                Some(format!("### {} — {label}", config.seat(seat).unwrap().name))
+            }
+            _ => None,
+        })
+        .collect();
     let md = to_markdown(&events);
     let headings: Vec<&str> = md.lines().filter(|l| l.starts_with("### ")).collect();
+    assert_eq!(headings, by_start);
     assert_eq!(headings, screen_headings(&view));
 }
 
