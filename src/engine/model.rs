@@ -98,6 +98,9 @@ pub struct ModelError {
     pub kind: ErrorKind,
     pub message: String,
     pub status: Option<u16>,
+    /// What the server itself said about the error (its body's message, key redacted),
+    /// apart from Agora's words around it; empty when it said nothing.
+    pub detail: String,
     pub retry_after_ms: Option<u64>,
     /// Text that had streamed before the failure.
     pub partial: String,
@@ -109,6 +112,7 @@ impl ModelError {
             kind,
             message: message.into(),
             status: None,
+            detail: String::new(),
             retry_after_ms: None,
             partial: String::new(),
         }

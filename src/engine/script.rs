@@ -439,6 +439,7 @@ impl<C: Clock> ChatModel for ScriptedModel<C> {
                         ),
                     );
                     e.status = Some(*status);
+                    e.detail = body.clone().unwrap_or_default();
                     e.retry_after_ms = retry_after_ms;
                     return Err(e);
                 }

@@ -276,6 +276,7 @@ pub fn http_error(
     }
     let mut e = ModelError::new(kind, message);
     e.status = Some(status);
+    e.detail = detail;
     e.retry_after_ms = wait_ms;
     e
 }

@@ -25,16 +25,12 @@ const ABOUT_THE_FORM: [&str; 2] = ["schema", "format"];
 
 /// Whether an error is the server refusing the way the schema was sent, not the call: a
 /// bad key, a missing model, a rate limit, an overloaded server or a cut stream say nothing
-/// about the form. Only what the server said is read (after "answered HTTP …"), never the
-/// connection's label or the model's name that the message starts with.
+/// about the form. Only what the server said is read (`ModelError::detail`), never Agora's
+/// own words, the connection's label or the model's name around it.
 fn refuses_the_form(e: &ModelError) -> bool {
     // A validation error: 400, FastAPI's 422, or llama-cpp-python's 500.
     let status_fits = matches!(e.status, Some(400 | 422 | 500));
-    let said = e
-        .message
-        .split_once(" answered HTTP ")
-        .map_or(e.message.as_str(), |(_, rest)| rest)
-        .to_ascii_lowercase();
+    let said = e.detail.to_ascii_lowercase();
     status_fits
         && matches!(e.kind, ErrorKind::BadRequest | ErrorKind::Server)
         && ABOUT_THE_FORM.iter().any(|w| said.contains(w))
