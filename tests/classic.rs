@@ -678,7 +678,10 @@ fn shown_amounts_round_a_half_up() {
         for b in 0..=10u32 {
             let total = (a as f64 * 250.0 + b as f64 * 150.0) / 400.0;
             let tenths = (total * 10.0).round() as u64;
-            assert_eq!(decimal(total, 1), format!("{}.{}", tenths / 10, tenths % 10));
+            assert_eq!(
+                decimal(total, 1),
+                format!("{}.{}", tenths / 10, tenths % 10)
+            );
         }
     }
 }

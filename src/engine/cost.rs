@@ -114,7 +114,11 @@ pub fn dollars(x: f64) -> String {
 /// binary value half to even (6.05 is stored as 6.0499…, and 0.15 would show as 0.1).
 pub fn decimal(x: f64, places: u32) -> String {
     let scale = 10f64.powi(places as i32);
-    format!("{:.*}", places as usize, (x.max(0.0) * scale).round() / scale)
+    format!(
+        "{:.*}",
+        places as usize,
+        (x.max(0.0) * scale).round() / scale
+    )
 }
 
 /// A share (0–1) as a percentage with one decimal: "44.0%".

@@ -263,8 +263,8 @@ impl NoKeyChoices {
     }
 }
 
-/// Where the run command serves the local model.
 pub use super::address::{key_origin, AddressProblem};
+/// Where the run command serves the local model.
 pub use crate::llm::LOCAL_MODEL_URL;
 pub const LOCAL_MODEL_NAME: &str = "smollm2-135m";
 

@@ -106,7 +106,7 @@ fn day_start(value: &str, days: i32) -> Option<u64> {
     Some(date.get_time().max(0.0) as u64)
 }
 
-// By integer arithmetic (`cost::decimal`): float formatting costs kilobytes of bundle.
+/// "1.2 GB", "85.3 MB": a size with one decimal.
 fn megabytes(bytes: f64) -> String {
     use crate::engine::cost::decimal;
     if bytes >= 1e9 {

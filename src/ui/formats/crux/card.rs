@@ -35,8 +35,6 @@ fn copy(text: &str, done: RwSignal<Option<&'static str>>) {
     });
 }
 
-/// The card as a PNG: its SVG drawn on a canvas at twice its size, so it stays sharp on
-/// a slide or a phone. Says why when the browser cannot draw it.
 /// Why a card could not be saved as a PNG: the button's short note tells them apart.
 enum PngFailure {
     /// The browser has no 2D canvas (some locked-down or headless set-ups).
@@ -54,6 +52,8 @@ impl PngFailure {
     }
 }
 
+/// The card as a PNG: its SVG drawn on a canvas at twice its size, so it stays sharp on
+/// a slide or a phone. Says why when the browser cannot draw it.
 async fn save_png(svg: String, name: String) -> Result<(), PngFailure> {
     let failed = |_| PngFailure::Drawing;
     let doc = web_sys::window()

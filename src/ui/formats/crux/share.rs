@@ -252,7 +252,7 @@ pub fn map_svg(names: &[String], edges: &[Edge]) -> String {
     } else {
         -std::f64::consts::FRAC_PI_2
     };
-    // Whole pixels, written as integers: float formatting would add kilobytes of tables.
+    // Whole pixels, written as integers.
     let pos = |i: usize| {
         let a = start + std::f64::consts::TAU * i as f64 / n;
         (

@@ -41,8 +41,7 @@ fn export_result(d: DebateView, problem: RwSignal<Option<String>>) {
     });
 }
 
-/// Numbers for attributes and labels by integer arithmetic: float formatting would add
-/// kilobytes of tables to the bundle.
+/// Numbers for attributes and labels, with a fixed number of decimals.
 fn dec(x: f64, places: u32) -> String {
     crate::engine::cost::decimal(x, places)
 }
