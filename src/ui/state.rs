@@ -305,6 +305,24 @@ impl DebateView {
         Some(s.adopt(events.as_ref().clone()))
     }
 
+    /// Records what happened to the finished forecast on screen. Once stored, it is shown
+    /// on that forecast, unless the view has moved to another debate meanwhile. `None` when
+    /// no stored debate is on screen.
+    pub fn resolve(
+        &self,
+        r: crate::engine::formats::forecast::ledger::Resolution,
+    ) -> Option<futures::future::LocalBoxFuture<'static, Result<(), SessionError>>> {
+        let (s, id) = self.on_session()?;
+        let (view, write) = (*self, s.resolve(&id, r));
+        Some(Box::pin(async move {
+            let e = write.await?;
+            if view.id.get_untracked().as_deref() == Some(id.as_str()) {
+                view.apply(&e);
+            }
+            Ok(())
+        }))
+    }
+
     /// Follows the session's update of the debate on screen: an event is applied (and a
     /// finished turn said to screen readers), streamed text shown, the end of the run
     /// noted. A notice is the caller's to show (a page's notice line, a widget's event).

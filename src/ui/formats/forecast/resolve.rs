@@ -97,9 +97,6 @@ pub fn Resolve() -> impl IntoView {
     };
     let save = move |ev: leptos::ev::SubmitEvent| {
         ev.prevent_default();
-        let (Some(s), Some(id)) = (d.session.get(), d.id.get_untracked()) else {
-            return;
-        };
         let outcome = picked.get_untracked();
         if outcome.is_empty() {
             problem.set(Some("Pick the outcome that happened.".into()));
@@ -123,17 +120,16 @@ pub fn Resolve() -> impl IntoView {
             on: on.get_untracked(),
             note: note.get_untracked().trim().to_string(),
         };
+        let Some(write) = d.resolve(r) else {
+            return;
+        };
         saving.set(true);
-        let write = s.resolve(&id, r);
         leptos::task::spawn_local(async move {
             match write.await {
-                // Only onto the forecast it was made for: the view may show another by now.
-                Ok(e) if d.id.get_untracked().as_deref() == Some(id.as_str()) => {
-                    d.apply(&e);
+                Ok(()) => {
                     problem.set(None);
                     editing.set(false);
                 }
-                Ok(_) => {}
                 Err(e) => problem.set(Some(e.to_string())),
             }
             saving.set(false);
