@@ -45,18 +45,6 @@ pub(super) fn finish_note(finish: FinishReason) -> Option<&'static str> {
     reading::finish(finish)
 }
 
-/// How a finished turn ended, as its status shows it; `None` for a turn that did not
-/// finish (failed, or still under way when the log ends).
-fn finish_of(status: TurnStatus) -> Option<FinishReason> {
-    match status {
-        TurnStatus::Done => Some(FinishReason::Stop),
-        TurnStatus::Truncated => Some(FinishReason::Length),
-        TurnStatus::Cut => Some(FinishReason::Cut),
-        TurnStatus::Limit(why) => Some(why),
-        _ => None,
-    }
-}
-
 /// What the screen shows, in its order (`LogView`'s blocks), in words: a turn where it
 /// started, with the judgement or cut attached to it right after it; a failed attempt as a
 /// note; inputs, skipped calls and errors; what the forecast's question resolved to. Pauses,
@@ -76,7 +64,7 @@ pub(super) fn walk<'a>(view: &'a LogView, events: &'a [Event]) -> Vec<Item<'a>> 
             }
             BlockKind::Turn(i) => {
                 let t = &view.turns[*i];
-                let finished = finish_of(t.status).zip(t.usage.as_ref());
+                let finished = t.status.finish().zip(t.usage.as_ref());
                 if let Some((finish, usage)) = finished {
                     n += 1;
                     items.push(Item::Turn(Turn {

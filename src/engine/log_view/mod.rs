@@ -60,6 +60,18 @@ impl TurnStatus {
             limit => TurnStatus::Limit(limit),
         }
     }
+
+    /// How a finished turn ended (the inverse of `finished`); `None` for a turn that did
+    /// not finish (failed, or still under way when the log ends).
+    pub fn finish(self) -> Option<FinishReason> {
+        match self {
+            TurnStatus::Done => Some(FinishReason::Stop),
+            TurnStatus::Truncated => Some(FinishReason::Length),
+            TurnStatus::Cut => Some(FinishReason::Cut),
+            TurnStatus::Limit(why) => Some(why),
+            _ => None,
+        }
+    }
 }
 
 /// One call's turn: who, under which label, and where it stands.
