@@ -179,6 +179,10 @@ pub struct DebateConfig {
     /// which therefore still load without a schema step.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub forked_from: Option<ForkPoint>,
+    /// Documents the debaters may quote (`engine::sources`); evidence added while the
+    /// debate runs joins them from the log. Absent in older logs.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub sources: Vec<super::sources::Source>,
 }
 
 /// The turn a forked debate shares its history up to.
@@ -231,6 +235,7 @@ impl DebateConfig {
         if self.seats.is_empty() {
             return Err("A debate needs at least one seat.".into());
         }
+        super::sources::check_all(&self.sources).map_err(|p| p.to_string())?;
         if self.seat(&self.analyst).is_none() {
             return Err(format!(
                 "The analyst seat `{}` is not one of the seats.",

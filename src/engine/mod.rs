@@ -22,6 +22,7 @@ pub mod retry;
 pub mod rng;
 pub mod schema_sample;
 pub mod script;
+pub mod sources;
 pub mod tokens;
 pub mod tournament;
 pub mod transcript;

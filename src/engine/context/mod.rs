@@ -7,8 +7,10 @@
 //!
 //! Its parts: `spec` (the call builder), `inputs` (inputs and pausing), `replay` (the
 //! replay index), `spending` (the spending cap), `retries`, `stream` (one attempt's
-//! streaming loop and its bounds) and `watch` (following and cutting a stream).
+//! streaming loop and its bounds), `watch` (following and cutting a stream) and `evidence`
+//! (the debate's sources in its requests).
 
+mod evidence;
 mod inputs;
 mod replay;
 mod retries;
@@ -111,6 +113,10 @@ struct State {
     /// one `Resumed`, and a hold for another reason (a refused key while the user has
     /// paused) has its own pair, so ending one never ends or hides the other.
     holds: HashMap<String, u32>,
+    /// The sources so far: the configuration's, then evidence as it arrives.
+    sources: Vec<super::sources::Source>,
+    /// Their library, built when a call first needs it after they change.
+    library: Option<Rc<super::sources::library::Library>>,
 }
 
 #[derive(Clone)]
@@ -196,6 +202,8 @@ impl DebateCtx {
         let budget = Rc::new(Budget::new(config.spending_cap));
         DebateCtx {
             state: Rc::new(RefCell::new(State {
+                sources: config.sources.clone(),
+                library: None,
                 config,
                 seed,
                 events,
@@ -430,7 +438,12 @@ impl DebateCtx {
     fn take_input(&self, input: Input) {
         match input {
             Input::SpendingCap { usd } => self.budget.cap.set(usd),
-            other => self.state.borrow_mut().notes.push(other),
+            other => {
+                if let Input::Evidence { text } = &other {
+                    self.add_evidence(text);
+                }
+                self.state.borrow_mut().notes.push(other)
+            }
         }
     }
 
@@ -584,7 +597,7 @@ impl DebateCtx {
             } => (connection.clone(), model.clone()),
             Participant::Human => (String::new(), String::new()),
         };
-        let request = ChatRequest {
+        let mut request = ChatRequest {
             connection,
             model,
             seat: spec.seat.clone(),
@@ -596,6 +609,7 @@ impl DebateCtx {
             json: spec.json,
             schema: spec.schema.clone(),
         };
+        self.ground(&mut request, &participant);
         let hash = request_hash(&request);
         let human = matches!(participant, Participant::Human);
 

@@ -29,6 +29,7 @@ fn config() -> DebateConfig {
         options: FormatOptions::Probe,
         spending_cap: None,
         forked_from: None,
+        sources: Vec::new(),
     }
 }
 

@@ -4,6 +4,8 @@ use super::super::config::DebateConfig;
 use super::super::cost::{dollars, Ledger};
 use super::super::event::{config_of, Event, Usage};
 use super::super::log_view::LogView;
+use super::super::sources::quotes::Checked;
+use super::super::sources::Origin;
 use super::inert::{close_fences, inert};
 use super::walk::{finish_note, walk, Item};
 use super::{one_line, seat_line, seat_name};
@@ -55,6 +57,7 @@ pub fn to_markdown(events: &[Event]) -> String {
                 if let Some(note) = finish_note(t.finish) {
                     md.push_str(&format!("*{note}*\n\n"));
                 }
+                md.push_str(&quotes_line(&view, t.quotes));
                 md.push_str(&usage_line(t.usage, t.cost));
             }
             Item::Note(text) => md.push_str(&format!("{}\n\n", quote(&text))),
@@ -63,6 +66,7 @@ pub fn to_markdown(events: &[Event]) -> String {
             }
         }
     }
+    md.push_str(&sources_section(&view));
     // The screen's ledger: every call counts, whether or not its turn is in the transcript.
     md.push_str(&cost_table(config, &view.ledger));
     let reads = crate::engine::event::ReadTally::of(events);
@@ -70,6 +74,69 @@ pub fn to_markdown(events: &[Event]) -> String {
         md.push_str(&format!("\n{}.\n", crate::engine::reading::reads(&reads)));
     }
     inert(&md)
+}
+
+/// A turn's quotes and what their check found, one line each.
+pub(super) fn quotes_line(view: &LogView, quotes: &[Checked]) -> String {
+    let mut md = String::new();
+    for q in quotes {
+        let text = one_line(&q.text);
+        match &q.found {
+            Some(f) => {
+                let title = view
+                    .sources
+                    .iter()
+                    .find(|s| s.id == f.source)
+                    .map_or("", |s| s.title.as_str());
+                md.push_str(&format!(
+                    "- Quote verified in {} ({}): “{text}”\n",
+                    f.label(),
+                    one_line(title)
+                ));
+            }
+            None => md.push_str(&format!("- Quote not found in any source: “{text}”\n")),
+        }
+    }
+    if !md.is_empty() {
+        md.push('\n');
+    }
+    md
+}
+
+/// The debate's sources by title, and each seat's quotes: made, verified, not found.
+pub(super) fn sources_section(view: &LogView) -> String {
+    if view.sources.is_empty() {
+        return String::new();
+    }
+    let mut md = String::from("## Sources\n\n");
+    for s in &view.sources {
+        let from = match &s.origin {
+            Origin::File { name } => format!("file {}", one_line(name)),
+            Origin::Pasted => "pasted text".into(),
+            Origin::Evidence => "evidence added during the debate".into(),
+        };
+        md.push_str(&format!(
+            "- **{}** {} ({from}, {} characters)\n",
+            s.id,
+            one_line(&s.title),
+            s.text.chars().count()
+        ));
+    }
+    let counts = view.quote_counts();
+    if !counts.is_empty() {
+        md.push_str("\n| Seat | Quotes | Verified | Not found |\n|---|---|---|---|\n");
+        for c in counts {
+            md.push_str(&format!(
+                "| {} | {} | {} | {} |\n",
+                c.speaker.replace('|', "\\|"),
+                c.made,
+                c.verified,
+                c.not_found()
+            ));
+        }
+    }
+    md.push('\n');
+    md
 }
 
 /// The seats as a list: name, position, and who or which model fills it.

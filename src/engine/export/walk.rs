@@ -6,6 +6,7 @@ use super::super::event::{CallKey, Event, EventKind, FinishReason, Purpose, Usag
 use super::super::finding::Finding;
 use super::super::log_view::{BlockKind, LogView, NoteKind, TurnStatus};
 use super::super::reading;
+use super::super::sources::quotes::Checked;
 use super::one_line;
 
 /// A finished turn.
@@ -24,6 +25,8 @@ pub(super) struct Turn<'a> {
     /// What it cost, when its seat has a price.
     pub cost: Option<f64>,
     pub finish: FinishReason,
+    /// The quotes it marked, with their checks.
+    pub quotes: &'a [Checked],
 }
 
 pub(super) enum Item<'a> {
@@ -78,6 +81,7 @@ pub(super) fn walk<'a>(view: &'a LogView, events: &'a [Event]) -> Vec<Item<'a>> 
                         usage,
                         cost: t.cost,
                         finish,
+                        quotes: &t.quotes,
                     }));
                 } else if t.status == TurnStatus::Failed {
                     let error = t.error.as_deref().unwrap_or_default();

@@ -215,15 +215,20 @@ fn duelogic_speeches(rounds: u32) -> Vec<Answer> {
     answers
 }
 
-#[test]
-fn duelogic_prompts_fit_the_window_and_the_closing_scorecard_counts_every_round() {
-    let evaluation = json!({
+/// An Arbiter's evaluation that asks for nothing.
+fn evaluation() -> serde_json::Value {
+    json!({
         "steel_manning": {"attempted": true, "quality": "strong", "notes": "Fair."},
         "self_critique": {"attempted": true, "quality": "adequate", "notes": "Named one."},
         "framework_consistency": {"consistent": true, "violations": []},
         "intellectual_honesty": {"score": "high", "issues": []},
         "adherence_score": 80, "requires_interjection": false, "interjection_reason": ""
-    });
+    })
+}
+
+#[test]
+fn duelogic_prompts_fit_the_window_and_the_closing_scorecard_counts_every_round() {
+    let evaluation = evaluation();
     for (size, rounds) in [
         ("short (1 round)", 1),
         ("medium (4 rounds)", 4),
@@ -420,5 +425,129 @@ fn crux_prompts_fit_the_window_and_late_takes_carry_every_aspect_summary() {
                 "aspect {a}'s summary is missing"
             );
         }
+    }
+}
+
+/// A report of about twenty passages: one on each of the matters a debate on car-free
+/// centres turns on.
+fn report() -> crate::engine::sources::Source {
+    let matters = [
+        "Traffic fell by a fifth inside the cordon once the charge began",
+        "Bus ridership rose as drivers switched to public transport",
+        "Shop owners feared lost customers but footfall recovered within a year",
+        "Delivery vans were given early morning windows",
+        "Air quality improved measurably along the main streets",
+    ];
+    let text: Vec<String> = (0..20)
+        .map(|i| {
+            format!(
+                "{}. {}",
+                matters[i % matters.len()],
+                "The city measured the change street by street, month by month. ".repeat(12)
+            )
+        })
+        .collect();
+    crate::engine::sources::Source::new(
+        "S1",
+        "City report",
+        crate::engine::sources::Origin::Pasted,
+        &text.join("\n\n"),
+    )
+    .unwrap()
+}
+
+#[test]
+fn with_sources_every_speech_gets_passages_and_every_later_prompt_the_quotes_checks() {
+    let quoting = |mark: &str| {
+        format!(
+            "{} As the report has it, <quote>Bus ridership rose as drivers switched to public transport</quote>, and <quote>traffic doubled inside the cordon</quote>.",
+            long_turn(mark)
+        )
+    };
+    let evaluation = evaluation();
+    for format in [FormatId::Classic, FormatId::Duelogic] {
+        let mut config = config(format);
+        config.sources = vec![report()];
+        let mut answers = vec![answer(None, Some("argument"), quoting("[a turn]"))];
+        answers.push(answer(None, Some("evaluation"), evaluation.to_string()));
+        let inputs = Inputs::new();
+        inputs.push(crate::engine::event::Input::Evidence {
+            text: "A survey of 400 residents found 61 percent in favour of the charge.".into(),
+        });
+        set_rounds(&mut config.options, 3);
+        let r = run_scripted(
+            config,
+            Script {
+                answers,
+                default: None,
+            },
+            inputs,
+        );
+        assert_eq!(r.outcome, Outcome::Completed);
+        let run = Run {
+            requests: r.requests,
+        };
+        let name = format.id();
+        fits_the_window(name, "3 rounds over a report", &run);
+        let system = |q: &ChatRequest| q.messages[0].content.clone();
+        let speeches: Vec<&ChatRequest> = run
+            .requests
+            .iter()
+            .filter(|q| q.purpose == Purpose::Argument)
+            .collect();
+        assert!(speeches.len() >= 4, "{name}");
+        for q in &speeches {
+            let s = system(q);
+            assert!(s.contains("[S1 ¶"), "{name} {}: no passage", q.call);
+            assert!(
+                s.contains("between <quote> and </quote>"),
+                "{name} {}",
+                q.call
+            );
+        }
+        // The evidence given at the first call reaches the later speeches as a source.
+        assert!(
+            speeches
+                .last()
+                .is_some_and(|q| system(q).contains("[E1 ¶1 · Evidence 1")),
+            "{name}"
+        );
+        // Every prompt after the first quoting turn carries both checks, and how to weigh them.
+        let later: Vec<&ChatRequest> = run
+            .requests
+            .iter()
+            .filter(|q| user(q).contains("<quote status="))
+            .collect();
+        assert!(
+            later.len() >= 3,
+            "{name}: {} prompts carry quotes",
+            later.len()
+        );
+        for q in later {
+            let u = user(q);
+            assert!(
+                u.contains("<quote status=\"verified\" passage=\"S1 ¶2\">Bus ridership rose"),
+                "{name} {}",
+                q.call
+            );
+            assert!(
+                u.contains("<quote status=\"not found\">traffic doubled"),
+                "{name} {}",
+                q.call
+            );
+            assert!(
+                system(q).contains("status=\"not found\" occurs in no source"),
+                "{name} {}",
+                q.call
+            );
+        }
+    }
+}
+
+fn set_rounds(o: &mut FormatOptions, rounds: u32) {
+    match o {
+        FormatOptions::Classic(o) => o.rounds = rounds,
+        FormatOptions::Duelogic(o) => o.rounds = rounds,
+        _ => {}
     }
 }

@@ -104,6 +104,7 @@ mod tests {
             options,
             spending_cap: None,
             forked_from: None,
+            sources: Vec::new(),
         }
     }
 

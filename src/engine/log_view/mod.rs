@@ -16,8 +16,12 @@ use crate::engine::event::{
 use crate::engine::finding::{Finding, FindingBody};
 use crate::engine::formats::forecast::ledger::Resolution;
 use crate::engine::reading;
+use crate::engine::sources::library::Library;
+use crate::engine::sources::quotes::{self, Checked};
+use crate::engine::sources::{self as srcs, Source};
 use crate::engine::DebateConfig;
 use std::collections::HashMap;
+use std::sync::Arc;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum TurnStatus {
@@ -100,6 +104,8 @@ pub struct Turn {
     pub judged: Option<Finding>,
     /// Who cut this turn short, and why.
     pub cut_by: Option<Finding>,
+    /// The quotes it marked, each checked against the sources (once it finished).
+    pub quotes: Vec<Checked>,
 }
 
 /// Where a note comes from: the screens show every kind; the exports word inputs, skipped
@@ -199,8 +205,28 @@ pub struct LogView {
     pub outcome: Option<(Outcome, Option<String>)>,
     /// What happened, for a forecast resolved after it finished.
     pub resolution: Option<Resolution>,
+    /// The sources so far: the configuration's, then evidence as it arrived.
+    pub sources: Vec<Source>,
+    /// Their library, for checking quotes; rebuilt when a source is added (shared by
+    /// `Arc`, as the screens keep the view in a store that must be `Send`).
+    library: Option<Arc<Library>>,
     /// Each call's turn, by its key as text: a retry or a queued call reuses its turn.
     by_call: HashMap<String, usize>,
+}
+
+/// One seat's quotes: how many it made and how many were verified.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct QuoteCount {
+    pub seat: String,
+    pub speaker: String,
+    pub made: u32,
+    pub verified: u32,
+}
+
+impl QuoteCount {
+    pub fn not_found(&self) -> u32 {
+        self.made - self.verified
+    }
 }
 
 impl LogView {
@@ -211,6 +237,45 @@ impl LogView {
             v.apply(e);
         }
         v
+    }
+
+    /// The library of the sources so far, when there are any.
+    pub fn library(&mut self) -> Option<Arc<Library>> {
+        if self.sources.is_empty() {
+            return None;
+        }
+        if self.library.is_none() {
+            self.library = Some(Arc::new(Library::new(self.sources.clone())));
+        }
+        self.library.clone()
+    }
+
+    /// Quotes made and verified per seat, in seat order, for the seats that quoted.
+    pub fn quote_counts(&self) -> Vec<QuoteCount> {
+        let mut out: Vec<QuoteCount> = Vec::new();
+        for t in self.turns.iter().filter(|t| !t.quotes.is_empty()) {
+            let i = match out.iter().position(|c| c.seat == t.seat) {
+                Some(i) => i,
+                None => {
+                    out.push(QuoteCount {
+                        seat: t.seat.clone(),
+                        speaker: t.speaker.clone(),
+                        ..QuoteCount::default()
+                    });
+                    out.len() - 1
+                }
+            };
+            out[i].made += t.quotes.len() as u32;
+            out[i].verified += t.quotes.iter().filter(|q| q.verified()).count() as u32;
+        }
+        let order = |seat: &str| {
+            self.config
+                .as_ref()
+                .and_then(|c| c.seats.iter().position(|s| s.id == seat))
+                .unwrap_or(usize::MAX)
+        };
+        out.sort_by_key(|c| order(&c.seat));
+        out
     }
 
     /// The turn of a call, by its key as text.
@@ -271,6 +336,8 @@ impl LogView {
                 self.progress.planned = *planned_calls;
                 self.ledger = Ledger::new(config);
                 self.cap = config.spending_cap;
+                self.sources.clone_from(&config.sources);
+                self.library = None;
                 self.config = Some(config.clone());
                 vec![
                     Change::Started,
@@ -369,6 +436,11 @@ impl LogView {
                     t.usage = Some(*usage);
                     t.cost = cost;
                     t.status = TurnStatus::finished(*finish);
+                    if !quotes::marked(&t.text).is_empty() {
+                        let text = t.text.clone();
+                        let library = self.library();
+                        self.turns[i].quotes = quotes::check(&text, library.as_deref());
+                    }
                     changes.push(Change::Turn(i));
                 }
                 let p = &mut self.progress;
@@ -413,6 +485,11 @@ impl LogView {
                 if let Input::SpendingCap { usd } = input {
                     self.cap = *usd;
                     changes.push(Change::Cap);
+                }
+                if let Input::Evidence { text } = input {
+                    if srcs::add_evidence(&mut self.sources, text) {
+                        self.library = None;
+                    }
                 }
                 if let Some(text) = reading::input(input) {
                     changes.push(self.note(e, text, false, NoteKind::Input));
@@ -518,6 +595,7 @@ impl LogView {
             request: String::new(),
             judged: None,
             cut_by: None,
+            quotes: Vec::new(),
         });
         let i = self.turns.len() - 1;
         self.by_call.insert(call.to_string(), i);

@@ -386,3 +386,88 @@ fn a_turn_cut_at_a_sentence_shows_the_text_up_to_the_cut() {
     let stored = LogView::of(&events);
     assert_eq!(stored.turn("round/1/chair-1").unwrap().text, cut.text);
 }
+
+#[test]
+fn quotes_are_checked_against_the_sources_and_evidence_and_survive_export_and_import() {
+    use crate::engine::event::Input;
+    use crate::engine::export::{import, to_json};
+    use crate::engine::formats::scripted::run_scripted;
+    use crate::engine::sources::{Origin, Source};
+
+    let mut config = debate(FormatId::Classic);
+    config.sources = vec![Source::new(
+        "S1",
+        "Stockholm report",
+        Origin::File {
+            name: "stockholm.txt".into(),
+        },
+        "The charge cut traffic across the cordon by about 20 percent.\n\nShops did not lose customers.",
+    )
+    .unwrap()];
+    let inputs = Inputs::new();
+    inputs.push(Input::Evidence {
+        text: "Residents voted 53 to 47 to keep the charge.".into(),
+    });
+    let script: Script = serde_json::from_value(serde_json::json!({"answers": [
+        {"seat": "position-a", "purpose": "argument",
+         "text": "Cut it: <quote>the charge cut traffic across the cordon</quote>, and <quote>residents voted 53 to 47</quote>."},
+        {"seat": "position-b", "purpose": "argument",
+         "text": "But <quote>shops lost half their customers</quote>."}
+    ]}))
+    .unwrap();
+    let r = run_scripted(config, script, inputs);
+    assert_eq!(r.outcome, Outcome::Completed);
+    let view = LogView::of(&r.events);
+    assert_eq!(
+        view.sources
+            .iter()
+            .map(|s| s.id.as_str())
+            .collect::<Vec<_>>(),
+        ["S1", "E1"]
+    );
+    let a = view
+        .turns
+        .iter()
+        .find(|t| t.seat == "position-a" && !t.quotes.is_empty())
+        .expect("a quoting turn");
+    let found: Vec<Option<String>> = a
+        .quotes
+        .iter()
+        .map(|q| q.found.as_ref().map(|f| f.label()))
+        .collect();
+    assert_eq!(
+        found,
+        [Some("S1 ¶1".to_string()), Some("E1 ¶1".to_string())]
+    );
+    let b = view
+        .turns
+        .iter()
+        .find(|t| t.seat == "position-b" && !t.quotes.is_empty())
+        .unwrap();
+    assert!(!b.quotes[0].verified());
+
+    let counts = view.quote_counts();
+    let a_count = counts.iter().find(|c| c.seat == "position-a").unwrap();
+    let b_count = counts.iter().find(|c| c.seat == "position-b").unwrap();
+    assert!(a_count.made >= 2 && a_count.verified == a_count.made);
+    assert!(b_count.made >= 1 && b_count.not_found() == b_count.made);
+
+    let md = to_markdown(&r.events);
+    assert!(md.contains("- Quote verified in S1 ¶1 (Stockholm report): “the charge cut traffic across the cordon”"), "{md}");
+    assert!(md.contains("- Quote not found in any source: “shops lost half their customers”"));
+    assert!(md.contains("## Sources"));
+    assert!(
+        md.contains("- **S1** Stockholm report (file stockholm.txt, 92 characters)"),
+        "{md}"
+    );
+    assert!(md.contains(&format!(
+        "| Position A | {} | {} | 0 |",
+        a_count.made, a_count.verified
+    )));
+
+    // The export carries the sources, and the imported debate checks its quotes the same.
+    let back = import(&to_json(&r.events)).expect("imports");
+    let again = LogView::of(&back);
+    assert_eq!(again.sources, view.sources);
+    assert_eq!(again.quote_counts(), counts);
+}

@@ -302,6 +302,7 @@ pub fn new_config(
         options: FormatOptions::Classic(options),
         spending_cap: None,
         forked_from: None,
+        sources: Vec::new(),
     };
     if fact_checker {
         config.seats.push(SeatConfig {

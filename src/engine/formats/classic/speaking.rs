@@ -63,7 +63,9 @@ impl Classic<'_> {
         max_tokens: u32,
         vars: &[(&str, &str)],
     ) -> Result<String, DebateError> {
-        let window = self.seat(seat)?.participant.context_tokens();
+        let window = self
+            .ctx
+            .speaking_window(self.seat(seat)?.participant.context_tokens());
         let fixed = render(template, vars);
         let budget = transcript::budget(window, max_tokens, system, &fixed, None);
         let notes = self.ctx.notes();

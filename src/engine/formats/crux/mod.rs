@@ -108,6 +108,7 @@ pub fn new_config(
         options: FormatOptions::Crux(options),
         spending_cap: None,
         forked_from: None,
+        sources: Vec::new(),
     }
 }
 

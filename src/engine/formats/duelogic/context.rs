@@ -36,10 +36,11 @@ impl Duelogic<'_> {
         template: &str,
         max_tokens: u32,
     ) -> String {
-        let window = self
-            .config
-            .seat(seat)
-            .map_or(4096, |s| s.participant.context_tokens());
+        let window = self.ctx.speaking_window(
+            self.config
+                .seat(seat)
+                .map_or(4096, |s| s.participant.context_tokens()),
+        );
         let budget = transcript::budget(window, max_tokens, system, template, None);
         let notes = self.ctx.notes();
         // Each speech as it would go whole, with its heading; estimated once per prompt.

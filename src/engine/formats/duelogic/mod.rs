@@ -110,6 +110,7 @@ pub fn new_config(
         options: FormatOptions::Duelogic(options),
         spending_cap: None,
         forked_from: None,
+        sources: Vec::new(),
     }
 }
 

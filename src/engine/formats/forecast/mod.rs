@@ -119,6 +119,7 @@ pub fn new_config(
         options: FormatOptions::Forecast(options),
         spending_cap: None,
         forked_from: None,
+        sources: Vec::new(),
     }
 }
 

@@ -98,6 +98,7 @@ fn config() -> DebateConfig {
         options: FormatOptions::Probe,
         spending_cap: Some(CAP),
         forked_from: None,
+        sources: Vec::new(),
     }
 }
 

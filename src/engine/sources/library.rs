@@ -1,0 +1,143 @@
+//! A debate's sources ready for use: split into passages, indexed, and folded for quote
+//! checks. Which passages a call gets: BM25 over every passage of the debate's sources (the `bm25`
+//! crate, with its English stemming and stop words; text in other scripts is folded to
+//! ASCII by the same tokenizer, so it still matches itself).
+
+use bm25::{Language, SearchEngine, SearchEngineBuilder};
+
+use super::passages::{split, Passage};
+use super::quotes::Folded;
+use super::Source;
+
+/// The passages of a debate's sources and their index.
+pub struct Library {
+    pub sources: Vec<Source>,
+    pub passages: Vec<Passage>,
+    engine: SearchEngine<usize>,
+    /// Each source's text as quotes are compared with it.
+    folded: Vec<Folded>,
+}
+
+impl std::fmt::Debug for Library {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let ids: Vec<&str> = self.sources.iter().map(|s| s.id.as_str()).collect();
+        write!(f, "Library({ids:?}, {} passages)", self.passages.len())
+    }
+}
+
+impl Library {
+    pub fn new(sources: Vec<Source>) -> Library {
+        let passages: Vec<Passage> = sources.iter().flat_map(split).collect();
+        let docs = passages.iter().enumerate().map(|(i, p)| {
+            let text = sources
+                .iter()
+                .find(|s| s.id == p.source)
+                .map_or("", |s| p.text(s));
+            bm25::Document::new(i, text)
+        });
+        let engine = SearchEngineBuilder::<usize>::with_documents(Language::English, docs).build();
+        let folded = sources.iter().map(|s| Folded::of(&s.text)).collect();
+        Library {
+            sources,
+            passages,
+            engine,
+            folded,
+        }
+    }
+
+    pub fn folded(&self) -> &[Folded] {
+        &self.folded
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.sources.is_empty()
+    }
+
+    pub fn source(&self, id: &str) -> Option<&Source> {
+        self.sources.iter().find(|s| s.id == id)
+    }
+
+    pub fn text(&self, p: &Passage) -> &str {
+        self.source(&p.source).map_or("", |s| p.text(s))
+    }
+
+    /// Every passage, the most relevant to `query` first (ties in reading order), then
+    /// those that share no word with it, in reading order: a call whose query matches
+    /// nothing still gets the start of each source.
+    pub fn ranked(&self, query: &str) -> Vec<&Passage> {
+        let mut hits: Vec<(usize, f32)> = self
+            .engine
+            .search(query, None)
+            .into_iter()
+            .map(|r| (r.document.id, r.score))
+            .filter(|(_, score)| *score > 0.0)
+            .collect();
+        hits.sort_by(|a, b| b.1.total_cmp(&a.1).then(a.0.cmp(&b.0)));
+        let mut seen = vec![false; self.passages.len()];
+        let mut out = Vec::with_capacity(self.passages.len());
+        for (i, _) in hits {
+            seen[i] = true;
+            out.push(&self.passages[i]);
+        }
+        // The rest by their place in a source, so each source's opening comes first.
+        let mut rest: Vec<usize> = (0..self.passages.len()).filter(|i| !seen[*i]).collect();
+        rest.sort_by_key(|&i| (self.passages[i].number, i));
+        out.extend(rest.into_iter().map(|i| &self.passages[i]));
+        out
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::Origin;
+    use super::*;
+
+    fn corpus() -> Library {
+        let s = |id: &str, title: &str, text: &str| {
+            Source::new(id, title, Origin::Pasted, text).unwrap()
+        };
+        let filler =
+            "Nothing in this paragraph bears on any question a debate might ask. ".repeat(18);
+        Library::new(vec![
+            s(
+                "S1",
+                "Stockholm trial",
+                &format!(
+                    "{filler}\n\nThe congestion charge cut traffic across the cordon by twenty percent in the first year.\n\n{filler}\n\nBus ridership rose as drivers switched to public transport."
+                ),
+            ),
+            s(
+                "S2",
+                "Retail survey",
+                &format!("Shop owners feared lost customers when the charge began.\n\n{filler}"),
+            ),
+        ])
+    }
+
+    #[test]
+    fn the_passage_that_answers_the_query_comes_first() {
+        let lib = corpus();
+        let top = lib.ranked("Did the congestion charge reduce traffic?");
+        assert!(
+            lib.text(top[0]).contains("cut traffic"),
+            "{}",
+            lib.text(top[0])
+        );
+        let top = lib.ranked("what did shop owners fear about customers");
+        assert_eq!(top[0].source, "S2");
+        assert!(lib.text(top[0]).contains("Shop owners"));
+        let top = lib.ranked("public transport and buses");
+        assert!(lib.text(top[0]).contains("Bus ridership"));
+    }
+
+    #[test]
+    fn every_passage_is_ranked_once_and_unmatched_ones_start_with_each_sources_opening() {
+        let lib = corpus();
+        let all = lib.ranked("zebra quantum");
+        assert_eq!(all.len(), lib.passages.len());
+        assert_eq!(all[0].label(), "S1 ¶1");
+        assert_eq!(all[1].label(), "S2 ¶1");
+        let again = lib.ranked("zebra quantum");
+        assert_eq!(all, again);
+    }
+}
