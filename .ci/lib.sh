@@ -70,14 +70,14 @@ ensure_trunk() {
   with_heartbeat "Building trunk $TRUNK_VERSION" cargo install -q trunk --version "$TRUNK_VERSION" --locked --force
 }
 
-# playwright-core, binaryen (wasm-opt 132), terser, @argdown/core, typescript, axe-core and
-# wllama from the lockfile.
+# playwright-core, binaryen (wasm-opt 132), terser, @argdown/core, typescript, axe-core,
+# wllama and pdfjs-dist from the lockfile.
 ensure_npm() {
   local dir="$ROOT/tests/e2e"
   if [ -x "$dir/node_modules/.bin/wasm-opt" ] && [ -d "$dir/node_modules/playwright-core" ] \
      && [ -d "$dir/node_modules/terser" ] && [ -d "$dir/node_modules/@argdown/core" ] \
      && [ -d "$dir/node_modules/@wllama/wllama" ] && [ -d "$dir/node_modules/typescript" ] \
-     && [ -d "$dir/node_modules/axe-core" ] \
+     && [ -d "$dir/node_modules/axe-core" ] && [ -d "$dir/node_modules/pdfjs-dist" ] \
      && [ "$dir/node_modules/.package-lock.json" -nt "$dir/package-lock.json" ]; then return; fi
   say "Installing npm packages from tests/e2e/package-lock.json"
   (cd "$dir" && npm ci --no-audit --no-fund --silent)
@@ -144,6 +144,7 @@ release_build() {
   node "$ROOT/.ci/api-entry.mjs" "$ROOT/$dist"
   check_csp "$ROOT/$dist/index.html"
   copy_inpage "$ROOT/$dist"
+  copy_pdf "$ROOT/$dist"
   node "$ROOT/.ci/precompress.mjs" "$ROOT/$dist"
 }
 
@@ -155,6 +156,20 @@ copy_inpage() {
   cp "$ROOT"/www/inpage/*.js "$1/inpage/"
   grep -v '^//# sourceMappingURL' "$wl/index.min.js" >"$1/inpage/wllama/index.js"
   cp "$wl/wasm/wllama.wasm" "$1/inpage/wllama/"
+}
+
+# The PDF reader's files: www/pdf/ and pdf.js from tests/e2e's lockfile (its script, its
+# worker, the character maps CJK fonts need, its licence), in dist/pdf/, apart from the first
+# load (fetched only when a PDF is added as a source).
+copy_pdf() {
+  local pj="$ROOT/tests/e2e/node_modules/pdfjs-dist"
+  mkdir -p "$1/pdf/pdfjs/cmaps"
+  cp "$ROOT"/www/pdf/*.js "$1/pdf/"
+  cp "$pj/LICENSE" "$1/pdf/pdfjs/LICENSE"
+  for f in pdf.min.mjs pdf.worker.min.mjs; do
+    grep -v '^//# sourceMappingURL' "$pj/build/$f" >"$1/pdf/pdfjs/$f"
+  done
+  cp "$pj"/cmaps/*.bcmap "$1/pdf/pdfjs/cmaps/"
 }
 
 # The SmolLM2-135M GGUF beside the app (dist/models/), the in-page model's default source.

@@ -27,6 +27,10 @@ export interface DebateRequest {
   seats?: Record<string, SeatSpec>;
   /** Dollars the debate may spend. Reaching it stops the run (the promise rejects). */
   spending_cap?: number;
+  /** Documents the debaters may quote (numbered `S1`, `S2`… after any `config` carries).
+   * Each speech gets the most relevant passages; every `<quote>…</quote>` a debater
+   * writes is checked word for word against them and shown verified or not found. */
+  sources?: { title?: string; text: string }[];
 }
 
 export type ProviderKind = 'open_ai_compatible' | 'open_router' | 'anthropic' | 'gemini' | 'scripted';
@@ -184,6 +188,15 @@ export interface DebateConfig {
   options: { [format in FormatId]?: Record<string, unknown> };
   spending_cap?: number;
   forked_from?: { debate: string; call: string; label: string };
+  sources?: Source[];
+}
+
+export interface Source {
+  /** `S1`, `S2`… for the user's documents; `E1`… for evidence added while it ran. */
+  id: string;
+  title: string;
+  origin: { kind: 'file'; name: string } | { kind: 'pasted' } | { kind: 'evidence' };
+  text: string;
 }
 
 export interface SeatConfig {

@@ -18,6 +18,7 @@ use serde_json::Value;
 use crate::engine::config::{DebateConfig, FormatId, FormatOptions, Participant};
 use crate::engine::formats::default_config;
 use crate::engine::script::Script;
+use crate::engine::sources::{Origin, Source};
 use crate::session::connections::{default_stall_ms, Connection, ConnectionProblem, ProviderKind};
 use crate::session::prices::PriceTable;
 
@@ -43,6 +44,18 @@ pub struct DebateRequest {
     pub seats: BTreeMap<String, SeatSpec>,
     #[serde(default)]
     pub spending_cap: Option<f64>,
+    /// Documents the debaters may quote, added after any the configuration carries.
+    #[serde(default)]
+    pub sources: Vec<SourceSpec>,
+}
+
+/// A source given to the API: its text and, optionally, its title.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct SourceSpec {
+    #[serde(default)]
+    pub title: String,
+    pub text: String,
 }
 
 #[derive(Debug, Deserialize)]
@@ -390,6 +403,16 @@ impl DebateRequest {
             }
             config.spending_cap = Some(cap);
         }
+        for (i, s) in self.sources.iter().enumerate() {
+            let id = crate::engine::sources::user_id(config.sources.len() + 1);
+            let title = match s.title.trim() {
+                "" => format!("Source {}", i + 1),
+                t => t.to_string(),
+            };
+            let source = Source::new(id, &title, Origin::Pasted, &s.text)
+                .map_err(|why| field_error(&format!("sources[{i}]"), why))?;
+            config.sources.push(source);
+        }
         config
             .validate()
             .map_err(|why| RequestError::Debate { why })?;
@@ -438,6 +461,32 @@ mod tests {
                 );
             }
         }
+    }
+
+    #[test]
+    fn sources_are_numbered_after_the_configurations_and_an_empty_one_is_named_by_its_path() {
+        let (config, _) = build(json!({
+            "format": "classic", "topic": "Ban cars?", "connections": [scripted()],
+            "sources": [{ "title": "Report", "text": "Traffic fell." }, { "text": "Shops did well." }]
+        }))
+        .unwrap();
+        let ids: Vec<(&str, &str)> = config
+            .sources
+            .iter()
+            .map(|s| (s.id.as_str(), s.title.as_str()))
+            .collect();
+        assert_eq!(ids, [("S1", "Report"), ("S2", "Source 2")]);
+        let (path, e) = refused(json!({
+            "format": "classic", "topic": "t", "connections": [scripted()],
+            "sources": [{ "title": "Notes", "text": "ok" }, { "title": "Blank", "text": "  " }]
+        }));
+        assert_eq!(path, "sources[1]");
+        assert!(e.contains("“Blank” has no text to quote."), "{e}");
+        let (path, _) = refused(json!({
+            "format": "classic", "topic": "t", "connections": [scripted()],
+            "sources": [{ "txt": "typo" }]
+        }));
+        assert!(path.starts_with("sources[0]"), "{path}");
     }
 
     #[test]

@@ -33,9 +33,11 @@ fn append_text(doc: &Document, parent: &Element, text: &str) {
     let _ = parent.append_child(&doc.create_text_node(text));
 }
 
-/// One styled run: nested em/strong/del/code elements around text and links.
-fn compound(doc: &Document, parent: &Element, c: &Compound) {
-    let mut target = parent.clone();
+/// One styled run: nested em/strong/del/code elements around text and links. A quote a
+/// debater marks `<quote>…</quote>` becomes a `q.src-quote` (the marks themselves are not
+/// shown); `quote` is the one still open from an earlier run of the line.
+fn compound(doc: &Document, parent: &Element, c: &Compound, quote: &mut Option<Element>) {
+    let mut target = quote.clone().unwrap_or_else(|| parent.clone());
     for (on, tag) in [(c.bold, "strong"), (c.italic, "em"), (c.strikeout, "del")] {
         if on {
             let e = el(doc, tag);
@@ -49,9 +51,65 @@ fn compound(doc: &Document, parent: &Element, c: &Compound) {
         let _ = target.append_child(&code);
         return;
     }
-    for piece in split_links(c.as_str()) {
+    let mut into = target.clone();
+    for (text, mark) in quote_marks(c.as_str()) {
+        inline(doc, &into, text);
+        match mark {
+            Some(QuoteMark::Open) => {
+                let q = el(doc, "q");
+                let _ = q.set_attribute("class", "src-quote");
+                let _ = into.append_child(&q);
+                into = q.clone();
+                *quote = Some(q);
+            }
+            Some(QuoteMark::Close) => {
+                *quote = None;
+                into = target.clone();
+            }
+            None => {}
+        }
+    }
+}
+
+#[derive(Clone, Copy, PartialEq, Debug)]
+enum QuoteMark {
+    Open,
+    Close,
+}
+
+/// `text` cut at each `<quote>` and `</quote>` (in any case): the text before each mark,
+/// and the mark; the last piece has none.
+fn quote_marks(text: &str) -> Vec<(&str, Option<QuoteMark>)> {
+    let lower = text.to_ascii_lowercase();
+    let mut out = Vec::new();
+    let mut at = 0;
+    loop {
+        let open = lower[at..].find("<quote>").map(|i| (i, QuoteMark::Open, 7));
+        let close = lower[at..]
+            .find("</quote>")
+            .map(|i| (i, QuoteMark::Close, 8));
+        let next = match (open, close) {
+            (Some(o), Some(c)) => Some(if o.0 < c.0 { o } else { c }),
+            (o, c) => o.or(c),
+        };
+        match next {
+            Some((i, mark, len)) => {
+                out.push((&text[at..at + i], Some(mark)));
+                at += i + len;
+            }
+            None => {
+                out.push((&text[at..], None));
+                return out;
+            }
+        }
+    }
+}
+
+/// Text and the links in it, appended to `target`.
+fn inline(doc: &Document, target: &Element, text: &str) {
+    for piece in split_links(text) {
         match piece {
-            Inline::Text(t) => append_text(doc, &target, t),
+            Inline::Text(t) => append_text(doc, target, t),
             Inline::Link { text, href, image } => {
                 let shown = if image {
                     format!("Image: {text}")
@@ -75,7 +133,7 @@ fn compound(doc: &Document, parent: &Element, c: &Compound) {
                         let _ = target.append_child(&a);
                         // A bare URL already shows where it goes.
                         if text.trim() != href {
-                            destination(doc, &target, &a, href);
+                            destination(doc, target, &a, href);
                         }
                     }
                     None => {
@@ -120,8 +178,9 @@ fn link(doc: &Document, href: &str) -> Element {
 }
 
 fn compounds(doc: &Document, parent: &Element, cs: &[Compound]) {
+    let mut quote = None;
     for c in cs {
-        compound(doc, parent, c);
+        compound(doc, parent, c, &mut quote);
     }
 }
 

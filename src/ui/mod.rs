@@ -45,6 +45,10 @@ mod setup;
 #[cfg(target_arch = "wasm32")]
 mod share;
 #[cfg(target_arch = "wasm32")]
+mod source_files;
+#[cfg(target_arch = "wasm32")]
+mod sources_form;
+#[cfg(target_arch = "wasm32")]
 pub mod state;
 #[cfg(target_arch = "wasm32")]
 mod table;

@@ -69,6 +69,7 @@ pub fn SetupScreen() -> impl IntoView {
     let error = RwSignal::new(None::<String>);
     let prices = RwSignal::new(crate::session::saved::load_prices());
     let cap = RwSignal::new(String::new());
+    let sources = RwSignal::new(Vec::<crate::engine::sources::Source>::new());
     let test_result = RwSignal::new(None::<Result<String, String>>);
     let testing = RwSignal::new(false);
     let adding = RwSignal::new(false);
@@ -143,7 +144,9 @@ pub fn SetupScreen() -> impl IntoView {
             ));
             return;
         }
-        let config = build();
+        let mut config = build();
+        // Only Start copies the sources (the estimate, drawn on each keystroke, needs none).
+        config.sources = sources.get_untracked();
         let id = s.new_id();
         starting.set(true);
         state.debate.reset(Some(id.clone()));
@@ -367,6 +370,7 @@ pub fn SetupScreen() -> impl IntoView {
             {topic_field}
             {connection_block}
             {options}
+            <super::sources_form::SourcesForm sources=sources/>
             {costs}
             {move || error.get().map(|e| view! { <p class="error" role="alert">{e}</p> })}
             <div class="row end">

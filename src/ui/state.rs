@@ -8,8 +8,11 @@ use leptos::prelude::*;
 use crate::engine::cost::Ledger;
 use crate::engine::event::{Event, EventKind, Outcome, ReadTally, Usage};
 use crate::engine::finding::Finding;
+use crate::engine::log_view::QuoteCount;
 use crate::engine::log_view::{self, Change, LogView};
 use crate::engine::reading;
+use crate::engine::sources::quotes::{Checked, Found};
+use crate::engine::sources::Source;
 use crate::engine::{CallKey, DebateConfig};
 use crate::session::SessionError;
 use crate::store::{DebateSummary, StoredDebate};
@@ -42,6 +45,8 @@ pub struct TurnView {
     pub judged: RwSignal<Option<Finding>>,
     /// Who cut this turn short, and why.
     pub cut_by: RwSignal<Option<Finding>>,
+    /// The quotes it marked, each checked against the sources.
+    pub quotes: RwSignal<Vec<Checked>>,
 }
 
 #[derive(Clone)]
@@ -73,6 +78,23 @@ pub enum BlockKind {
         max_attempts: u32,
         until_ms: u64,
     },
+}
+
+/// A source in the viewer: which, and the byte range of its text to highlight (a
+/// verified quote's words), if any.
+#[derive(Clone, Debug, PartialEq)]
+pub struct SourceAt {
+    pub source: String,
+    pub mark: Option<(usize, usize)>,
+}
+
+impl From<&Found> for SourceAt {
+    fn from(f: &Found) -> Self {
+        SourceAt {
+            source: f.source.clone(),
+            mark: Some((f.start, f.end)),
+        }
+    }
 }
 
 #[derive(Clone)]
@@ -123,6 +145,12 @@ pub struct DebateView {
     pub focus: RwSignal<Option<String>>,
     /// What happened, for a forecast resolved after it finished.
     pub resolution: RwSignal<Option<crate::engine::formats::forecast::ledger::Resolution>>,
+    /// The debate's sources (the configuration's, then evidence as it arrived).
+    pub sources: RwSignal<Vec<Source>>,
+    /// The source open in the viewer, with the words a verified quote was found at.
+    pub source_open: RwSignal<Option<SourceAt>>,
+    /// Quotes made and verified per seat.
+    pub quote_counts: RwSignal<Vec<QuoteCount>>,
     /// The session this view's debate runs on.
     pub session: super::app::SessionHandle,
     /// Where share links made in this view open: a widget's Agora (`None`: this page).
@@ -164,6 +192,9 @@ impl DebateView {
             shared: RwSignal::new(None),
             focus: RwSignal::new(None),
             resolution: RwSignal::new(None),
+            sources: RwSignal::new(Vec::new()),
+            source_open: RwSignal::new(None),
+            quote_counts: RwSignal::new(Vec::new()),
             model: StoredValue::new(LogView::default()),
             turns: StoredValue::new(Vec::new()),
             epoch: StoredValue::new(0),
@@ -191,6 +222,9 @@ impl DebateView {
         self.transcript_hidden.set(false);
         self.focus.set(None);
         self.resolution.set(None);
+        self.sources.set(Vec::new());
+        self.source_open.set(None);
+        self.quote_counts.set(Vec::new());
         // A new debate (or none) is not the shared one.
         self.shared.set(None);
         self.model.set_value(LogView::default());
@@ -418,6 +452,7 @@ impl DebateView {
                 set_changed(self.outcome, outcome);
             }
             Change::Resolution => self.resolution.set(m.with_value(|m| m.resolution.clone())),
+            Change::Sources => self.sources.set(m.with_value(|m| m.sources.clone())),
             Change::Added(i) => self.add_block(i),
             Change::Turn(i) => self.sync_turn(i),
         }
@@ -453,6 +488,12 @@ impl DebateView {
                 let Some(turn) = self.model.with_value(|m| m.turns.get(t).cloned()) else {
                     return;
                 };
+                if !turn.quotes.is_empty() {
+                    set_changed(
+                        self.quote_counts,
+                        self.model.with_value(|m| m.quote_counts()),
+                    );
+                }
                 let view = self.owner.get_value().with(|| TurnView {
                     text: RwSignal::new(turn.text),
                     reasoning: RwSignal::new(turn.reasoning),
@@ -463,6 +504,7 @@ impl DebateView {
                     request: RwSignal::new(turn.request),
                     judged: RwSignal::new(turn.judged),
                     cut_by: RwSignal::new(turn.cut_by),
+                    quotes: RwSignal::new(turn.quotes),
                 });
                 self.turns.update_value(|views| {
                     if views.len() == t {
@@ -513,6 +555,13 @@ impl DebateView {
         set_changed(view.request, t.request);
         set_changed(view.judged, t.judged);
         set_changed(view.cut_by, t.cut_by);
+        if view.quotes.with_untracked(|q| *q != t.quotes) {
+            view.quotes.set(t.quotes);
+            set_changed(
+                self.quote_counts,
+                self.model.with_value(|m| m.quote_counts()),
+            );
+        }
     }
 
     /// Says a turn of a live debate that just ended: who spoke, under which label, and

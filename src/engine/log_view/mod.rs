@@ -181,6 +181,8 @@ pub enum Change {
     /// `held`, `waiting` or `outcome` changed.
     Holds,
     Resolution,
+    /// A source was added (the configuration's, or evidence).
+    Sources,
 }
 
 /// The debate as shown; see the module's comment.
@@ -344,6 +346,7 @@ impl LogView {
                     Change::Progress,
                     Change::Ledger,
                     Change::Cap,
+                    Change::Sources,
                 ]
             }
             EventKind::PhaseStarted { title, .. } => {
@@ -489,6 +492,7 @@ impl LogView {
                 if let Input::Evidence { text } = input {
                     if srcs::add_evidence(&mut self.sources, text) {
                         self.library = None;
+                        changes.push(Change::Sources);
                     }
                 }
                 if let Some(text) = reading::input(input) {

@@ -7,6 +7,7 @@
 //! - `costs`: costs, structured reads, the cap, exports and the share link;
 //! - `turn`: one block of the transcript (a turn, a finding, a note…);
 //! - `ask`: the audience's question or evidence;
+//! - `quotes`: the sources, each turn's checked quotes and the source viewer;
 //! - `focused`: one finding alone, when a link opened on it.
 
 mod ask;
@@ -14,6 +15,7 @@ mod controls;
 mod costs;
 mod focused;
 mod head;
+mod quotes;
 mod turn;
 
 use leptos::prelude::*;
@@ -81,6 +83,8 @@ pub fn DebateScreen() -> impl IntoView {
                 <controls::RunControls error=error/>
                 <p class="sr-only" id="announcer" aria-live="polite">{move || d.announced.get()}</p>
                 <costs::CostsLine error=error share_link=share_link/>
+                <quotes::SourcesLine/>
+                <quotes::SourceViewer/>
                 {move || share_link.get().map(|made| view! { <super::share::SharePanel made=made close=move || { share_link.set(None); super::focus::focus_selector("#share") }/> })}
                 <Show when=move || !d.running.get() && d.config.with(Option::is_some)>
                     <super::replay::Replay/>

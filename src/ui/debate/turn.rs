@@ -203,6 +203,7 @@ pub(super) fn block_view(block: Block) -> AnyView {
                     }
                 })
             };
+            let article = NodeRef::<leptos::html::Article>::new();
             let speaking_key = key.clone();
             let speaking = move || {
                 d.speaking
@@ -211,7 +212,7 @@ pub(super) fn block_view(block: Block) -> AnyView {
             view! {
                 // A named region per turn, its speaker and label as its heading, so a screen
                 // reader can move from turn to turn.
-                <article class=seat_class id=anchor.clone() data-status=move || view.status.get().id() data-block=key.clone()
+                <article node_ref=article class=seat_class id=anchor.clone() data-status=move || view.status.get().id() data-block=key.clone()
                     role="region" aria-labelledby=format!("{anchor}-title")
                     class:speaking=speaking class:was-cut=move || view.cut_by.with(|c| c.is_some())>
                     <header class="turn-head">
@@ -228,6 +229,7 @@ pub(super) fn block_view(block: Block) -> AnyView {
                         </details>
                     </Show>
                     <Markdown text=view.text/>
+                    <super::quotes::TurnQuotes view=view article=article/>
                     {under}
                     <HumanTurn call=call.clone() view=view/>
                     {move || status_line(view.status.get()).filter(|_| view.cut_by.with(|c| c.is_none())).map(|(class, text)| view! {
