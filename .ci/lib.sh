@@ -159,17 +159,21 @@ copy_inpage() {
 }
 
 # The PDF reader's files: www/pdf/ and pdf.js from tests/e2e's lockfile (its script, its
-# worker, the character maps CJK fonts need, its licence), in dist/pdf/, apart from the first
-# load (fetched only when a PDF is added as a source).
+# worker, the character maps CJK fonts need, the metrics of the standard fonts that place
+# the spaces between words, its licence), in dist/pdf/, apart from the first load (fetched
+# only when a PDF is added as a source).
 copy_pdf() {
   local pj="$ROOT/tests/e2e/node_modules/pdfjs-dist"
   mkdir -p "$1/pdf/pdfjs/cmaps"
   cp "$ROOT"/www/pdf/*.js "$1/pdf/"
   cp "$pj/LICENSE" "$1/pdf/pdfjs/LICENSE"
-  for f in pdf.min.mjs pdf.worker.min.mjs; do
-    grep -v '^//# sourceMappingURL' "$pj/build/$f" >"$1/pdf/pdfjs/$f"
+  # As .js: static hosts (and the test server) serve that as JavaScript, not every one .mjs.
+  for f in pdf pdf.worker; do
+    grep -v '^//# sourceMappingURL' "$pj/build/$f.min.mjs" >"$1/pdf/pdfjs/$f.min.js"
   done
   cp "$pj"/cmaps/*.bcmap "$1/pdf/pdfjs/cmaps/"
+  mkdir -p "$1/pdf/pdfjs/standard_fonts"
+  cp "$pj"/standard_fonts/* "$1/pdf/pdfjs/standard_fonts/"
 }
 
 # The SmolLM2-135M GGUF beside the app (dist/models/), the in-page model's default source.

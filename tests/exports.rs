@@ -166,7 +166,14 @@ fn the_folder_has_seed_003s_layout_with_one_file_per_turn_in_order() {
         .collect();
     let turns = finished_calls(&events);
     assert_eq!(messages.len(), turns.len());
-    assert_eq!(messages.len() + 4, names.len());
+    // Beside the messages, each source whole: the evidence given during the debate (E1).
+    let sources: Vec<&str> = names
+        .iter()
+        .copied()
+        .filter(|n| n.starts_with("sources/"))
+        .collect();
+    assert_eq!(sources, ["sources/e1.md"]);
+    assert_eq!(messages.len() + 4 + sources.len(), names.len());
     for (i, m) in messages.iter().enumerate() {
         // NNN_<role>_<id>.md, numbered from 001 in order, ASCII only.
         let (num, rest) = m.split_at(4);

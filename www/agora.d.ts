@@ -31,6 +31,9 @@ export interface DebateRequest {
    * Each speech gets the most relevant passages; every `<quote>…</quote>` a debater
    * writes is checked word for word against them and shown verified or not found. */
   sources?: { title?: string; text: string }[];
+  /** Judges, the Arbiter and the analyst get the passages too. Off (the default), they see
+   * only the quotes and whether each was verified. */
+  judges_read_sources?: boolean;
 }
 
 export type ProviderKind = 'open_ai_compatible' | 'open_router' | 'anthropic' | 'gemini' | 'scripted';
@@ -189,6 +192,7 @@ export interface DebateConfig {
   spending_cap?: number;
   forked_from?: { debate: string; call: string; label: string };
   sources?: Source[];
+  judges_read_sources?: boolean;
 }
 
 export interface Source {

@@ -47,6 +47,9 @@ pub struct DebateRequest {
     /// Documents the debaters may quote, added after any the configuration carries.
     #[serde(default)]
     pub sources: Vec<SourceSpec>,
+    /// Judges get the passages too (off: only the quotes and their checks).
+    #[serde(default)]
+    pub judges_read_sources: bool,
 }
 
 /// A source given to the API: its text and, optionally, its title.
@@ -413,6 +416,7 @@ impl DebateRequest {
                 .map_err(|why| field_error(&format!("sources[{i}]"), why))?;
             config.sources.push(source);
         }
+        config.judges_read_sources |= self.judges_read_sources;
         config
             .validate()
             .map_err(|why| RequestError::Debate { why })?;

@@ -183,6 +183,10 @@ pub struct DebateConfig {
     /// debate runs joins them from the log. Absent in older logs.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub sources: Vec<super::sources::Source>,
+    /// Judges (evaluations and scores) get the passages too. Off, they see only the quotes
+    /// and their checks: the debaters read, the judge does not (Khan et al., 2024).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub judges_read_sources: bool,
 }
 
 /// The turn a forked debate shares its history up to.

@@ -70,6 +70,7 @@ pub fn SetupScreen() -> impl IntoView {
     let prices = RwSignal::new(crate::session::saved::load_prices());
     let cap = RwSignal::new(String::new());
     let sources = RwSignal::new(Vec::<crate::engine::sources::Source>::new());
+    let judges_read = RwSignal::new(false);
     let test_result = RwSignal::new(None::<Result<String, String>>);
     let testing = RwSignal::new(false);
     let adding = RwSignal::new(false);
@@ -147,6 +148,7 @@ pub fn SetupScreen() -> impl IntoView {
         let mut config = build();
         // Only Start copies the sources (the estimate, drawn on each keystroke, needs none).
         config.sources = sources.get_untracked();
+        config.judges_read_sources = judges_read.get_untracked() && !config.sources.is_empty();
         let id = s.new_id();
         starting.set(true);
         state.debate.reset(Some(id.clone()));
@@ -370,7 +372,7 @@ pub fn SetupScreen() -> impl IntoView {
             {topic_field}
             {connection_block}
             {options}
-            <super::sources_form::SourcesForm sources=sources/>
+            <super::sources_form::SourcesForm sources=sources judges_read=judges_read/>
             {costs}
             {move || error.get().map(|e| view! { <p class="error" role="alert">{e}</p> })}
             <div class="row end">

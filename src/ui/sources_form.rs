@@ -50,7 +50,7 @@ fn add_files(
 }
 
 #[component]
-pub fn SourcesForm(sources: RwSignal<Vec<Source>>) -> impl IntoView {
+pub fn SourcesForm(sources: RwSignal<Vec<Source>>, judges_read: RwSignal<bool>) -> impl IntoView {
     // Why the last files or text were refused, one line each.
     let said = RwSignal::new(Vec::<String>::new());
     let busy = RwSignal::new(0u32);
@@ -157,6 +157,11 @@ pub fn SourcesForm(sources: RwSignal<Vec<Source>>) -> impl IntoView {
             {move || (busy.get() > 0).then(|| view! { <p class="hint" role="status">"Reading…"</p> })}
             {move || said.get().into_iter().map(|e| view! { <p class="error source-error" role="alert">{e}</p> }).collect_view()}
             <ul class="source-items">{list}</ul>
+            <label class="check">
+                <input type="checkbox" id="judges-read-sources" prop:checked=move || judges_read.get()
+                    on:change=move |ev| judges_read.set(event_target_checked(&ev))/>
+                " Judges read the sources too. Off, the judges, the Arbiter and the analyst see only the quotes and whether each was verified: the debaters read, the judge does not, the set-up in which debate was shown to help judges find the truth."
+            </label>
         </details>
     }
 }

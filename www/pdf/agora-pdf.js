@@ -4,10 +4,10 @@
 // (src/ui/source_files.rs) imports this module through www/boot.js's agoraImport hook.
 // Refusals are thrown as sentences the app shows after the file's name.
 
-import { getDocument, GlobalWorkerOptions } from './pdfjs/pdf.min.mjs';
+import { getDocument, GlobalWorkerOptions } from './pdfjs/pdf.min.js';
 
 const here = (path) => new URL(path, import.meta.url).href;
-GlobalWorkerOptions.workerSrc = here('./pdfjs/pdf.worker.min.mjs');
+GlobalWorkerOptions.workerSrc = here('./pdfjs/pdf.worker.min.js');
 
 /// The text of each page (lines as pdf.js marks them, pages apart by a blank line), and the
 /// title in the document's information, if any.
@@ -19,9 +19,11 @@ export async function pdfText(bytes) {
       // The page's CSP allows no eval; fonts are not drawn, only their text read.
       isEvalSupported: false,
       disableFontFace: true,
-      // Character maps for CJK fonts, beside this file.
+      // Character maps for CJK fonts, and the standard fonts' data (their widths place the
+      // spaces between words), beside this file.
       cMapUrl: here('./pdfjs/cmaps/'),
       cMapPacked: true,
+      standardFontDataUrl: here('./pdfjs/standard_fonts/'),
       useWorkerFetch: true,
     }).promise;
   } catch (e) {

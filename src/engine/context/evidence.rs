@@ -42,13 +42,19 @@ impl DebateCtx {
     }
 
     /// The request as it goes out: every quote it carries marked with its check, and, for
-    /// a model's speaking turn, the passages most relevant to it.
+    /// a model's speaking turn (and a judge's, when judges read the sources), the passages
+    /// most relevant to it.
     pub(super) fn ground(&self, request: &mut ChatRequest, participant: &Participant) {
         let Some(library) = self.library() else {
             return;
         };
         grounding::mark_quotes(request, &library);
-        if request.purpose != Purpose::Argument {
+        let reads = match request.purpose {
+            Purpose::Argument => true,
+            Purpose::Evaluation => self.state.borrow().config.judges_read_sources,
+            _ => false,
+        };
+        if !reads {
             return;
         }
         if let Participant::Model { context_tokens, .. } = participant {

@@ -30,6 +30,7 @@ fn config() -> DebateConfig {
         spending_cap: None,
         forked_from: None,
         sources: Vec::new(),
+        judges_read_sources: false,
     }
 }
 

@@ -8,7 +8,7 @@ use super::super::cost::{dollars, Ledger};
 use super::super::event::{config_of, CallKey, Event, EventKind, Outcome, Purpose};
 use super::super::log_view::LogView;
 use super::inert::{close_fences, inert};
-use super::markdown::{cost_table, seats, to_markdown, usage_line};
+use super::markdown::{cost_table, quotes_line, seats, to_markdown, usage_line};
 use super::walk::{finish_note, turns, walk, Item, Turn};
 use super::{one_line, seat_name};
 
@@ -59,6 +59,17 @@ pub fn to_folder(events: &[Event]) -> Vec<(String, String)> {
         ));
     }
 
+    if !view.sources.is_empty() {
+        index.push_str("\n## Sources\n\n");
+        for source in &view.sources {
+            index.push_str(&format!(
+                "- [{} {}](sources/{}.md)\n",
+                source.id,
+                link_text(&source.title),
+                role(&source.id)
+            ));
+        }
+    }
     let mut files = vec![
         ("index.md".to_string(), index),
         ("metadata.md".to_string(), metadata(events, turns.len())),
@@ -89,11 +100,25 @@ pub fn to_folder(events: &[Event]) -> Vec<(String, String)> {
         if let Some(note) = finish_note(t.finish) {
             md.push_str(&format!("*{note}*\n\n"));
         }
+        md.push_str(&quotes_line(&view, t.quotes));
         md.push_str(&usage_line(t.usage, t.cost));
         for (_, f) in findings.iter().filter(|(a, _)| *a == Some(t.call)) {
             md.push_str(f);
         }
         files.push((format!("messages/{}", names[i]), md));
+    }
+    // Each source whole, for a reader checking a quote: `sources/S1.md`.
+    for source in &view.sources {
+        files.push((
+            format!("sources/{}.md", role(&source.id)),
+            format!(
+                "# {} {}\n\n- Debate: [{}](../index.md)\n\n{}\n",
+                source.id,
+                one_line(&source.title),
+                link_text(&topic),
+                close_fences(&source.text)
+            ),
+        ));
     }
     files.push(("transcript.md".to_string(), to_markdown(events)));
     files

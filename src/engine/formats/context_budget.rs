@@ -505,11 +505,12 @@ fn with_sources_every_speech_gets_passages_and_every_later_prompt_the_quotes_che
                 q.call
             );
         }
-        // The evidence given at the first call reaches the later speeches as a source.
+        // The evidence given at the first call reaches later speeches as a source (those
+        // its words rank it for).
         assert!(
             speeches
-                .last()
-                .is_some_and(|q| system(q).contains("[E1 ¶1 · Evidence 1")),
+                .iter()
+                .any(|q| system(q).contains("[E1 ¶1 · Evidence 1")),
             "{name}"
         );
         // Every prompt after the first quoting turn carries both checks, and how to weigh them.
@@ -549,5 +550,49 @@ fn set_rounds(o: &mut FormatOptions, rounds: u32) {
         FormatOptions::Classic(o) => o.rounds = rounds,
         FormatOptions::Duelogic(o) => o.rounds = rounds,
         _ => {}
+    }
+}
+
+#[test]
+fn judges_see_only_the_checked_quotes_unless_they_are_set_to_read_the_sources() {
+    for read in [false, true] {
+        let mut config = config(FormatId::Classic);
+        config.sources = vec![report()];
+        config.judges_read_sources = read;
+        // The quote opens the turn: a score reads the start of each turn.
+        let quoting = format!(
+            "<quote>Bus ridership rose as drivers switched to public transport</quote>. {}",
+            long_turn("[a turn]")
+        );
+        let r = run(
+            config,
+            |o| {
+                if let FormatOptions::Classic(o) = o {
+                    o.rounds = 1;
+                    o.scoring = true;
+                }
+            },
+            Script {
+                answers: vec![answer(None, Some("argument"), quoting)],
+                default: None,
+            },
+        );
+        fits_the_window("classic", "judges over a report", &r);
+        let scores: Vec<&ChatRequest> = r
+            .requests
+            .iter()
+            .filter(|q| q.purpose == Purpose::Evaluation)
+            .collect();
+        assert!(!scores.is_empty());
+        for q in scores {
+            let all: String = q.messages.iter().map(|m| m.content.as_str()).collect();
+            assert!(all.contains("<quote status=\"verified\""), "{}", q.call);
+            assert_eq!(
+                all.contains("[S1 ¶"),
+                read,
+                "{} reads the sources: {read}",
+                q.call
+            );
+        }
     }
 }

@@ -105,6 +105,7 @@ mod tests {
             spending_cap: None,
             forked_from: None,
             sources: Vec::new(),
+            judges_read_sources: false,
         }
     }
 

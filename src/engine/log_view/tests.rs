@@ -465,9 +465,82 @@ fn quotes_are_checked_against_the_sources_and_evidence_and_survive_export_and_im
         a_count.made, a_count.verified
     )));
 
+    // The folder (the zip) carries each source whole and each message its quotes.
+    let files = crate::engine::export::to_folder(&r.events);
+    let file = |name: &str| {
+        files
+            .iter()
+            .find(|(n, _)| n == name)
+            .map(|(_, t)| t.as_str())
+    };
+    assert!(file("sources/s1.md").is_some_and(|t| t.contains("Shops did not lose customers.")));
+    assert!(file("sources/e1.md").is_some_and(|t| t.contains("Residents voted 53 to 47")));
+    assert!(file("index.md").is_some_and(|t| t.contains("- [S1 Stockholm report](sources/s1.md)")));
+    assert!(files
+        .iter()
+        .any(|(n, t)| n.starts_with("messages/") && t.contains("- Quote not found in any source")));
+
     // The export carries the sources, and the imported debate checks its quotes the same.
     let back = import(&to_json(&r.events)).expect("imports");
     let again = LogView::of(&back);
     assert_eq!(again.sources, view.sources);
     assert_eq!(again.quote_counts(), counts);
+}
+
+#[test]
+fn every_format_checks_its_speakers_quotes_against_the_sources() {
+    use crate::engine::sources::{Origin, Source};
+    let said = "As the report says, <quote>the charge cut traffic across the cordon</quote>, though some claim <quote>the charge doubled rents</quote>.";
+    for format in FORMATS {
+        let mut config = debate(format);
+        config.sources = vec![Source::new(
+            "S1",
+            "Report",
+            Origin::Pasted,
+            "The charge cut traffic across the cordon by about 20 percent.",
+        )
+        .unwrap()];
+        let text = if format == FormatId::Forecast {
+            serde_json::json!({
+                "argument": said,
+                "outcome_supported": "yes",
+                "evidence": ["the report"],
+                "rebuts": ["pessimist"],
+                "references": ["the report"],
+                "probabilities": [{"outcome": "yes", "probability": 0.6}, {"outcome": "no", "probability": 0.4}],
+                "confidence": 0.7,
+                "precedents": [
+                    {"event": "London 2003", "date": "2003", "outcome": "kept", "similarity": 0.6, "relevance": "same charge"},
+                    {"event": "Edinburgh 2005", "date": "2005", "outcome": "rejected", "similarity": 0.5, "relevance": "a vote"}
+                ]
+            })
+            .to_string()
+        } else {
+            said.to_string()
+        };
+        let (view, _) = run(
+            config,
+            serde_json::json!({"answers": [{"purpose": "argument", "text": text}]}),
+        );
+        let quoted: Vec<&Turn> = view
+            .turns
+            .iter()
+            .filter(|t| t.purpose == Purpose::Argument && !t.quotes.is_empty())
+            .collect();
+        assert!(
+            quoted.len() >= 2,
+            "{format:?}: {} quoting turns",
+            quoted.len()
+        );
+        for t in &quoted {
+            let found: Vec<bool> = t.quotes.iter().map(|q| q.verified()).collect();
+            assert_eq!(found, [true, false], "{format:?} {}", t.call);
+        }
+        let counts = view.quote_counts();
+        assert!(!counts.is_empty(), "{format:?}");
+        assert!(
+            counts.iter().all(|c| c.made == 2 * c.verified),
+            "{format:?} {counts:?}"
+        );
+    }
 }

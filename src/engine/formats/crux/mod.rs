@@ -109,6 +109,7 @@ pub fn new_config(
         spending_cap: None,
         forked_from: None,
         sources: Vec::new(),
+        judges_read_sources: false,
     }
 }
 

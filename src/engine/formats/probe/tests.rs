@@ -99,6 +99,7 @@ fn config() -> DebateConfig {
         spending_cap: Some(CAP),
         forked_from: None,
         sources: Vec::new(),
+        judges_read_sources: false,
     }
 }
 

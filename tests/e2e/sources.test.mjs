@@ -1,0 +1,147 @@
+// Debates on the evidence: sources added on the setup screen (a PDF and pasted text), each
+// quote checked against them and shown verified or not found as the stand-in's script
+// placed them, a verified quote opening its passage, files that cannot be read refused with
+// why, and the sources kept through a reload and an export and re-import.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { readFile } from 'node:fs/promises';
+import { world, openApp, addConnection } from './harness.mjs';
+
+const w = world('e2e-sources.json');
+const TOPIC = 'Should cities charge cars to enter their centres?';
+
+/** A one-page PDF whose lines are `lines` in Helvetica (a text layer pdf.js reads), with
+ * `title` in its information dictionary. No lines: a page with no text, like a scan. */
+export function pdf(lines, title = '') {
+  const esc = (s) => s.replace(/[\\()]/g, (m) => `\\${m}`);
+  const content = `BT /F1 10 Tf 40 800 Td 14 TL ${lines.map((l) => `(${esc(l)}) Tj T*`).join(' ')} ET`;
+  const objects = [
+    '<< /Type /Catalog /Pages 2 0 R >>',
+    '<< /Type /Pages /Kids [3 0 R] /Count 1 >>',
+    '<< /Type /Page /Parent 2 0 R /MediaBox [0 0 595 842] /Resources << /Font << /F1 4 0 R >> >> /Contents 5 0 R >>',
+    '<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica /Encoding /WinAnsiEncoding >>',
+    `<< /Length ${content.length} >>\nstream\n${content}\nendstream`,
+    `<< /Title (${esc(title)}) >>`,
+  ];
+  let out = '%PDF-1.4\n';
+  const offsets = objects.map((o, i) => {
+    const at = out.length;
+    out += `${i + 1} 0 obj\n${o}\nendobj\n`;
+    return at;
+  });
+  const xref = out.length;
+  out += `xref\n0 ${objects.length + 1}\n0000000000 65535 f \n${offsets.map((o) => `${String(o).padStart(10, '0')} 00000 n \n`).join('')}`;
+  out += `trailer\n<< /Size ${objects.length + 1} /Root 1 0 R /Info 6 0 R >>\nstartxref\n${xref}\n%%EOF\n`;
+  return Buffer.from(out, 'latin1');
+}
+
+const REPORT = pdf([
+  'Stockholm, 2006: the trial in numbers.',
+  'The congestion charge cut traffic across the cordon by',
+  'about 20 percent, and the cut held after the trial ended.',
+  'Retail sales in the zone did not fall.',
+], 'Stockholm congestion report');
+
+/** Each quote mark on screen: the seat's turn it is in and what its check says. */
+async function marks(page) {
+  return page.$$eval('.turn q.src-quote', (qs) => qs.map((q) => `${q.closest('.turn').className.match(/seat-([\w-]+)/)[1]} ${q.dataset.status}`));
+}
+
+async function download(page, button) {
+  const [d] = await Promise.all([page.waitForEvent('download'), page.click(button)]);
+  return readFile(await d.path(), 'utf8');
+}
+
+test('a debate over a PDF and pasted text shows each quote verified or not found, opens its passage, and keeps its sources', async () => {
+  const { page } = await openApp(w.browser, w.site.url);
+  await addConnection(page, { name: 'Stand-in', url: `${w.standin.base}/v1`, model: 'standin', callHeader: true });
+  await page.fill('#topic', TOPIC);
+  await page.fill('#rounds', '1');
+  await page.locator('.sources-form > summary').click();
+
+  // Files that cannot be read are refused, each with why; the PDF beside them is read.
+  await page.setInputFiles('#source-files', [
+    { name: 'stockholm.pdf', mimeType: 'application/pdf', buffer: REPORT },
+    { name: 'scan.pdf', mimeType: 'application/pdf', buffer: pdf([]) },
+    { name: 'notes.pdf', mimeType: 'application/pdf', buffer: Buffer.from('just some text, not a PDF') },
+    { name: 'photo.png', mimeType: 'image/png', buffer: Buffer.from([0x89, 0x50, 0x4e, 0x47]) },
+  ]);
+  await page.locator('.source-item', { hasText: 'Stockholm congestion report' }).waitFor({ timeout: 30_000 });
+  await page.waitForFunction(() => document.querySelectorAll('.source-error').length === 3, null, { timeout: 30_000 });
+  const errors = await page.locator('.source-error').allTextContents();
+  assert.ok(errors.some((e) => /“scan\.pdf”.*no text to read.*a scan/.test(e)), errors.join('\n'));
+  assert.ok(errors.some((e) => /“notes\.pdf”.*not a PDF/.test(e)), errors.join('\n'));
+  assert.ok(errors.some((e) => /“photo\.png” is not a kind of file Agora reads/.test(e)), errors.join('\n'));
+
+  await page.fill('#source-title', 'Residents survey');
+  await page.fill('#source-text', 'Two thirds of residents said the streets felt safer after the trial.\n\nOne in ten said they drove less.');
+  await page.click('#add-source');
+  assert.deepEqual(await page.locator('.source-item .source-id').allTextContents(), ['S1', 'S2']);
+  // A pasted text with nothing in it is refused; the two sources stay.
+  await page.click('#add-source');
+  await page.getByText('has no text to quote').waitFor();
+  assert.equal(await page.locator('.source-item').count(), 2);
+
+  await page.click('#start');
+  await page.waitForSelector('.badge.done', { timeout: 60_000 });
+
+  // As the script placed them: each of Position A's turns quotes both sources word for word
+  // (the PDF's words across a line break), Position B's quotes words no source has.
+  const shown = await marks(page);
+  const a = shown.filter((m) => m.startsWith('position-a'));
+  const b = shown.filter((m) => m.startsWith('position-b'));
+  assert.ok(a.length >= 6 && a.every((m) => m.endsWith('verified')), shown.join('\n'));
+  assert.ok(b.length >= 3 && b.every((m) => m.endsWith('not-found')), shown.join('\n'));
+  const counts = await page.locator('.quote-counts li').allTextContents();
+  assert.deepEqual(counts, [
+    `Position A: ${a.length} quote(s), ${a.length} verified, 0 not found`,
+    `Position B: ${b.length} quote(s), 0 verified, ${b.length} not found`,
+  ]);
+  assert.match(await page.locator('.turn.seat-position-b details.quotes').first().textContent(), /Not found in any source/);
+
+  // The stand-in got the passages with each speech, and later prompts the checks.
+  const log = await w.standin.log();
+  const speech = log.find((r) => r.seat === 'position-a');
+  assert.match(speech.messages[0].content, /\[S1 ¶1 · Stockholm congestion report\]/);
+  const carries = (r) => r.messages.some((m) => /<quote status="not found">shops in the zone/.test(m.content));
+  assert.ok(log.some(carries), 'a later prompt carries the check');
+
+  // A verified quote opens its passage with its words highlighted.
+  await page.locator('.turn.seat-position-a button.open-source').first().click();
+  const viewer = page.locator('.source-viewer');
+  await viewer.waitFor();
+  assert.match(await viewer.locator('h3').textContent(), /Stockholm congestion report/);
+  assert.match(await viewer.locator('mark').textContent(), /^The congestion charge cut traffic across the cordon by\s+about 20 percent$/);
+  await viewer.getByRole('button', { name: 'Close' }).click();
+  await viewer.waitFor({ state: 'detached' });
+
+  // A reload reads the sources back from IndexedDB and checks the same.
+  await page.reload();
+  await page.waitForSelector('.badge.done');
+  await page.waitForSelector('.turn q.src-quote[data-status]');
+  assert.deepEqual(await marks(page), shown);
+
+  // The JSON export carries the sources; re-imported, the debate checks its quotes the same.
+  const json = await download(page, '#export-json');
+  const config = JSON.parse(json).events[0].kind.DebateStarted.config;
+  assert.deepEqual(config.sources.map((s) => [s.id, s.title, s.origin.kind]), [
+    ['S1', 'Stockholm congestion report', 'file'], ['S2', 'Residents survey', 'pasted'],
+  ]);
+  const md = await download(page, '#export-md');
+  assert.match(md, /Quote verified in S1 ¶1 \(Stockholm congestion report\)/);
+  assert.match(md, /\| Position B \| \d+ \| 0 \| \d+ \|/);
+
+  await page.getByRole('link', { name: 'History' }).click();
+  await page.locator('.history-row').first().getByRole('button', { name: 'Delete' }).click();
+  await page.getByRole('button', { name: 'Delete for good' }).click();
+  await page.waitForSelector('text=No debates yet.');
+  const { writeFile, mkdtemp } = await import('node:fs/promises');
+  const dir = await mkdtemp('/tmp/agora-sources-');
+  await writeFile(`${dir}/debate.json`, json);
+  await page.setInputFiles('#import-file', `${dir}/debate.json`);
+  await page.getByText(`Imported “${TOPIC}”.`).waitFor();
+  await page.locator('a.history-topic').click();
+  await page.waitForSelector('.badge.done');
+  await page.waitForSelector('.turn q.src-quote[data-status]');
+  assert.deepEqual(await marks(page), shown);
+});
