@@ -187,6 +187,14 @@ pub struct DebateConfig {
     /// and their checks: the debaters read, the judge does not (Khan et al., 2024).
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub judges_read_sources: bool,
+    /// How many sources a share link left out to stay short enough: its quotes cannot be
+    /// checked where it is opened, and say so rather than "not found".
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub sources_left_out: u32,
+}
+
+fn is_zero(n: &u32) -> bool {
+    *n == 0
 }
 
 /// The turn a forked debate shares its history up to.

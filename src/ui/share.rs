@@ -81,9 +81,42 @@ async fn through(stream_class: &str, bytes: &[u8], limit: usize) -> Result<Vec<u
     }
 }
 
+/// A share link, and how many of the debate's sources it had to leave out to fit.
+#[derive(Clone, Debug)]
+pub struct Shared {
+    pub url: String,
+    pub sources_left_out: u32,
+}
+
 /// A link to `app` (Agora's page: this one, or the one a widget comes from) that opens
-/// the debate (on the finding `focus`, when given), or why it is too large for a link.
+/// the debate (on the finding `focus`, when given), with its sources when they fit and
+/// without them when only that fits; or why it is too large for a link.
 pub async fn link(
+    events: &[Event],
+    app: Option<&str>,
+    focus: Option<&str>,
+) -> Result<Shared, String> {
+    match link_of(events, app, focus).await {
+        Err(e) => match export::without_sources(events) {
+            Some(slim) => {
+                let url = link_of(&slim, app, focus).await.map_err(|_| e)?;
+                let sources_left_out =
+                    crate::engine::event::config_of(&slim).map_or(0, |c| c.sources_left_out);
+                Ok(Shared {
+                    url,
+                    sources_left_out,
+                })
+            }
+            None => Err(e),
+        },
+        Ok(url) => Ok(Shared {
+            url,
+            sources_left_out: 0,
+        }),
+    }
+}
+
+async fn link_of(
     events: &[Event],
     app: Option<&str>,
     focus: Option<&str>,
@@ -158,7 +191,7 @@ pub fn focus_of(fragment: &str) -> Option<String> {
 /// The link Share made, to copy, or why there is none.
 #[component]
 pub fn SharePanel(
-    made: Result<String, String>,
+    made: Result<Shared, String>,
     close: impl Fn() + Clone + Send + Sync + 'static,
     /// What the link opens on, when not the whole debate ("card", "forecast").
     #[prop(optional)]
@@ -170,8 +203,16 @@ pub fn SharePanel(
     };
     let copied = RwSignal::new(None::<&'static str>);
     let body = match made {
-        Ok(url) => {
+        Ok(Shared {
+            url,
+            sources_left_out,
+        }) => {
             let chars = url.len();
+            let left_out = (sources_left_out > 0).then(|| view! {
+                <p class="note" id="share-left-out">{format!(
+                    "The link holds the debate without its {sources_left_out} source document(s): with them it would be too long. Its quotes show as not checked where it is opened; share the JSON export to include them."
+                )}</p>
+            });
             let copy_url = url.clone();
             let copy = move |_| {
                 let url = copy_url.clone();
@@ -186,6 +227,7 @@ pub fn SharePanel(
             };
             view! {
                 <p>{holds}"; the part after # is not sent to any server, not even the one hosting Agora."</p>
+                {left_out}
                 <div class="row">
                     <input id="share-url" class="share-url" readonly aria-label="Share link" prop:value=url
                         on:focus=|ev| { if let Some(i) = ev.target().and_then(|t| t.dyn_into::<web_sys::HtmlInputElement>().ok()) { i.select() } }/>
@@ -212,7 +254,7 @@ pub fn SharePanel(
 #[component]
 pub fn ShareFinding(key: String, what: &'static str) -> impl IntoView {
     let d = expect_context::<DebateView>();
-    let made = RwSignal::new(None::<Result<String, String>>);
+    let made = RwSignal::new(None::<Result<Shared, String>>);
     let whole = RwSignal::new(false);
     let key = StoredValue::new(key);
     // Each click makes a link; only the latest one is shown (a whole debate's link takes

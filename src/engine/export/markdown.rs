@@ -94,6 +94,9 @@ pub(super) fn quotes_line(view: &LogView, quotes: &[Checked]) -> String {
                     one_line(title)
                 ));
             }
+            None if left_out(view) => md.push_str(&format!(
+                "- Quote not checked (this copy of the debate left its sources out): “{text}”\n"
+            )),
             None => md.push_str(&format!("- Quote not found in any source: “{text}”\n")),
         }
     }
@@ -103,8 +106,17 @@ pub(super) fn quotes_line(view: &LogView, quotes: &[Checked]) -> String {
     md
 }
 
+/// Whether this copy of the debate came without its sources (a share link's).
+fn left_out(view: &LogView) -> bool {
+    view.config.as_ref().is_some_and(|c| c.sources_left_out > 0)
+}
+
 /// The debate's sources by title, and each seat's quotes: made, verified, not found.
 pub(super) fn sources_section(view: &LogView) -> String {
+    if left_out(view) {
+        let n = view.config.as_ref().map_or(0, |c| c.sources_left_out);
+        return format!("## Sources\n\nThis copy of the debate left its {n} source document(s) out; its quotes were not checked.\n\n");
+    }
     if view.sources.is_empty() {
         return String::new();
     }

@@ -19,6 +19,7 @@ mod json;
 mod kind;
 mod markdown;
 mod names;
+mod slim;
 mod text;
 mod walk;
 mod zip;
@@ -35,6 +36,7 @@ pub use json::to_json;
 pub use kind::{ExportFile, ExportKind};
 pub use markdown::to_markdown;
 pub use names::{file_name, named as file_name_for};
+pub use slim::without_sources;
 pub use text::to_text;
 pub use zip::zip;
 

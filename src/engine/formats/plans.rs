@@ -106,6 +106,7 @@ mod tests {
             forked_from: None,
             sources: Vec::new(),
             judges_read_sources: false,
+            sources_left_out: 0,
         }
     }
 

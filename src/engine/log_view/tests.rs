@@ -480,6 +480,16 @@ fn quotes_are_checked_against_the_sources_and_evidence_and_survive_export_and_im
         .iter()
         .any(|(n, t)| n.starts_with("messages/") && t.contains("- Quote not found in any source")));
 
+    // A share link too long with the documents carries the debate without them: its
+    // quotes of them read as not checked, never as not found; the evidence stays.
+    let slim = crate::engine::export::without_sources(&r.events).unwrap();
+    let slim = import(&to_json(&slim)).expect("a slim copy imports");
+    let md = to_markdown(&slim);
+    assert!(md.contains("- Quote not checked (this copy of the debate left its sources out): “the charge cut traffic across the cordon”"), "{md}");
+    assert!(md.contains("- Quote verified in E1 ¶1"));
+    assert!(md.contains("left its 1 source document(s) out"));
+    assert!(!md.contains("Quote not found"));
+
     // The export carries the sources, and the imported debate checks its quotes the same.
     let back = import(&to_json(&r.events)).expect("imports");
     let again = LogView::of(&back);

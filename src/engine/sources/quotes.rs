@@ -72,6 +72,22 @@ pub fn marked(text: &str) -> Vec<Marked> {
     out
 }
 
+/// `text` for a plain-text view (a forecast's argument in its panel): each marked quote
+/// between typographic quotation marks instead of its tags.
+pub fn as_plain_text(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    let mut at = 0;
+    for m in marked(text) {
+        out.push_str(&text[at..m.start - OPEN.len()]);
+        out.push('“');
+        out.push_str(text[m.start..m.end].trim());
+        out.push('”');
+        at = m.end + CLOSE.len();
+    }
+    out.push_str(&text[at..]);
+    out
+}
+
 /// Checks every quote `text` marks against the library's sources (without sources,
 /// nothing a turn marks can be found).
 pub fn check(text: &str, library: Option<&Library>) -> Vec<Checked> {

@@ -39,7 +39,7 @@ fn costs(d: DebateView) -> Option<String> {
 #[component]
 pub(super) fn CostsLine(
     error: RwSignal<Option<String>>,
-    share_link: RwSignal<Option<Result<String, String>>>,
+    share_link: RwSignal<Option<Result<crate::ui::share::Shared, String>>>,
 ) -> impl IntoView {
     let d = expect_context::<DebateView>();
     let cap_draft = RwSignal::new(String::new());

@@ -34,7 +34,7 @@ pub fn DebateScreen() -> impl IntoView {
     provide_context(ForkAt(RwSignal::new(None)));
     // The screen's one line for an action that was refused, whichever part refused it.
     let error = RwSignal::new(None::<String>);
-    let share_link = RwSignal::new(None::<Result<String, String>>);
+    let share_link = RwSignal::new(None::<Result<super::share::Shared, String>>);
     // A long stored debate is drawn a slice at a time (no long task).
     let drawn = super::progressive::progressively(d.blocks);
 

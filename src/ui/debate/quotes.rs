@@ -19,16 +19,30 @@ fn title_of(sources: &[Source], id: &str) -> String {
         .map_or_else(|| id.to_string(), |s| s.title.clone())
 }
 
-/// What a quote's mark says when pointed at or read out.
-fn verdict(q: &Checked, sources: &[Source]) -> String {
+/// What a quote's mark says when pointed at or read out, and its status: `unchecked`
+/// where it could not be checked (a share link that left the sources out).
+fn verdict(q: &Checked, sources: &[Source], left_out: bool) -> (&'static str, String) {
     match &q.found {
-        Some(f) => format!(
-            "Verified in {} ({})",
-            f.label(),
-            title_of(sources, &f.source)
+        Some(f) => (
+            "verified",
+            format!(
+                "Verified in {} ({})",
+                f.label(),
+                title_of(sources, &f.source)
+            ),
         ),
-        None => "Not found in any source".into(),
+        None if left_out => (
+            "unchecked",
+            "Not checked here: this link left the sources out".into(),
+        ),
+        None => ("not-found", "Not found in any source".into()),
     }
+}
+
+/// Whether the debate on screen came without its sources (from a share link).
+fn left_out(d: DebateView) -> bool {
+    d.config
+        .with_untracked(|c| c.as_ref().is_some_and(|c| c.sources_left_out > 0))
 }
 
 /// The quotes of a turn: each quoted passage in its text marked with its check (the
@@ -48,6 +62,7 @@ pub fn TurnQuotes(view: TurnView, article: NodeRef<Article>) -> impl IntoView {
             return;
         };
         let sources = d.sources.get_untracked();
+        let left_out = left_out(d);
         for (i, q) in quotes.iter().enumerate() {
             let Some(el) = marks
                 .get(i as u32)
@@ -55,23 +70,20 @@ pub fn TurnQuotes(view: TurnView, article: NodeRef<Article>) -> impl IntoView {
             else {
                 break;
             };
-            let status = if q.verified() {
-                "verified"
-            } else {
-                "not-found"
-            };
+            let (status, line) = verdict(q, &sources, left_out);
             let _ = el.set_attribute("data-status", status);
-            let _ = el.set_attribute("title", &verdict(q, &sources));
+            let _ = el.set_attribute("title", &line);
         }
     });
     move || {
         let quotes = view.quotes.get();
         (!quotes.is_empty()).then(|| {
             let sources = d.sources.get_untracked();
+            let left_out = left_out(d);
             let items = quotes
                 .into_iter()
                 .map(|q| {
-                    let line = verdict(&q, &sources);
+                    let (status, line) = verdict(&q, &sources, left_out);
                     let words = format!("“{}”", q.text);
                     match q.found.clone() {
                         Some(f) => view! {
@@ -83,8 +95,8 @@ pub fn TurnQuotes(view: TurnView, article: NodeRef<Article>) -> impl IntoView {
                         }
                         .into_any(),
                         None => view! {
-                            <li class="quote not-found">
-                                <span class="mark" aria-hidden="true">"✗"</span>
+                            <li class=format!("quote {status}")>
+                                <span class="mark" aria-hidden="true">{if left_out { "?" } else { "✗" }}</span>
                                 <span class="words">{words}</span>" "
                                 <span class="verdict">{line}</span>
                             </li>
@@ -95,7 +107,7 @@ pub fn TurnQuotes(view: TurnView, article: NodeRef<Article>) -> impl IntoView {
                 .collect_view();
             view! {
                 <details class="quotes" open>
-                    <summary>{quote_summary(&view.quotes.get_untracked())}</summary>
+                    <summary>{quote_summary(&view.quotes.get_untracked(), left_out)}</summary>
                     <ul>{items}</ul>
                 </details>
             }
@@ -103,11 +115,12 @@ pub fn TurnQuotes(view: TurnView, article: NodeRef<Article>) -> impl IntoView {
     }
 }
 
-fn quote_summary(quotes: &[Checked]) -> String {
+fn quote_summary(quotes: &[Checked], left_out: bool) -> String {
     let verified = quotes.iter().filter(|q| q.verified()).count();
     let missing = quotes.len() - verified;
     match missing {
         0 => format!("Quotes: {verified} verified"),
+        _ if left_out => format!("Quotes: {verified} verified, {missing} not checked here"),
         _ => format!("Quotes: {verified} verified, {missing} not found"),
     }
 }

@@ -304,6 +304,7 @@ pub fn new_config(
         forked_from: None,
         sources: Vec::new(),
         judges_read_sources: false,
+        sources_left_out: 0,
     };
     if fact_checker {
         config.seats.push(SeatConfig {

@@ -112,6 +112,7 @@ pub fn new_config(
         forked_from: None,
         sources: Vec::new(),
         judges_read_sources: false,
+        sources_left_out: 0,
     }
 }
 

@@ -100,6 +100,7 @@ fn config() -> DebateConfig {
         forked_from: None,
         sources: Vec::new(),
         judges_read_sources: false,
+        sources_left_out: 0,
     }
 }
 

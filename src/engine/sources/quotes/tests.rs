@@ -179,3 +179,12 @@ fn prompts_carry_each_quotes_status_in_its_tag() {
         "See <quote status=\"verified\" passage=\"S1 ¶1\">ran for seven months</quote> and <quote status=\"not found\">ran for nine months</quote>."
     );
 }
+
+#[test]
+fn a_plain_text_view_shows_quotes_between_quotation_marks() {
+    assert_eq!(
+        as_plain_text("It said <quote> the charge worked </quote>, and <quote>no</quote>."),
+        "It said “the charge worked”, and “no”."
+    );
+    assert_eq!(as_plain_text("<quote>open only"), "<quote>open only");
+}

@@ -206,7 +206,7 @@ fn role_card(d: DebateView, round: u32, seat: String, name: String) -> impl Into
                             <ul>{a.evidence.iter().map(|e| view! { <li>{e.clone()}</li> }).collect_view()}</ul>
                         </details>
                     });
-                    view! { <p class="fc-text">{a.argument.clone()}</p> {probs} {refs} {builds} {evidence} }.into_any()
+                    view! { <p class="fc-text">{crate::engine::sources::quotes::as_plain_text(&a.argument)}</p> {probs} {refs} {builds} {evidence} }.into_any()
                 }
                 // A debate that has ended will not read this answer any more.
                 None if d.outcome.get().is_some() && matches!(state_id.get(), "reading" | "streaming") => view! {
