@@ -160,6 +160,31 @@ test('a tournament of two contestants on one motion, judged by the local model, 
 
 // The goal is 90% for every format; each format's few answers make one sampled slip a big
 // share of it, so the guard is on all four together (each is printed above).
+test('a classic debate over a short document on the local model finishes; its speeches get the passages and every quote is checked', { skip: !enabled && 'AGORA_LOCAL_MODEL is not 1', timeout: 900_000 }, async () => {
+  const { page, consoleLines } = await openOnLocalModel();
+  await page.fill('#topic', 'Should cities charge cars to enter their centres?');
+  await page.fill('#rounds', '1');
+  await page.locator('.sources-form > summary').click();
+  await page.fill('#source-title', 'Stockholm congestion report');
+  await page.fill('#source-text', 'The congestion charge cut traffic across the cordon by about 20 percent.\n\nRetail sales in the zone did not fall.\n\nTwo thirds of residents said the streets felt safer after the trial.');
+  await page.click('#add-source');
+  await page.click('#start');
+  await page.waitForSelector('.badge.done, .badge.failed, .note.error', { timeout: 840_000 });
+  const turns = await transcript(page);
+  assert.ok(await page.locator('.badge.done').isVisible(), `the debate failed: ${JSON.stringify(turns.at(-1))} ${consoleLines.join('\n')}`);
+  // Every speech of a position was sent the document's passage.
+  const events = await storedEvents(page);
+  const speeches = events.map(e => e.kind.TurnStarted).filter(t => t && t.seat.startsWith('position-'));
+  assert.ok(speeches.length >= 6);
+  for (const s of speeches) assert.match(s.request, /\[S1 ¶1 · Stockholm congestion report\]/, s.call.path);
+  // What the small model quoted, as the screen checked it.
+  const marks = await page.$$eval('.turn q.src-quote', qs => qs.map(q => q.dataset.status || 'unchecked'));
+  const verified = marks.filter(m => m === 'verified').length;
+  const missing = marks.filter(m => m === 'not-found').length;
+  console.log(`classic over a document on the local model: ${marks.length} quotes made, ${verified} verified, ${missing} not found`);
+  assert.equal(verified + missing, marks.length, 'every quote was checked');
+});
+
 test('at least 90% of the structured answers across the four formats are parsed on the first try', { skip: !enabled && 'AGORA_LOCAL_MODEL is not 1' }, () => {
   assert.ok(tally.total >= 20, `only ${tally.total} structured answers were counted`);
   const share = tally.parsed / tally.total;
