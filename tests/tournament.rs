@@ -97,6 +97,8 @@ fn spec() -> TournamentSpec {
         host: model("host"),
         seed: 42,
         spending_cap: None,
+        sources: Vec::new(),
+        judges_read_sources: false,
     }
 }
 

@@ -18,7 +18,7 @@ use crate::engine::cost::Ledger;
 use crate::engine::event::{Event, EventKind, Input, Outcome, Purpose};
 use crate::engine::model::{ChatMessage, ChatRequest, ErrorKind, Role};
 use crate::engine::prompt::{render, JSON_REPAIR};
-use crate::engine::tournament::progress::{Spend, Tournament, TournamentEvent, Work};
+use crate::engine::tournament::progress::{Quotes, Spend, Tournament, TournamentEvent, Work};
 use crate::engine::tournament::schedule::shown_first;
 use crate::engine::tournament::spec::{entrant_name, side_seats, TournamentSpec};
 use crate::engine::tournament::verdict::{self, Decision, VERDICT_TOKENS};
@@ -569,6 +569,7 @@ impl TournamentRun {
                 spend(&ledger, &stored.events, &[b]),
             ],
             host: spend(&ledger, &stored.events, &host),
+            quotes: quotes_of(&stored.events, [a, b]),
         })
         .await?;
         match (outcome, held) {
@@ -695,4 +696,18 @@ impl TournamentRun {
 /// The store's failure to read a tournament's log.
 fn stored(why: String) -> TournamentError {
     super::SessionError::Store(why).into()
+}
+
+/// Each side's quotes in a finished debate, as its screen counts them.
+fn quotes_of(events: &[crate::engine::event::Event], sides: [&str; 2]) -> [Quotes; 2] {
+    let counts = crate::engine::log_view::LogView::of(events).quote_counts();
+    sides.map(|seat| {
+        counts
+            .iter()
+            .find(|c| c.seat == seat)
+            .map_or_else(Quotes::default, |c| Quotes {
+                made: c.made,
+                verified: c.verified,
+            })
+    })
 }

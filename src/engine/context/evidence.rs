@@ -49,14 +49,13 @@ impl DebateCtx {
             return;
         };
         grounding::mark_quotes(request, &library);
-        let reads = match request.purpose {
-            Purpose::Argument => true,
-            Purpose::Evaluation => self.state.borrow().config.judges_read_sources,
-            _ => false,
+        let guide = match request.purpose {
+            Purpose::Argument => grounding::GUIDE,
+            Purpose::Evaluation if self.state.borrow().config.judges_read_sources => {
+                grounding::JUDGE_GUIDE
+            }
+            _ => return,
         };
-        if !reads {
-            return;
-        }
         if let Participant::Model { context_tokens, .. } = participant {
             let stance = self
                 .state
@@ -67,7 +66,7 @@ impl DebateCtx {
                 .unwrap_or_default();
             let asked = request.messages.last().map_or("", |m| m.content.as_str());
             let query = format!("{stance}\n{asked}");
-            grounding::add_passages(request, &library, *context_tokens, &query);
+            grounding::add_passages(request, guide, &library, *context_tokens, &query);
         }
     }
 }

@@ -11,6 +11,8 @@ use super::library::Library;
 use super::quotes;
 
 pub const GUIDE: &str = include_str!("../../../prompts/sources.md");
+/// The same passages as a judge is given them (when judges read the sources).
+pub const JUDGE_GUIDE: &str = include_str!("../../../prompts/sources_judge.md");
 pub const QUOTE_STATUS: &str = include_str!("../../../prompts/quote_status.md");
 
 /// The share of a seat's window (as `transcript::budget` counts it) that a speaking call's
@@ -23,7 +25,12 @@ pub fn reserve(window: u32) -> u32 {
 /// `query`, best first, within `budget` tokens (whole passages while they fit; when not
 /// even the best one does, its beginning).
 pub fn block(library: &Library, query: &str, budget: u32) -> Option<String> {
-    let shell = tokens::estimate(&render(GUIDE, &[("passages", "")]));
+    block_in(GUIDE, library, query, budget)
+}
+
+/// `block` under another guide (`JUDGE_GUIDE`).
+pub fn block_in(guide: &str, library: &Library, query: &str, budget: u32) -> Option<String> {
+    let shell = tokens::estimate(&render(guide, &[("passages", "")]));
     let mut left = budget.checked_sub(shell + 8)?;
     let mut shown = Vec::new();
     for p in library.ranked(query) {
@@ -41,7 +48,7 @@ pub fn block(library: &Library, query: &str, budget: u32) -> Option<String> {
             left = 0;
         }
     }
-    (!shown.is_empty()).then(|| render(GUIDE, &[("passages", &shown.join("\n\n"))]))
+    (!shown.is_empty()).then(|| render(guide, &[("passages", &shown.join("\n\n"))]))
 }
 
 /// Marks every quote in the request's messages with its check and, where there was one,
@@ -61,13 +68,20 @@ pub fn mark_quotes(request: &mut ChatRequest, library: &Library) -> bool {
     any
 }
 
-/// Adds the passages for a speaking call: `query` says what it argues, and they get what
-/// the seat's window leaves beside the request, up to `reserve`.
-pub fn add_passages(request: &mut ChatRequest, library: &Library, window: u32, query: &str) {
+/// Adds the passages for a call (a speaking call's under `GUIDE`, a judge's under
+/// `JUDGE_GUIDE`): `query` says what it is about, and they get what the seat's window
+/// leaves beside the request, up to `reserve`.
+pub fn add_passages(
+    request: &mut ChatRequest,
+    guide: &str,
+    library: &Library,
+    window: u32,
+    query: &str,
+) {
     let window = window.min(16_000);
     let used = tokens::prompt(request) + request.max_tokens + 64;
     let room = window.saturating_sub(used).min(reserve(window));
-    if let Some(block) = block(library, query, room) {
+    if let Some(block) = block_in(guide, library, query, room) {
         add_to_system(request, &block);
     }
 }
@@ -141,7 +155,7 @@ mod tests {
             max_tokens: 300,
         };
         assert!(mark_quotes(&mut req, &lib));
-        add_passages(&mut req, &lib, 4_096, "buses");
+        add_passages(&mut req, GUIDE, &lib, 4_096, "buses");
         let user = &req.messages[1].content;
         assert!(
             user.contains("<quote status=\"verified\" passage=\"S1 ¶2\">buses more words</quote>"),

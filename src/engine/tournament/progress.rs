@@ -31,6 +31,24 @@ impl Spend {
     }
 }
 
+/// One side's quotes in a debate: how many it made and how many were verified.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Quotes {
+    pub made: u32,
+    pub verified: u32,
+}
+
+impl Quotes {
+    pub fn add(&mut self, other: &Quotes) {
+        self.made += other.made;
+        self.verified += other.verified;
+    }
+
+    pub fn not_found(&self) -> u32 {
+        self.made - self.verified
+    }
+}
+
 // Externally tagged, as a debate's events are.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub enum TournamentEvent {
@@ -49,6 +67,10 @@ pub enum TournamentEvent {
         /// What each side's contestant spent (side 0 first), and the host's seats.
         sides: [Spend; 2],
         host: Spend,
+        /// Each side's quotes of the sources (none in a debate without sources, and in
+        /// logs written before sources).
+        #[serde(default, skip_serializing_if = "no_quotes")]
+        quotes: [Quotes; 2],
     },
     /// One judge's verdict; `decision` is `None` when its answer could not be read even
     /// after a repair (the vote is left out, and the reason says why).
@@ -71,6 +93,10 @@ pub enum TournamentEvent {
     },
 }
 
+fn no_quotes(q: &[Quotes; 2]) -> bool {
+    q.iter().all(|q| q.made == 0)
+}
+
 /// One judge's vote on one debate.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Vote {
@@ -86,6 +112,7 @@ pub struct MatchProgress {
     pub ended: Option<Outcome>,
     pub sides: [Spend; 2],
     pub host: Spend,
+    pub quotes: [Quotes; 2],
     pub votes: Vec<Vote>,
 }
 
@@ -165,6 +192,7 @@ impl Tournament {
                 outcome,
                 sides,
                 host,
+                quotes,
             } => {
                 let i = self.index(match_id)?;
                 let p = &mut self.progress[i];
@@ -172,6 +200,7 @@ impl Tournament {
                 // A resumed debate reports its whole spend again: the latest is the total.
                 p.sides = *sides;
                 p.host = *host;
+                p.quotes = *quotes;
             }
             TournamentEvent::Verdict {
                 match_id,
@@ -276,6 +305,7 @@ pub(crate) mod tests {
             outcome,
             sides: [spend(0.01), spend(0.02)],
             host: spend(0.005),
+            quotes: Default::default(),
         }
     }
 

@@ -32,6 +32,14 @@ pub struct TournamentSpec {
     /// For the whole tournament, in US dollars.
     #[serde(default)]
     pub spending_cap: Option<f64>,
+    /// Documents every debate argues from (each gets them in its configuration).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub sources: Vec<crate::engine::sources::Source>,
+    /// The judges (the debates' own and the tournament's) get the passages too. Off, a
+    /// judge sees only the quotes and whether each was verified: the debaters read, the
+    /// judge does not (Khan et al., 2024).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub judges_read_sources: bool,
 }
 
 /// The seats of the two sides; side 0 speaks first.
@@ -164,7 +172,7 @@ impl TournamentSpec {
     /// contestants on their sides and the host in every other seat.
     pub fn debate_config(&self, motion: usize, first: usize, second: usize) -> DebateConfig {
         let [a, b] = side_seats(self.format);
-        default_config(self.format, &self.motions[motion], &|seat| {
+        let mut config = default_config(self.format, &self.motions[motion], &|seat| {
             if seat == a {
                 self.contestants[first].clone()
             } else if seat == b {
@@ -172,7 +180,10 @@ impl TournamentSpec {
             } else {
                 self.host.clone()
             }
-        })
+        });
+        config.sources.clone_from(&self.sources);
+        config.judges_read_sources = self.judges_read_sources && !self.sources.is_empty();
+        config
     }
 }
 
@@ -276,6 +287,8 @@ pub(crate) mod tests {
             host: model_on("h", "host"),
             seed: 7,
             spending_cap: None,
+            sources: Vec::new(),
+            judges_read_sources: false,
         }
     }
 

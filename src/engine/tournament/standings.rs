@@ -5,7 +5,7 @@
 use serde_json::{json, Value};
 
 use super::agreement::{category_counts, fleiss_kappa, pairwise, PairAgreement};
-use super::progress::{Spend, Tournament};
+use super::progress::{Quotes, Spend, Tournament};
 use super::rating::{ratings, Game, Rating};
 use super::spec::entrant_name;
 use super::verdict::Decision;
@@ -26,6 +26,8 @@ pub struct Row {
     /// order, not the model, decided them.
     pub side_wins: u32,
     pub spend: Spend,
+    /// Its quotes of the sources over all its debates.
+    pub quotes: Quotes,
 }
 
 impl Row {
@@ -135,6 +137,7 @@ pub fn unrated(t: &Tournament) -> (Standings, Vec<Game>) {
             ties: 0,
             side_wins: 0,
             spend: Spend::default(),
+            quotes: Quotes::default(),
         })
         .collect();
     let mut s = Standings {
@@ -155,6 +158,7 @@ pub fn unrated(t: &Tournament) -> (Standings, Vec<Game>) {
         let p = &t.progress[i];
         for side in 0..2 {
             rows[m.contestant(side)].spend.add(&p.sides[side]);
+            rows[m.contestant(side)].quotes.add(&p.quotes[side]);
         }
         for v in &p.votes {
             let judge = &mut s.judges[v.judge];
@@ -285,7 +289,7 @@ fn decision_label(t: &Tournament, i: usize, d: Option<Decision>) -> String {
 /// The leaderboard, then one line per debate with its id and every judge's verdict.
 pub fn csv(t: &Tournament, s: &Standings) -> String {
     let mut out = String::from(
-        "rank,model,points,low,high,wins,losses,ties,wins_by_side_order,input_tokens,output_tokens,usd\n",
+        "rank,model,points,low,high,wins,losses,ties,wins_by_side_order,input_tokens,output_tokens,usd,quotes,quotes_verified,quotes_not_found\n",
     );
     for (rank, r) in s.rows.iter().enumerate() {
         let cells = [
@@ -301,6 +305,9 @@ pub fn csv(t: &Tournament, s: &Standings) -> String {
             r.spend.input_tokens.to_string(),
             r.spend.output_tokens.to_string(),
             decimal(r.spend.usd, 6),
+            r.quotes.made.to_string(),
+            r.quotes.verified.to_string(),
+            r.quotes.not_found().to_string(),
         ];
         out.push_str(&cells.join(","));
         out.push('\n');
@@ -350,6 +357,7 @@ pub fn json(t: &Tournament, s: &Standings) -> Value {
             "output_tokens": r.spend.output_tokens,
             "usd": r.spend.usd,
             "usd_incomplete": r.spend.unpriced,
+            "quotes": {"made": r.quotes.made, "verified": r.quotes.verified, "not_found": r.quotes.not_found()},
         })).collect::<Vec<_>>(),
         "first_side_won": [s.first_side_wins, s.decided],
         "shown_first_won": [s.shown_first_wins, s.decided_votes],
@@ -458,6 +466,60 @@ mod tests {
         // Each contestant argued four debates at $0.01 or $0.02 a side.
         let cost: f64 = s.rows.iter().map(|r| r.spend.usd).sum();
         assert!((cost - 6.0 * 0.03).abs() < 1e-9);
+    }
+
+    #[test]
+    fn the_leaderboard_counts_each_models_quotes_over_its_debates() {
+        let s = spec(&["a", "b"], &["m0"], &["x"]);
+        let mut log = vec![TournamentEvent::Started { spec: s }];
+        for (id, quotes) in [("m0-0v1", [(3, 3), (2, 0)]), ("m0-1v0", [(1, 0), (4, 4)])] {
+            log.push(TournamentEvent::DebateStarted {
+                match_id: id.into(),
+                debate_id: format!("debate-{id}"),
+            });
+            let mut e = ended(id, Outcome::Completed);
+            if let TournamentEvent::DebateEnded { quotes: q, .. } = &mut e {
+                *q = quotes.map(|(made, verified)| Quotes { made, verified });
+            }
+            log.push(e);
+        }
+        let t = Tournament::from_events(&log).unwrap();
+        let s = standings(&t);
+        let row = |name: &str| s.rows.iter().find(|r| r.name.starts_with(name)).unwrap();
+        // a spoke first in m0-0v1 (3 of 3 verified) and second in m0-1v0 (4 of 4).
+        assert_eq!(
+            row("a").quotes,
+            Quotes {
+                made: 7,
+                verified: 7
+            }
+        );
+        assert_eq!(
+            row("b").quotes,
+            Quotes {
+                made: 3,
+                verified: 0
+            }
+        );
+        let csv = csv(&t, &s);
+        assert!(csv
+            .lines()
+            .next()
+            .unwrap()
+            .ends_with(",quotes,quotes_verified,quotes_not_found"));
+        assert!(
+            csv.lines()
+                .any(|l| l.contains(",b (c),") && l.ends_with(",3,0,3")),
+            "{csv}"
+        );
+        let json = json(&t, &s);
+        let b = json["leaderboard"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|r| r["model"].as_str().unwrap().starts_with('b'))
+            .unwrap();
+        assert_eq!(b["quotes"]["not_found"], 3);
     }
 
     #[test]

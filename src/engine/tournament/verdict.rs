@@ -11,6 +11,7 @@ use crate::engine::event::{Event, EventKind};
 use crate::engine::formats::shown_text;
 use crate::engine::json_extract::extract;
 use crate::engine::prompt::render;
+use crate::engine::sources::{grounding, library::Library, quotes};
 
 pub const VERDICT: &str = include_str!("../../../prompts/tournament/verdict.md");
 pub const VERDICT_TOKENS: u32 = 400;
@@ -98,6 +99,28 @@ pub fn prompt(
     let [a, b] = blind(spec, config, events, shown_first);
     // A turn cannot close the quotes it is shown in and speak to the judge from outside.
     let quoted = |s: &str| s.replace("\"\"\"", "\"\" \"");
+    // In a debate with sources, each quote goes with its check, and the judge is told how
+    // to weigh it; a judge who reads the sources gets the passages the debate is about.
+    let sources = crate::engine::sources::of_log(events);
+    let library = (!sources.is_empty()).then(|| Library::new(sources));
+    let checked = |said: String| match &library {
+        Some(l) => quotes::with_status(&said, &quotes::check(&said, Some(l))),
+        None => said,
+    };
+    let mut about_sources = String::new();
+    if let Some(l) = &library {
+        about_sources.push_str(grounding::QUOTE_STATUS.trim());
+        about_sources.push_str("\n\n");
+        if spec.judges_read_sources {
+            let query = format!("{}\n{}\n{}", config.topic, a.said(), b.said());
+            if let Some(block) =
+                grounding::block_in(grounding::JUDGE_GUIDE, l, &query, SOURCES_TOKENS)
+            {
+                about_sources.push_str(&block);
+                about_sources.push_str("\n\n");
+            }
+        }
+    }
     render(
         VERDICT,
         &[
@@ -105,11 +128,15 @@ pub fn prompt(
             ("format", spec.format.label()),
             ("stance_a", &a.stance),
             ("stance_b", &b.stance),
-            ("said_a", &quoted(&a.said())),
-            ("said_b", &quoted(&b.said())),
+            ("sources", &about_sources),
+            ("said_a", &quoted(&checked(a.said()))),
+            ("said_b", &quoted(&checked(b.said()))),
         ],
     )
 }
+
+/// The most of the sources' passages a judge who reads them is given.
+pub const SOURCES_TOKENS: u32 = 1_500;
 
 /// The JSON Schema of a verdict, so a connection that takes schemas answers in shape.
 pub fn schema() -> Value {
@@ -297,6 +324,61 @@ mod tests {
             },
         };
         [started, finished]
+    }
+
+    #[test]
+    fn over_sources_a_judge_gets_each_quotes_check_and_the_passages_only_when_judges_read_them() {
+        for read in [false, true] {
+            let mut s = spec(&["alpha", "beta"], &["Cities should charge cars"], &["j"]);
+            s.sources = vec![crate::engine::sources::Source::new(
+                "S1",
+                "Stockholm report",
+                crate::engine::sources::Origin::Pasted,
+                "The charge cut traffic across the cordon by about 20 percent.",
+            )
+            .unwrap()];
+            s.judges_read_sources = read;
+            let config = s.debate_config(0, 0, 1);
+            assert_eq!(config.sources, s.sources, "every debate argues from them");
+            let mut events = vec![Event {
+                seq: 0,
+                at_ms: 0,
+                kind: EventKind::DebateStarted {
+                    schema: crate::engine::event::SCHEMA_VERSION,
+                    config: config.clone(),
+                    seed: 1,
+                    planned_calls: 0,
+                },
+            }];
+            events.extend(said(
+                1,
+                "position-a",
+                "Opening statement",
+                "<quote>The charge cut traffic</quote>.",
+            ));
+            events.extend(said(
+                3,
+                "position-b",
+                "Opening statement",
+                "<quote>Traffic doubled</quote>.",
+            ));
+            let p = prompt(&s, &config, &events, 0);
+            assert!(
+                p.contains(
+                    "<quote status=\"verified\" passage=\"S1 ¶1\">The charge cut traffic</quote>"
+                ),
+                "{p}"
+            );
+            assert!(
+                p.contains("<quote status=\"not found\">Traffic doubled</quote>"),
+                "{p}"
+            );
+            assert!(
+                p.contains("status=\"not found\" occurs in no source"),
+                "{p}"
+            );
+            assert_eq!(p.contains("[S1 ¶1 · Stockholm report]"), read, "{p}");
+        }
     }
 
     #[test]

@@ -40,6 +40,8 @@ fn usd(s: &Spend) -> String {
 
 fn leaderboard(t: &Tournament, s: &Standings, rating: bool) -> AnyView {
     let names = short_names(&t.spec.contestants);
+    // A tournament over sources counts each model's quotes of them.
+    let sourced = !t.spec.sources.is_empty();
     let rows = s
         .rows
         .iter()
@@ -50,7 +52,7 @@ fn leaderboard(t: &Tournament, s: &Standings, rating: bool) -> AnyView {
             } else {
                 r.side_wins.to_string()
             };
-            vec![
+            let mut cells = vec![
                 Cell::Text((rank + 1).to_string()),
                 Cell::Head(names[r.contestant].clone()),
                 Cell::Text(decimal(r.rating.points, 0)),
@@ -62,25 +64,31 @@ fn leaderboard(t: &Tournament, s: &Standings, rating: bool) -> AnyView {
                 Cell::Text(format!("{}–{}–{}", r.wins, r.losses, r.ties)),
                 Cell::Text(order),
                 Cell::Text(usd(&r.spend)),
-            ]
+            ];
+            if sourced {
+                cells.push(Cell::Text(format!(
+                    "{} ({} verified, {} not found)",
+                    r.quotes.made,
+                    r.quotes.verified,
+                    r.quotes.not_found()
+                )));
+            }
+            cells
         })
         .collect();
-    let table = data_table(
-        "leaderboard",
-        "Leaderboard",
-        "",
-        None,
-        vec![
-            Column("#", true),
-            Column("Model", false),
-            Column("Strength", true),
-            Column("95% interval", true),
-            Column("W–L–T", true),
-            Column("Wins by side order", true),
-            Column("Spent", true),
-        ],
-        rows,
-    );
+    let mut columns = vec![
+        Column("#", true),
+        Column("Model", false),
+        Column("Strength", true),
+        Column("95% interval", true),
+        Column("W–L–T", true),
+        Column("Wins by side order", true),
+        Column("Spent", true),
+    ];
+    if sourced {
+        columns.push(Column("Quotes", true));
+    }
+    let table = data_table("leaderboard", "Leaderboard", "", None, columns, rows);
     view! {
         <p class="hint">"Strength on an Elo-like scale (1000 is the field's middle; 400 points are 10-to-1 odds), from every judged debate. The interval is where 95% of 1,000 resamplings of the debates put it: overlapping intervals mean the order is not settled. A win \"by side order\" is one where the same side won both legs of a pairing on a motion: the side, not the model, decided it."</p>
         {table}

@@ -63,6 +63,9 @@ struct Form {
     host: Entrant,
     cap: RwSignal<String>,
     prices: RwSignal<PriceTable>,
+    /// Documents every debate argues from, and whether judges read them too.
+    sources: RwSignal<Vec<crate::engine::sources::Source>>,
+    judges_read: RwSignal<bool>,
     next_key: StoredValue<u32>,
 }
 
@@ -89,6 +92,8 @@ impl Form {
             host: entrant(&conn, &model),
             cap: RwSignal::new(String::new()),
             prices: RwSignal::new(crate::session::saved::load_prices()),
+            sources: RwSignal::new(Vec::new()),
+            judges_read: RwSignal::new(false),
             next_key,
         }
     }
@@ -150,6 +155,8 @@ impl Form {
             host: self.participant(&self.host),
             seed,
             spending_cap: cap,
+            sources: self.sources.get(),
+            judges_read_sources: self.judges_read.get(),
         };
         spec.validate()?;
         Ok(spec)
@@ -450,6 +457,7 @@ pub fn TournamentSetup() -> impl IntoView {
                 <EntrantRow what="Host" allow_person=false entrant=form.host index=Signal::derive(|| 0)
                     can_remove=false on_remove=None/>
             </fieldset>
+            <crate::ui::sources_form::SourcesForm sources=form.sources judges_read=form.judges_read/>
             <details class="costs">
                 <summary>"Prices and spending cap"</summary>
                 <p class="hint">"US dollars per million tokens: input, then output."</p>
