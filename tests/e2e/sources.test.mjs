@@ -145,3 +145,58 @@ test('a debate over a PDF and pasted text shows each quote verified or not found
   await page.waitForSelector('.turn q.src-quote[data-status]');
   assert.deepEqual(await marks(page), shown);
 });
+
+test('a tournament over a source: judges who have not seen it weigh the checked quotes, and the leaderboard counts them', async () => {
+  const { page } = await openApp(w.browser, w.site.url);
+  await addConnection(page, { name: 'Stand-in', url: `${w.standin.base}/v1`, model: 'host', callHeader: true, concurrency: 4 });
+  await page.getByRole('link', { name: 'Tournaments' }).click();
+  await page.waitForSelector('#start-tournament');
+  await page.fill('#tournament-name', 'Evidence cup');
+  for (const [n, model] of [[1, 'alpha'], [2, 'beta']]) {
+    await page.getByLabel(`Contestant ${n} connection`).selectOption({ label: 'Stand-in' });
+    await page.getByLabel(`Contestant ${n} model`).fill(model);
+  }
+  await page.fill('#motions', TOPIC);
+  await page.getByLabel('Judge 1 connection').selectOption({ label: 'Stand-in' });
+  await page.getByLabel('Judge 1 model').fill('judge-x');
+  await page.getByLabel('Host connection').selectOption({ label: 'Stand-in' });
+  await page.getByLabel('Host model').fill('host');
+  await page.locator('.sources-form > summary').click();
+  await page.setInputFiles('#source-files', [{ name: 'stockholm.pdf', mimeType: 'application/pdf', buffer: REPORT }]);
+  await page.locator('.source-item', { hasText: 'Stockholm congestion report' }).waitFor({ timeout: 30_000 });
+  await page.fill('#source-title', 'Residents survey');
+  await page.fill('#source-text', 'Two thirds of residents said the streets felt safer after the trial.');
+  await page.click('#add-source');
+  assert.equal(await page.locator('#judges-read-sources').isChecked(), false, 'by default the judges do not read the sources');
+  await page.click('#start-tournament');
+  await page.waitForFunction(() => document.querySelector('#tournament-state')?.textContent === 'Finished', null, { timeout: 120_000 });
+
+  // Each model's quotes over its two debates (one on each side): the first side's seat
+  // quotes the sources word for word, the second's quotes words they do not have.
+  await page.waitForFunction(() => {
+    const rows = [...document.querySelectorAll('#leaderboard tbody tr')];
+    return rows.length === 2 && !/being worked out/.test(document.querySelector('#leaderboard').textContent)
+      && rows.every((r) => r.children[4].textContent.split('–').map(Number).reduce((a, b) => a + b) === 2);
+  });
+  const rows = await page.locator('#leaderboard tbody tr').evaluateAll((trs) =>
+    trs.map((tr) => [...tr.querySelectorAll('th, td')].map((c) => c.textContent.trim())));
+  const head = await page.locator('#leaderboard thead th').allTextContents();
+  const q = head.findIndex((h) => h.trim() === 'Quotes');
+  assert.ok(q > 0, head.join('|'));
+  for (const r of rows) assert.match(r[q], /^\d+ \(\d+ verified, \d+ not found\)$/, r.join('|'));
+  const total = rows.map((r) => r[q].match(/^(\d+) \((\d+) verified, (\d+) not found/).slice(1).map(Number))
+    .reduce((a, b) => a.map((x, i) => x + b[i]));
+  assert.ok(total[1] > 0 && total[2] > 0, `verified and not found both counted: ${total}`);
+
+  // The judge got each quote with its check and how to weigh it, never the passages.
+  const log = await w.standin.log();
+  const verdicts = log.filter((r) => r.path.startsWith('verdict/'));
+  assert.ok(verdicts.length >= 2, JSON.stringify(log.map((r) => [r.seat, r.purpose, r.path])));
+  for (const v of verdicts) {
+    const prompt = v.messages.map((m) => m.content).join('\n');
+    assert.match(prompt, /<quote status="verified" passage="S\d ¶1">/);
+    assert.match(prompt, /<quote status="not found">shops in the zone lost half their trade<\/quote>/);
+    assert.match(prompt, /occurs in no source/);
+    assert.doesNotMatch(prompt, /\[S1 ¶1 · /, 'a judge who has not seen the sources gets no passage');
+  }
+});
