@@ -200,3 +200,38 @@ test('a tournament over a source: judges who have not seen it weigh the checked 
     assert.doesNotMatch(prompt, /\[S1 ¶1 · /, 'a judge who has not seen the sources gets no passage');
   }
 });
+
+test('duelogic and crux debates over a source mark their speakers’ quotes verified or not found', async () => {
+  // Every speech quotes the source once word for word and once with words it does not have.
+  await w.standin.setScript({
+    answers: [{
+      purpose: 'argument',
+      text: 'The record says <quote>Two thirds of residents said the streets felt safer</quote>, whatever the claim that <quote>residents moved away in droves</quote>.',
+      chunk_delay_ms: 2,
+    }],
+    default: { chunk_delay_ms: 2 },
+  });
+  const formats = [
+    ['Duelogic', async (page) => page.fill('#duelogic-rounds', '1')],
+    ['Crux', async (page) => { await page.fill('#crux-aspects', '1'); await page.fill('#crux-exchanges', '4'); }],
+  ];
+  for (const [format, options] of formats) {
+    const { page } = await openApp(w.browser, w.site.url);
+    await addConnection(page, { name: 'Stand-in', url: `${w.standin.base}/v1`, model: 'standin', callHeader: true });
+    await page.getByRole('radio', { name: format }).check();
+    await page.fill('#topic', TOPIC);
+    await options(page);
+    await page.locator('.sources-form > summary').click();
+    await page.fill('#source-title', 'Residents survey');
+    await page.fill('#source-text', 'Two thirds of residents said the streets felt safer after the trial.');
+    await page.click('#add-source');
+    await page.click('#start');
+    await page.waitForSelector('.badge.done', { timeout: 90_000 });
+    await page.waitForSelector('.turn q.src-quote[data-status]');
+    const shown = await page.$$eval('.turn q.src-quote', (qs) => qs.map((q) => q.dataset.status));
+    const verified = shown.filter((s) => s === 'verified').length;
+    const missing = shown.filter((s) => s === 'not-found').length;
+    assert.ok(verified >= 2 && verified === missing && verified + missing === shown.length, `${format}: ${shown.join(' ')}`);
+    await page.context().close();
+  }
+});
