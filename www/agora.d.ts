@@ -31,8 +31,8 @@ export interface DebateRequest {
    * Each speech gets the most relevant passages; every `<quote>…</quote>` a debater
    * writes is checked word for word against them and shown verified or not found. */
   sources?: { title?: string; text: string }[];
-  /** Judges, the Arbiter and the analyst get the passages too. Off (the default), they see
-   * only the quotes and whether each was verified. */
+  /** Judges, the Arbiter and the analyst get passages too, in the room their prompts leave.
+   * Off (the default), they see only the quotes and whether each was verified. */
   judges_read_sources?: boolean;
 }
 

@@ -77,32 +77,41 @@ enum QuoteMark {
     Close,
 }
 
-/// `text` cut at each `<quote>` and `</quote>` (in any case): the text before each mark,
-/// and the mark; the last piece has none.
+/// `text` cut at each `<quote>` (or `<quote …>`: attributes a model copied are not shown)
+/// and `</quote>`, in any case: the text before each mark, and the mark; the last piece
+/// has none.
 fn quote_marks(text: &str) -> Vec<(&str, Option<QuoteMark>)> {
     let lower = text.to_ascii_lowercase();
     let mut out = Vec::new();
     let mut at = 0;
-    loop {
-        let open = lower[at..].find("<quote>").map(|i| (i, QuoteMark::Open, 7));
-        let close = lower[at..]
-            .find("</quote>")
-            .map(|i| (i, QuoteMark::Close, 8));
-        let next = match (open, close) {
-            (Some(o), Some(c)) => Some(if o.0 < c.0 { o } else { c }),
-            (o, c) => o.or(c),
+    let mut from = 0;
+    while let Some(i) = lower[from..].find('<').map(|i| from + i) {
+        let rest = &lower[i..];
+        let found = if rest.starts_with("</quote>") {
+            Some((QuoteMark::Close, 8))
+        } else if let Some(after) = rest.strip_prefix("<quote") {
+            match after.chars().next() {
+                Some('>') => Some((QuoteMark::Open, 7)),
+                Some(c) if c.is_ascii_whitespace() => after
+                    .find('>')
+                    .filter(|&e| !after[..e].contains('<'))
+                    .map(|e| (QuoteMark::Open, 6 + e + 1)),
+                _ => None,
+            }
+        } else {
+            None
         };
-        match next {
-            Some((i, mark, len)) => {
-                out.push((&text[at..at + i], Some(mark)));
-                at += i + len;
+        match found {
+            Some((mark, len)) => {
+                out.push((&text[at..i], Some(mark)));
+                at = i + len;
+                from = at;
             }
-            None => {
-                out.push((&text[at..], None));
-                return out;
-            }
+            None => from = i + 1,
         }
     }
+    out.push((&text[at..], None));
+    out
 }
 
 /// Text and the links in it, appended to `target`.

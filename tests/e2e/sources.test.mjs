@@ -1,6 +1,6 @@
 // Debates on the evidence: sources added on the setup screen (a PDF and pasted text), each
 // quote checked against them and shown verified or not found as the stand-in's script
-// placed them, a verified quote opening its passage, files that cannot be read refused with
+// placed them (one with a "verified" status its writer made up), a verified quote opening its passage, files that cannot be read refused with
 // why, and the sources kept through a reload and an export and re-import.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -98,6 +98,9 @@ test('a debate over a PDF and pasted text shows each quote verified or not found
     `Position B: ${b.length} quote(s), 0 verified, ${b.length} not found`,
   ]);
   assert.match(await page.locator('.turn.seat-position-b details.quotes').first().textContent(), /Not found in any source/);
+  // Position B wrote its quote's tag with a status of its own: it is checked afresh, and
+  // the tag's attributes are not shown.
+  assert.doesNotMatch(await page.locator('.turn.seat-position-b .md').first().textContent(), /status=|<quote/);
 
   // The stand-in got the passages with each speech, and later prompts the checks.
   const log = await w.standin.log();

@@ -227,7 +227,7 @@ pub struct QuoteCount {
 
 impl QuoteCount {
     pub fn not_found(&self) -> u32 {
-        self.made - self.verified
+        self.made.saturating_sub(self.verified)
     }
 }
 

@@ -55,11 +55,17 @@ pub fn block_in(guide: &str, library: &Library, query: &str, budget: u32) -> Opt
 /// tells the model how to weigh the marks. True when the request carried any quote.
 pub fn mark_quotes(request: &mut ChatRequest, library: &Library) -> bool {
     let mut any = false;
-    for m in &mut request.messages {
+    // A model's own earlier answer (sent back with a repair request) stays as it wrote it.
+    for m in request
+        .messages
+        .iter_mut()
+        .filter(|m| m.role != Role::Assistant)
+    {
         let checks = quotes::check(&m.content, Some(library));
-        if !checks.is_empty() {
-            m.content = quotes::with_status(&m.content, &checks);
-            any = true;
+        any |= !checks.is_empty();
+        let marked = quotes::with_status(&m.content, &checks);
+        if marked != m.content {
+            m.content = marked;
         }
     }
     if any {

@@ -69,9 +69,15 @@ impl Library {
     /// those that share no word with it, in reading order: a call whose query matches
     /// nothing still gets the start of each source.
     pub fn ranked(&self, query: &str) -> Vec<&Passage> {
+        // A call's prompt can be the whole debate: its distinct words, the first few
+        // hundred, say what it is about, at a bounded cost per passage.
+        let mut words: Vec<String> = Words.tokenize(query);
+        let mut seen = std::collections::HashSet::new();
+        words.retain(|w| seen.insert(w.clone()));
+        words.truncate(MAX_QUERY_WORDS);
         let mut hits: Vec<(usize, f32)> = self
             .engine
-            .search(query, None)
+            .search(&words.join(" "), None)
             .into_iter()
             .map(|r| (r.document.id, r.score))
             .filter(|(_, score)| *score > 0.0)
@@ -91,6 +97,9 @@ impl Library {
     }
 }
 
+/// The most distinct words of a query that rank the passages.
+const MAX_QUERY_WORDS: usize = 300;
+
 /// Words for ranking: letters and digits lowercased, English's commonest function words
 /// left out; in scripts written without spaces (Chinese, Japanese, Thai…) each pair of
 /// neighbouring characters, which is how such text is usually indexed without a dictionary.
@@ -103,7 +112,8 @@ const STOP: [&str; 40] = [
     "their", "they", "this", "to", "was", "we", "were", "what", "which", "who", "will", "with",
 ];
 
-fn unspaced(c: char) -> bool {
+/// A character of a script written without spaces between words.
+pub(super) fn unspaced(c: char) -> bool {
     matches!(c as u32,
         0x3040..=0x30FF | 0x3400..=0x4DBF | 0x4E00..=0x9FFF | 0xF900..=0xFAFF
         | 0xAC00..=0xD7AF | 0x0E00..=0x0E7F | 0x0E80..=0x0EFF | 0x1000..=0x109F)

@@ -40,6 +40,9 @@ pub struct Source {
 pub const MAX_SOURCE_CHARS: usize = 500_000;
 /// Most sources one debate may carry.
 pub const MAX_SOURCES: usize = 20;
+/// Most text all of them may hold together: a debate with its sources must still import
+/// (`export::MAX_IMPORT_BYTES`, 20 MB) in any script.
+pub const MAX_TOTAL_CHARS: usize = 2_000_000;
 pub const MAX_TITLE_CHARS: usize = 200;
 
 /// Why a source was refused; the message says what to do about it.
@@ -49,6 +52,8 @@ pub enum SourceProblem {
     TooLong { title: String, chars: usize },
     TooMany,
     SameId { id: String },
+    BadId { id: String },
+    TooMuch { chars: usize },
 }
 
 impl std::fmt::Display for SourceProblem {
@@ -65,6 +70,14 @@ impl std::fmt::Display for SourceProblem {
                 write!(f, "A debate may carry up to {MAX_SOURCES} sources.")
             }
             SourceProblem::SameId { id } => write!(f, "Two sources have the id `{id}`."),
+            SourceProblem::BadId { id } => write!(
+                f,
+                "A source's id must be S and a number (E and a number for evidence), not `{id}`."
+            ),
+            SourceProblem::TooMuch { chars } => write!(
+                f,
+                "The sources hold {chars} characters together; a debate may carry up to {MAX_TOTAL_CHARS}."
+            ),
         }
     }
 }
@@ -105,11 +118,25 @@ pub fn check_all(sources: &[Source]) -> Result<(), SourceProblem> {
     if sources.len() > MAX_SOURCES {
         return Err(SourceProblem::TooMany);
     }
+    let mut total = 0;
     for (i, s) in sources.iter().enumerate() {
         Source::new(s.id.clone(), &s.title, s.origin.clone(), &s.text)?;
+        let prefix = if s.origin == Origin::Evidence {
+            'E'
+        } else {
+            'S'
+        };
+        let digits = s.id.strip_prefix(prefix).unwrap_or("");
+        if digits.is_empty() || !digits.bytes().all(|b| b.is_ascii_digit()) {
+            return Err(SourceProblem::BadId { id: s.id.clone() });
+        }
         if sources[..i].iter().any(|o| o.id == s.id) {
             return Err(SourceProblem::SameId { id: s.id.clone() });
         }
+        total += s.text.chars().count();
+    }
+    if total > MAX_TOTAL_CHARS {
+        return Err(SourceProblem::TooMuch { chars: total });
     }
     Ok(())
 }
@@ -123,10 +150,14 @@ pub fn user_id(n: usize) -> String {
 /// arrived (`E1`, `E2`…), so its words can be quoted and checked like a document's. False
 /// when it has no text to add.
 pub fn add_evidence(sources: &mut Vec<Source>, text: &str) -> bool {
-    let n = 1 + sources
+    // The next number no source has taken (a crafted file may have taken one).
+    let mut n = 1 + sources
         .iter()
         .filter(|s| s.origin == Origin::Evidence)
         .count();
+    while sources.iter().any(|s| s.id == format!("E{n}")) {
+        n += 1;
+    }
     let title = format!("Evidence {n}");
     match Source::new(format!("E{n}"), &title, Origin::Evidence, text) {
         Ok(source) => {
@@ -165,6 +196,39 @@ mod tests {
         let s = Source::new("S1", "  Report ", Origin::Pasted, "One.\r\nTwo.\rThree.\n").unwrap();
         assert_eq!(s.title, "Report");
         assert_eq!(s.text, "One.\nTwo.\nThree.");
+    }
+
+    #[test]
+    fn ids_are_checked_and_evidence_never_takes_one_in_use() {
+        let s = |id: &str, origin: Origin| Source::new(id, "T", origin, "text").unwrap();
+        assert!(check_all(&[s("S1", Origin::Pasted), s("S2", Origin::Pasted)]).is_ok());
+        for bad in [
+            vec![s("E1", Origin::Pasted)],
+            vec![s("s1", Origin::Pasted)],
+            vec![s("S1\"", Origin::Pasted)],
+            vec![s("S1", Origin::Evidence)],
+        ] {
+            assert!(
+                matches!(check_all(&bad), Err(SourceProblem::BadId { .. })),
+                "{bad:?}"
+            );
+        }
+        assert!(matches!(
+            check_all(&[s("S1", Origin::Pasted), s("S1", Origin::Pasted)]),
+            Err(SourceProblem::SameId { .. })
+        ));
+        let big = "a".repeat(MAX_SOURCE_CHARS);
+        let many: Vec<Source> = (1..=5)
+            .map(|i| Source::new(user_id(i), "Big", Origin::Pasted, &big).unwrap())
+            .collect();
+        assert!(matches!(
+            check_all(&many),
+            Err(SourceProblem::TooMuch { .. })
+        ));
+        let mut sources = vec![s("E1", Origin::Evidence)];
+        sources[0].origin = Origin::Pasted; // as a crafted file might have it
+        assert!(add_evidence(&mut sources, "more"));
+        assert_eq!(sources[1].id, "E2");
     }
 
     #[test]

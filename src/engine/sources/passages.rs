@@ -20,8 +20,9 @@ pub struct Passage {
 }
 
 impl Passage {
+    /// Its text in `source` (empty if `source` is not the one it was split from).
     pub fn text<'a>(&self, source: &'a Source) -> &'a str {
-        &source.text[self.start..self.end]
+        source.text.get(self.start..self.end).unwrap_or("")
     }
 
     /// How a prompt and a quote's link name it: `S1 ¶3`.

@@ -9,9 +9,11 @@
 
 use super::library::Library;
 
-/// A quote as a turn marked it: the byte range of its words in the turn's text.
+/// A quote as a turn marked it: the byte range of its words in the turn's text, and where
+/// its opening tag starts (a tag may carry attributes: they are never believed).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Marked {
+    pub tag: usize,
     pub start: usize,
     pub end: usize,
 }
@@ -49,25 +51,58 @@ impl Checked {
     }
 }
 
-const OPEN: &str = "<quote>";
+const OPEN: &str = "<quote";
 const CLOSE: &str = "</quote>";
 
+/// The byte just past the opening tag that starts at `at` in `lower` (`<quote>`, or
+/// `<quote …>` with attributes, such as a status a model copied from a prompt), if one does.
+fn tag_end(lower: &str, at: usize) -> Option<usize> {
+    let rest = &lower[at + OPEN.len()..];
+    match rest.chars().next()? {
+        '>' => Some(at + OPEN.len() + 1),
+        c if c.is_ascii_whitespace() => {
+            let close = rest.find('>')?;
+            // An attribute list on one line, with no other tag inside.
+            (!rest[..close].contains(['<', '\n'])).then_some(at + OPEN.len() + close + 1)
+        }
+        _ => None,
+    }
+}
+
 /// The quotes a turn marks, in order. An opening tag with no closing one (a turn cut off
-/// mid-quote) marks nothing, and neither does an empty pair.
+/// mid-quote) marks nothing, and neither does an empty pair; when a second quote opens
+/// before the first closes, the first was cut off and the second is the quote. Whatever
+/// attributes an opening tag carries are ignored: every quote is checked afresh.
 pub fn marked(text: &str) -> Vec<Marked> {
     let lower = text.to_ascii_lowercase();
     let mut out = Vec::new();
     let mut from = 0;
-    while let Some(open) = lower[from..].find(OPEN) {
-        let start = from + open + OPEN.len();
+    while let Some(found) = lower[from..].find(OPEN) {
+        let at = from + found;
+        let Some(mut start) = tag_end(&lower, at) else {
+            from = at + OPEN.len();
+            continue;
+        };
+        let mut tag = at;
         let Some(close) = lower[start..].find(CLOSE) else {
             break;
         };
-        let end = start + close;
-        if !text[start..end].trim().is_empty() {
-            out.push(Marked { start, end });
+        let mut end = start + close;
+        // The last opening tag before this close is the quote's own.
+        let mut scan = start;
+        while let Some(next) = lower[scan..end].find(OPEN) {
+            let next = scan + next;
+            if let Some(s) = tag_end(&lower, next).filter(|s| *s <= end) {
+                tag = next;
+                start = s;
+            }
+            scan = next + OPEN.len();
         }
-        from = end + CLOSE.len();
+        if !text[start..end].trim().is_empty() {
+            out.push(Marked { tag, start, end });
+        }
+        end += CLOSE.len();
+        from = end;
     }
     out
 }
@@ -78,7 +113,7 @@ pub fn as_plain_text(text: &str) -> String {
     let mut out = String::with_capacity(text.len());
     let mut at = 0;
     for m in marked(text) {
-        out.push_str(&text[at..m.start - OPEN.len()]);
+        out.push_str(&text[at..m.tag]);
         out.push('“');
         out.push_str(text[m.start..m.end].trim());
         out.push('”');
@@ -110,8 +145,7 @@ pub fn with_status(text: &str, checks: &[Checked]) -> String {
     let mut out = String::with_capacity(text.len() + checks.len() * 40);
     let mut at = 0;
     for c in checks {
-        let open = c.marked.start - OPEN.len();
-        out.push_str(&text[at..open]);
+        out.push_str(&unclaimed(&text[at..c.marked.tag]));
         match &c.found {
             Some(f) => out.push_str(&format!(
                 "<quote status=\"verified\" passage=\"{}\">",
@@ -122,8 +156,32 @@ pub fn with_status(text: &str, checks: &[Checked]) -> String {
         out.push_str(&text[c.marked.start..c.marked.end]);
         at = c.marked.end;
     }
-    out.push_str(&text[at..]);
+    out.push_str(&unclaimed(&text[at..]));
     out
+}
+
+/// Text outside the checked quotes with any opening tag's attributes taken out, so a
+/// quote left unclosed cannot carry a status its writer gave it.
+fn unclaimed(text: &str) -> std::borrow::Cow<'_, str> {
+    let lower = text.to_ascii_lowercase();
+    let mut out = String::new();
+    let mut at = 0;
+    let mut from = 0;
+    while let Some(found) = lower[from..].find(OPEN) {
+        let tag = from + found;
+        from = tag + OPEN.len();
+        if let Some(end) = tag_end(&lower, tag).filter(|&e| e > tag + OPEN.len() + 1) {
+            out.push_str(&text[at..tag]);
+            out.push_str("<quote>");
+            at = end;
+            from = end;
+        }
+    }
+    if at == 0 {
+        return std::borrow::Cow::Borrowed(text);
+    }
+    out.push_str(&text[at..]);
+    std::borrow::Cow::Owned(out)
 }
 
 /// Where `quote` occurs in the library's sources, the first source that has it.
@@ -137,16 +195,8 @@ fn find(quote: &str, library: &Library) -> Option<Found> {
         .iter()
         .zip(library.folded())
         .find_map(|(source, folded)| {
-            let mut from = 0;
-            let mut first = None;
-            let mut last = 0;
-            for part in &parts {
-                let at = folded.text[from..].find(part.as_str())? + from;
-                first.get_or_insert(at);
-                last = at + part.len();
-                from = last;
-            }
-            let start = folded.original_start(first?);
+            let (first, last) = locate(&folded.text, &parts)?;
+            let start = folded.original_start(first);
             let end = folded.original_end(last);
             let passage = library
                 .passages
@@ -162,6 +212,59 @@ fn find(quote: &str, library: &Library) -> Option<Found> {
                 end,
             })
         })
+}
+
+/// The most text an ellipsis may stand for, in folded bytes: words left out within a
+/// passage or two, not a leap from one part of a document to another.
+const MAX_GAP: usize = 600;
+
+/// Where the parts of a quote occur in order in `hay` (each whole words, each within
+/// `MAX_GAP` of the one before): the start of the first and the end of the last.
+fn locate(hay: &str, parts: &[String]) -> Option<(usize, usize)> {
+    let (head, rest) = parts.split_first()?;
+    'first: for (at, _) in hay.match_indices(head.as_str()) {
+        if !whole(hay, at, head) {
+            continue;
+        }
+        let mut end = at + head.len();
+        for part in rest {
+            let upper = floor_boundary(hay, (end + MAX_GAP + part.len()).min(hay.len()));
+            let window = &hay[end..upper];
+            let Some(found) = window
+                .match_indices(part.as_str())
+                .map(|(i, _)| end + i)
+                .find(|&i| whole(hay, i, part))
+            else {
+                continue 'first;
+            };
+            end = found + part.len();
+        }
+        return Some((at, end));
+    }
+    None
+}
+
+/// The largest char boundary of `s` at or below `i`.
+fn floor_boundary(s: &str, mut i: usize) -> usize {
+    while !s.is_char_boundary(i) {
+        i -= 1;
+    }
+    i
+}
+
+/// A word's letter or digit, in a script written with spaces between words.
+fn wordy(c: char) -> bool {
+    c.is_alphanumeric() && !super::library::unspaced(c)
+}
+
+/// `part` at `at` in `hay` is whole words: it neither starts inside a word nor ends inside
+/// one ("possible" is not found in "impossible", "20 percent" not in "120 percent").
+fn whole(hay: &str, at: usize, part: &str) -> bool {
+    let starts_inside =
+        part.chars().next().is_some_and(wordy) && hay[..at].chars().next_back().is_some_and(wordy);
+    let ends_inside = part.chars().next_back().is_some_and(wordy)
+        && hay[at + part.len()..].chars().next().is_some_and(wordy);
+    !starts_inside && !ends_inside
 }
 
 /// The parts of a folded quote between ellipses, each trimmed of the spaces, quotation

@@ -45,7 +45,8 @@ impl Quotes {
     }
 
     pub fn not_found(&self) -> u32 {
-        self.made - self.verified
+        // Saturating: a tampered log may claim more verified than made.
+        self.made.saturating_sub(self.verified)
     }
 }
 

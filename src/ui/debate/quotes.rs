@@ -51,29 +51,21 @@ fn left_out(d: DebateView) -> bool {
 #[component]
 pub fn TurnQuotes(view: TurnView, article: NodeRef<Article>) -> impl IntoView {
     let d = expect_context::<DebateView>();
+    // The marks are set when the checks come, and once more a moment later: the text's
+    // last block may be drawn again after a throttled redraw, without them.
     Effect::new(move |_| {
         let quotes = view.quotes.get();
-        // The text is drawn by then: the turn's quotes are checked once it finished.
         view.text.track();
-        let Some(article) = article.get() else {
-            return;
-        };
-        let Ok(marks) = article.query_selector_all("q.src-quote") else {
-            return;
-        };
-        let sources = d.sources.get_untracked();
-        let left_out = left_out(d);
-        for (i, q) in quotes.iter().enumerate() {
-            let Some(el) = marks
-                .get(i as u32)
-                .and_then(|n| n.dyn_into::<web_sys::Element>().ok())
-            else {
-                break;
-            };
-            let (status, line) = verdict(q, &sources, left_out);
-            let _ = el.set_attribute("data-status", status);
-            let _ = el.set_attribute("title", &line);
-        }
+        mark(d, article, &quotes);
+        set_timeout(
+            // The turn may be gone by then (a redrawn view): its signals too.
+            move || {
+                if let Some(quotes) = view.quotes.try_get_untracked() {
+                    mark(d, article, &quotes)
+                }
+            },
+            std::time::Duration::from_millis(300),
+        );
     });
     move || {
         let quotes = view.quotes.get();
@@ -115,6 +107,42 @@ pub fn TurnQuotes(view: TurnView, article: NodeRef<Article>) -> impl IntoView {
     }
 }
 
+/// Sets each quote mark in the turn's text to its check's status.
+fn mark(d: DebateView, article: NodeRef<Article>, quotes: &[Checked]) {
+    let Some(article) = article.try_get_untracked().flatten() else {
+        return;
+    };
+    // The turn's own text (not its reasoning), each mark matched to the check of the
+    // same words, in order: a mark the check does not count (an empty or unclosed
+    // quote) is left without a status rather than shifting the others.
+    let Ok(marks) = article.query_selector_all(":scope > .md q.src-quote") else {
+        return;
+    };
+    let sources = d.sources.get_untracked();
+    let left_out = left_out(d);
+    let mut next = 0;
+    for i in 0..marks.length() {
+        let Some(el) = marks
+            .get(i)
+            .and_then(|n| n.dyn_into::<web_sys::Element>().ok())
+        else {
+            continue;
+        };
+        let words = el.text_content().unwrap_or_default();
+        let Some(k) = quotes[next..]
+            .iter()
+            .position(|q| q.text == words.trim())
+            .map(|k| next + k)
+        else {
+            continue;
+        };
+        next = k + 1;
+        let (status, line) = verdict(&quotes[k], &sources, left_out);
+        let _ = el.set_attribute("data-status", status);
+        let _ = el.set_attribute("title", &line);
+    }
+}
+
 fn quote_summary(quotes: &[Checked], left_out: bool) -> String {
     let verified = quotes.iter().filter(|q| q.verified()).count();
     let missing = quotes.len() - verified;
@@ -151,9 +179,10 @@ pub fn SourcesLine() -> impl IntoView {
                     .get()
                     .into_iter()
                     .map(|c| {
+                        let missing = if left_out(d) { "not checked here" } else { "not found" };
                         view! {
                             <li data-seat=c.seat.clone()>{format!(
-                                "{}: {} quote(s), {} verified, {} not found",
+                                "{}: {} quote(s), {} verified, {} {missing}",
                                 c.speaker, c.made, c.verified, c.not_found()
                             )}</li>
                         }

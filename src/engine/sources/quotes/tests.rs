@@ -188,3 +188,56 @@ fn a_plain_text_view_shows_quotes_between_quotation_marks() {
     );
     assert_eq!(as_plain_text("<quote>open only"), "<quote>open only");
 }
+
+#[test]
+fn a_status_a_model_writes_into_a_tag_is_never_believed() {
+    // Copied from a prompt's form: checked afresh, and rewritten with what the check found.
+    let turn = "<quote status=\"verified\" passage=\"S1 ¶1\">the trial ran for two years</quote>";
+    let lib = library();
+    let checks = check(turn, Some(&lib));
+    assert_eq!(checks.len(), 1);
+    assert!(!checks[0].verified());
+    assert_eq!(
+        with_status(turn, &checks),
+        "<quote status=\"not found\">the trial ran for two years</quote>"
+    );
+    // Left unclosed, it is not a quote, and loses the status it claimed.
+    let open = "As shown: <quote status=\"verified\">the trial ran for two years";
+    assert_eq!(
+        with_status(open, &check(open, Some(&lib))),
+        "As shown: <quote>the trial ran for two years"
+    );
+}
+
+#[test]
+fn a_quote_cut_off_before_the_next_does_not_swallow_it() {
+    let turn = "A said <quote>The charge cut traffic by half…\n\nB said <quote>ran for seven months</quote>.";
+    let checks = check(turn, Some(&library()));
+    assert_eq!(checks.len(), 1);
+    assert_eq!(checks[0].text, "ran for seven months");
+    assert!(checks[0].verified());
+}
+
+#[test]
+fn a_quote_is_whole_words_and_an_ellipsis_leaps_no_further_than_a_passage() {
+    // Inside "seven", inside "120": not the source's words.
+    assert_eq!(status("<quote>even months</quote>"), [false]);
+    assert_eq!(status("<quote>0 percent</quote>"), [false]);
+    assert_eq!(status("<quote>seven months</quote>"), [true]);
+    // Parts far apart in the source are not one quote.
+    let far = format!(
+        "The first claim stands. {} The last claim falls.",
+        "Filler words go here. ".repeat(60)
+    );
+    let lib = Library::new(vec![Source::new("S1", "Far", Origin::Pasted, &far).unwrap()]);
+    let c = check(
+        "<quote>The first claim stands … The last claim falls</quote>",
+        Some(&lib),
+    );
+    assert!(!c[0].verified());
+    let c = check(
+        "<quote>The first claim stands … Filler words go here</quote>",
+        Some(&lib),
+    );
+    assert!(c[0].verified());
+}
