@@ -21,14 +21,9 @@ pub fn reserve(window: u32) -> u32 {
     window.min(16_000) / 4
 }
 
-/// The sources block of a speaking call: the guide and the passages most relevant to
-/// `query`, best first, within `budget` tokens (whole passages while they fit; when not
-/// even the best one does, its beginning).
-pub fn block(library: &Library, query: &str, budget: u32) -> Option<String> {
-    block_in(GUIDE, library, query, budget)
-}
-
-/// `block` under another guide (`JUDGE_GUIDE`).
+/// The sources block of a call: `guide` (`GUIDE` for a speaker, `JUDGE_GUIDE` for a judge)
+/// and the passages most relevant to `query`, best first, within `budget` tokens (whole
+/// passages while they fit; when not even the best one does, its beginning).
 pub fn block_in(guide: &str, library: &Library, query: &str, budget: u32) -> Option<String> {
     let shell = tokens::estimate(&render(guide, &[("passages", "")]));
     let mut left = budget.checked_sub(shell + 8)?;
@@ -127,7 +122,7 @@ mod tests {
     fn the_block_fits_its_budget_and_leads_with_the_most_relevant_passage() {
         let lib = library();
         for budget in [300, 600, 1_000, 4_000] {
-            let b = block(&lib, "what about buses", budget).unwrap();
+            let b = block_in(GUIDE, &lib, "what about buses", budget).unwrap();
             assert!(
                 tokens::estimate(&b) <= budget,
                 "{budget}: {}",
@@ -137,7 +132,7 @@ mod tests {
             assert!(b[..first].ends_with("\n[S1 ¶2"), "{}", &b[..first]);
             assert!(b[first..].starts_with(" · City report]\nbuses"));
         }
-        assert!(block(&lib, "buses", 50).is_none());
+        assert!(block_in(GUIDE, &lib, "buses", 50).is_none());
     }
 
     #[test]

@@ -15,7 +15,9 @@ use super::Source;
 pub struct Library {
     pub sources: Vec<Source>,
     pub passages: Vec<Passage>,
-    engine: SearchEngine<usize, u32, Words>,
+    /// Built on the first ranking: the screen's copy (`LogView`) only checks quotes and
+    /// never needs it.
+    engine: std::sync::OnceLock<SearchEngine<usize, u32, Words>>,
     /// Each source's text as quotes are compared with it.
     folded: Vec<Folded>,
 }
@@ -30,23 +32,26 @@ impl std::fmt::Debug for Library {
 impl Library {
     pub fn new(sources: Vec<Source>) -> Library {
         let passages: Vec<Passage> = sources.iter().flat_map(split).collect();
-        let docs = passages.iter().enumerate().map(|(i, p)| {
-            let text = sources
-                .iter()
-                .find(|s| s.id == p.source)
-                .map_or("", |s| p.text(s));
-            bm25::Document::new(i, text)
-        });
-        let engine =
-            SearchEngineBuilder::<usize, u32, Words>::with_tokenizer_and_documents(Words, docs)
-                .build();
         let folded = sources.iter().map(|s| Folded::of(&s.text)).collect();
         Library {
             sources,
             passages,
-            engine,
+            engine: std::sync::OnceLock::new(),
             folded,
         }
+    }
+
+    /// The passages' BM25 index.
+    fn engine(&self) -> &SearchEngine<usize, u32, Words> {
+        self.engine.get_or_init(|| {
+            let docs = self
+                .passages
+                .iter()
+                .enumerate()
+                .map(|(i, p)| bm25::Document::new(i, self.text(p)));
+            SearchEngineBuilder::<usize, u32, Words>::with_tokenizer_and_documents(Words, docs)
+                .build()
+        })
     }
 
     pub fn folded(&self) -> &[Folded] {
@@ -76,7 +81,7 @@ impl Library {
         words.retain(|w| seen.insert(w.clone()));
         words.truncate(MAX_QUERY_WORDS);
         let mut hits: Vec<(usize, f32)> = self
-            .engine
+            .engine()
             .search(&words.join(" "), None)
             .into_iter()
             .map(|r| (r.document.id, r.score))
