@@ -189,6 +189,7 @@ fn transport(stall_ms: u64) -> HttpTransport {
             send_call_header: true,
             effort: None,
             schema_form: Default::default(),
+            search: None,
         },
         clock: Rc::new(BrowserClock),
     }
@@ -206,6 +207,7 @@ fn request(path: &str) -> ChatRequest {
         max_tokens: 100,
         json: false,
         schema: None,
+        search_web: false,
     }
 }
 

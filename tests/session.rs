@@ -387,6 +387,7 @@ fn request(conn: &str, i: u32) -> ChatRequest {
         max_tokens: 10,
         json: false,
         schema: None,
+        search_web: false,
     }
 }
 

@@ -100,6 +100,7 @@ fn a_request_is_counted_at_or_above_what_providers_document() {
             max_tokens: 100,
             json: false,
             schema: None,
+            search_web: false,
         };
         let counted = r["input_tokens"].as_u64().unwrap() as u32;
         let estimate = tokens::prompt(&req);

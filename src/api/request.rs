@@ -50,6 +50,9 @@ pub struct DebateRequest {
     /// Judges get the passages too (off: only the quotes and their checks).
     #[serde(default)]
     pub judges_read_sources: bool,
+    /// Seats (by id) whose speeches may use their provider's web search.
+    #[serde(default)]
+    pub search_web: Vec<String>,
 }
 
 /// A source given to the API: its text and, optionally, its title.
@@ -417,11 +420,46 @@ impl DebateRequest {
             config.sources.push(source);
         }
         config.judges_read_sources |= self.judges_read_sources;
+        for id in &self.search_web {
+            check_search(&config, &connections, id)?;
+            if !config.search_web.contains(id) {
+                config.search_web.push(id.clone());
+            }
+        }
         config
             .validate()
             .map_err(|why| RequestError::Debate { why })?;
         Ok((config, connections))
     }
+}
+
+/// A seat the request asks to search the web: one that argues, on a connection and model
+/// that can search; otherwise the reason, named by the field.
+fn check_search(
+    config: &DebateConfig,
+    connections: &[Connection],
+    id: &str,
+) -> Result<(), RequestError> {
+    let field = "search_web";
+    let seat = crate::engine::formats::searching_seats(config)
+        .into_iter()
+        .find(|s| s.id == id)
+        .ok_or_else(|| {
+            field_error(
+                field,
+                format!("`{id}` is not a seat that argues with a model here, so it has no speeches to search for"),
+            )
+        })?;
+    if let crate::engine::config::Participant::Model {
+        connection, model, ..
+    } = &seat.participant
+    {
+        if let Some(c) = connections.iter().find(|c| c.id == *connection) {
+            c.web_search(model)
+                .map_err(|why| field_error(field, format!("`{id}` cannot search: {why}")))?;
+        }
+    }
+    Ok(())
 }
 
 #[cfg(test)]
@@ -446,6 +484,29 @@ mod tests {
 
     fn scripted() -> serde_json::Value {
         json!({ "kind": "scripted", "script": { "answers": [] } })
+    }
+
+    #[test]
+    fn web_search_is_asked_for_seats_that_argue_on_a_connection_that_can_search() {
+        let router = json!({ "kind": "open_router", "base_url": "https://openrouter.ai/api/v1",
+            "model": "openai/gpt-4o-mini", "api_key": "sk-or-test" });
+        let (config, _) = build(json!({ "format": "classic", "topic": "Ban cars?",
+            "connections": [router], "search_web": ["position-a"] }))
+        .unwrap();
+        assert_eq!(config.search_web, ["position-a"]);
+
+        let (path, why) = refused(json!({ "format": "classic", "topic": "Ban cars?",
+            "connections": [scripted()], "search_web": ["position-a"] }));
+        assert_eq!(path, "search_web");
+        assert!(
+            why.contains("cannot search") && why.contains("scripted"),
+            "{why}"
+        );
+
+        let (path, why) = refused(json!({ "format": "classic", "topic": "Ban cars?",
+            "connections": [router], "search_web": ["moderator"] }));
+        assert_eq!(path, "search_web");
+        assert!(why.contains("not a seat that argues"), "{why}");
     }
 
     #[test]

@@ -254,6 +254,12 @@ mod server {
             parts.next().unwrap_or(""),
         );
         let json_mode = body.pointer("/response_format/type").is_some();
+        // OpenRouter's search tool or OpenAI's search options: the call asked to search.
+        let searching = body.get("web_search_options").is_some()
+            || body
+                .get("tools")
+                .and_then(Value::as_array)
+                .is_some_and(|t| t.iter().any(|t| t["type"] == "openrouter:web_search"));
         let streaming = body.get("stream").and_then(Value::as_bool).unwrap_or(false);
         let plan = {
             let mut s = shared.lock().unwrap();
@@ -261,6 +267,7 @@ mod server {
                 "seat": seat, "purpose": purpose, "path": path,
                 "model": body.get("model"), "messages": body.get("messages"),
                 "max_tokens": body.get("max_tokens"), "authorized": req.header("authorization").is_some(),
+                "search": searching,
             }));
             // OpenAI's form, llama.cpp's (`json_object` with a `schema`) or Ollama's `format`.
             let schema = body
@@ -305,7 +312,7 @@ mod server {
         let keep_alive_ms = req
             .header("x-standin-keep-alive-ms")
             .and_then(|v| v.parse().ok());
-        stream_answer(stream, &plan, &model, keep_alive_ms)
+        stream_answer(stream, &plan, &model, keep_alive_ms, searching)
     }
 
     /// Writes the stream. Bytes are held until the next pause, so an answer with no pauses
@@ -315,6 +322,7 @@ mod server {
         plan: &Plan,
         model: &str,
         keep_alive_ms: Option<u64>,
+        searching: bool,
     ) -> std::io::Result<()> {
         let mut out = format!("HTTP/1.1 200 OK\r\n{CORS}Content-Type: text/event-stream\r\nCache-Control: no-cache\r\nConnection: close\r\n\r\n");
         // Sends what is held, then waits, with an SSE comment every `keep_alive_ms` if asked.
@@ -378,6 +386,17 @@ mod server {
         }
         if let Some(stall) = ending {
             return pause(&mut out, stall, false); // dropped without [DONE]: a cut stream
+        }
+        if searching && !plan.citations.is_empty() {
+            let annotations: Vec<Value> = plan
+                .citations
+                .iter()
+                .map(|c| json!({"type": "url_citation", "url_citation": {"url": c.url, "title": c.title, "content": c.cited_text, "start_index": 0, "end_index": 0}}))
+                .collect();
+            out += &format!(
+                "data: {}\n\n",
+                chunk(json!({"annotations": annotations}), Value::Null)
+            );
         }
         let finish = if plan.finish == FinishReason::Length {
             "length"

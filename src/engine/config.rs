@@ -191,6 +191,10 @@ pub struct DebateConfig {
     /// checked where it is opened, and say so rather than "not found".
     #[serde(default, skip_serializing_if = "is_zero")]
     pub sources_left_out: u32,
+    /// Seats (by id) whose speaking turns may use their provider's web search; what it cites
+    /// becomes sources of the debate (`sources::web`).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub search_web: Vec<String>,
 }
 
 fn is_zero(n: &u32) -> bool {
@@ -271,6 +275,17 @@ impl DebateConfig {
                 if model.trim().is_empty() {
                     return Err(format!("Choose a model for {}.", seat.name));
                 }
+            }
+        }
+        for id in &self.search_web {
+            match self.seat(id).map(|s| &s.participant) {
+                Some(Participant::Model { .. }) => {}
+                Some(Participant::Human) => {
+                    return Err(format!(
+                        "`{id}` is a person's seat; only a model searches the web."
+                    ))
+                }
+                None => return Err(format!("Web search is on for `{id}`, which is not a seat.")),
             }
         }
         if self.spending_cap.is_some_and(|c| c.is_nan() || c <= 0.0) {

@@ -10,7 +10,8 @@ use super::config::DebateConfig;
 /// findings, queued and skipped calls, recorded decisions.
 /// 3: a score criterion's weight as a share (`weight: 0.25`, was `weight_permille: 250`).
 /// 4: a forecast's resolution (`Resolved`), appended after `Finished`; nothing to migrate.
-pub const SCHEMA_VERSION: u32 = 4;
+/// 5: a turn's web search (`WebSearched`, before its `TurnFinished`); nothing to migrate.
+pub const SCHEMA_VERSION: u32 = 5;
 
 /// Identifies one model call: the path the format gives it plus how many times that path
 /// was called before in this debate.
@@ -168,6 +169,13 @@ pub enum EventKind {
         reasoning: String,
         usage: Usage,
         finish: FinishReason,
+    },
+    /// What the provider's web search cited for the turn that finishes next (or why it did
+    /// not search). Its pages become sources (`W1`…) before the turn's quotes are checked.
+    WebSearched {
+        call: CallKey,
+        seat: String,
+        web: super::sources::web::WebSearch,
     },
     /// The partial text stays visible but is never fed to later prompts.
     TurnFailed {

@@ -54,6 +54,10 @@ pub struct ChatRequest {
     /// (OpenAI `json_schema`, Gemini `responseSchema`, Anthropic forced tool use).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub schema: Option<serde_json::Value>,
+    /// Let the provider search the web for this call (a speaking turn of a seat the user
+    /// switched it on for). A connection that cannot search sends the call without it.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub search_web: bool,
 }
 
 #[derive(Clone, Debug, PartialEq)]
@@ -63,6 +67,8 @@ pub struct ChatResponse {
     pub reasoning: String,
     pub usage: Usage,
     pub finish: FinishReason,
+    /// What the call's web search cited, or why it did not search (calls that asked to).
+    pub web: Option<super::sources::web::WebSearch>,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

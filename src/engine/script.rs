@@ -63,6 +63,10 @@ pub struct Answer {
     /// only Agora's own bounds on a call can stop.
     #[serde(default)]
     pub endless: bool,
+    /// Pages a web search cited, for a call that asked to search (the stand-in sends them
+    /// as OpenAI `url_citation` annotations).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub citations: Vec<crate::engine::sources::web::Citation>,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
@@ -226,6 +230,7 @@ pub struct Plan {
     pub finish: FinishReason,
     pub fault: Option<Fault>,
     pub endless: bool,
+    pub citations: Vec<crate::engine::sources::web::Citation>,
 }
 
 impl Plan {
@@ -315,6 +320,7 @@ impl ScriptPlayer {
                     finish: a.finish.unwrap_or_default(),
                     fault: a.fault.as_ref().and_then(FaultSpec::fault),
                     endless: a.endless && !a.chunks.as_ref().is_some_and(|c| c.is_empty()),
+                    citations: a.citations.clone(),
                 }
             }
             None => Plan {
@@ -325,6 +331,7 @@ impl ScriptPlayer {
                 finish: FinishReason::Stop,
                 fault: None,
                 endless: false,
+                citations: Vec::new(),
             },
         }
     }
@@ -487,11 +494,24 @@ impl<C: Clock> ChatModel for ScriptedModel<C> {
                 },
                 None => tokens::usage(req, &text, ""),
             };
+            // A search cites what the script says; a call that did not ask reports none.
+            let web = req.search_web.then(|| {
+                let mut web = crate::engine::sources::web::WebSearch::default();
+                for c in plan.citations {
+                    if let Some(c) =
+                        crate::engine::sources::web::Citation::new(&c.url, &c.title, &c.cited_text)
+                    {
+                        web.cite(c);
+                    }
+                }
+                web
+            });
             Ok(ChatResponse {
                 reasoning: String::new(),
                 text,
                 usage,
                 finish: plan.finish,
+                web,
             })
         })
     }

@@ -5,6 +5,7 @@ use serde_json::{json, Value};
 
 use super::dialect::{split_system, Effort};
 use super::openai::StreamState;
+use super::web_search;
 use crate::engine::event::{FinishReason, Usage};
 use crate::engine::model::{ChatRequest, ErrorKind, ModelError};
 
@@ -58,7 +59,22 @@ pub fn accept(state: &mut StreamState, event: &str, data: &str) -> Result<String
                 estimated: false,
             });
         }
+        "content_block_start" => {
+            let block = v.get("content_block").unwrap_or(&Value::Null);
+            let kind = block.get("type").and_then(Value::as_str).unwrap_or("");
+            state.block = kind.to_string();
+            if kind == "web_search_tool_result" {
+                web_search::read_anthropic_result(block, &mut state.web);
+            }
+        }
         "content_block_delta" => match v.pointer("/delta/type").and_then(Value::as_str) {
+            Some("citations_delta") => {
+                if let Some(c) = v.pointer("/delta/citation") {
+                    web_search::read_anthropic_citation(c, &mut state.web);
+                }
+            }
+            // A web search's query, streamed as the server tool's input: not the answer.
+            Some("input_json_delta") if state.block == "server_tool_use" => {}
             Some("text_delta") => {
                 let t = v
                     .pointer("/delta/text")
@@ -96,6 +112,12 @@ pub fn accept(state: &mut StreamState, event: &str, data: &str) -> Result<String
             if let Some(out) = v.pointer("/usage/output_tokens").and_then(Value::as_u64) {
                 let u = state.usage.get_or_insert(Usage::default());
                 u.output_tokens = out as u32;
+            }
+            // The final count is cumulative: with a web search it also counts the results
+            // the model read, which `message_start` could not know.
+            if let Some(input) = v.pointer("/usage/input_tokens").and_then(Value::as_u64) {
+                let u = state.usage.get_or_insert(Usage::default());
+                u.input_tokens = input as u32;
             }
         }
         "message_stop" => state.done = true,
@@ -136,6 +158,7 @@ mod tests {
             max_tokens: 200,
             json: false,
             schema: None,
+            search_web: false,
         };
         let b = request_body(&req, None);
         assert_eq!(b["system"], "Be brief.");

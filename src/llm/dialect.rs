@@ -195,6 +195,7 @@ mod tests {
             max_tokens: 200,
             json: true,
             schema,
+            search_web: false,
         }
     }
 

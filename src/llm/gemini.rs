@@ -58,6 +58,9 @@ pub fn accept(state: &mut StreamState, data: &str) -> Result<String, ModelError>
                 delta.push_str(text);
             }
         }
+        if let Some(m) = c.get("groundingMetadata") {
+            super::web_search::read_grounding(m, &mut state.web);
+        }
         if let Some(reason) = c.get("finishReason").and_then(Value::as_str) {
             state.finish = Some(if reason == "MAX_TOKENS" {
                 FinishReason::Length
@@ -98,6 +101,7 @@ mod tests {
             max_tokens: 50,
             json: true,
             schema: None,
+            search_web: false,
         };
         let b = request_body(&req, None);
         assert_eq!(b["systemInstruction"]["parts"][0]["text"], "Score it.");

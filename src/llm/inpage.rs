@@ -141,6 +141,7 @@ impl InPageModel {
             },
             text,
             reasoning: String::new(),
+            web: None,
         })
     }
 }

@@ -10,6 +10,7 @@ pub mod rate_limit;
 pub mod redact;
 pub mod sse;
 pub mod stream;
+pub mod web_search;
 pub mod wire;
 
 /// Where `bash .ci/serve` runs the built-in local model (llama.cpp's server with

@@ -7,6 +7,7 @@ use super::dialect::Effort;
 use super::redact::{clip, redact_error};
 use crate::engine::event::{FinishReason, Usage};
 use crate::engine::model::{kind_for_status, ChatRequest, ErrorKind, ModelError};
+use crate::engine::sources::web::WebSearch;
 
 /// Reasoning models (OpenAI's o-series and gpt-5 family, also behind OpenRouter's
 /// `openai/` prefix) take `max_completion_tokens`, which also covers their hidden reasoning,
@@ -170,6 +171,10 @@ pub struct StreamState {
     pub usage: Option<Usage>,
     pub finish: Option<FinishReason>,
     pub done: bool,
+    /// The pages a web search cited (`web_search`), and why a search failed.
+    pub web: WebSearch,
+    /// The kind of the content block being streamed (Anthropic's `content_block_start`).
+    pub block: String,
 }
 
 impl StreamState {
@@ -215,6 +220,11 @@ impl StreamState {
             for k in ["/delta/reasoning_content", "/delta/reasoning"] {
                 if let Some(t) = choice.pointer(k).and_then(Value::as_str) {
                     self.reasoning.push_str(t);
+                }
+            }
+            for k in ["/delta/annotations", "/message/annotations"] {
+                if let Some(a) = choice.pointer(k) {
+                    super::web_search::read_annotations(a, &mut self.web);
                 }
             }
             match choice.get("finish_reason").and_then(Value::as_str) {
@@ -299,6 +309,7 @@ mod tests {
             max_tokens: 300,
             json,
             schema: None,
+            search_web: false,
         }
     }
 

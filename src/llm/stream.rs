@@ -184,6 +184,7 @@ impl AnswerStream {
             text: self.state.text,
             usage,
             finish: self.state.finish.unwrap_or_default(),
+            web: req.search_web.then(|| std::mem::take(&mut self.state.web)),
         })
     }
 }
@@ -262,6 +263,7 @@ mod tests {
             max_tokens: 100,
             json: false,
             schema: None,
+            search_web: false,
         }
     }
 

@@ -4,6 +4,7 @@
 use super::dialect::{Dialect, Effort};
 use super::openai::SchemaForm;
 use super::redact::redact_key;
+use super::web_search::SearchTool;
 use crate::engine::model::{Ceiling, ChatRequest};
 use crate::engine::tokens;
 
@@ -24,6 +25,8 @@ pub struct HttpTarget {
     pub effort: Option<Effort>,
     /// How an OpenAI-compatible server takes a schema (llama.cpp's differs from OpenAI's).
     pub schema_form: SchemaForm,
+    /// The provider's web search, when it has one Agora knows (`Connection::web_search`).
+    pub search: Option<SearchTool>,
 }
 
 pub struct WireRequest {
@@ -55,15 +58,25 @@ impl HttpTarget {
                 format!("{};{};{}", req.seat, req.purpose.id(), req.call),
             ));
         }
-        let mut body = self.dialect.body(req, self.effort);
-        if self.dialect == Dialect::OpenAi {
-            self.schema_form.apply(&mut body);
-        }
+        let body = self.body(req);
         WireRequest {
             url: self.dialect.url(&self.base_url, &req.model),
             headers,
             body: serde_json::to_string_pretty(&body).unwrap_or_default(),
         }
+    }
+
+    /// The body as sent: the dialect's, in the connection's schema form, with the web
+    /// search for a call that asks for it.
+    fn body(&self, req: &ChatRequest) -> serde_json::Value {
+        let mut body = self.dialect.body(req, self.effort);
+        if self.dialect == Dialect::OpenAi {
+            self.schema_form.apply(&mut body);
+        }
+        if let Some(tool) = self.search.filter(|_| req.search_web) {
+            tool.apply(&mut body);
+        }
+        body
     }
 
     /// The most this request can be billed, read from the body it is sent as: its output
@@ -72,7 +85,7 @@ impl HttpTarget {
     /// thinking budget is added to `maxOutputTokens`), and its prompt with the tool prompt
     /// Anthropic adds.
     pub fn ceiling(&self, req: &ChatRequest) -> Ceiling {
-        let body = self.dialect.body(req, self.effort);
+        let body = self.body(req);
         let n = |p: &str| {
             body.pointer(p)
                 .and_then(serde_json::Value::as_u64)
@@ -84,8 +97,12 @@ impl HttpTarget {
             Dialect::Gemini => n("/generationConfig/maxOutputTokens")
                 .saturating_add(n("/generationConfig/thinkingConfig/thinkingBudget")),
         };
+        let search = self
+            .search
+            .filter(|_| req.search_web)
+            .map_or(0, SearchTool::input_allowance);
         let tool = match (self.dialect, body.pointer("/tools/0")) {
-            (Dialect::Anthropic, Some(t)) => {
+            (Dialect::Anthropic, Some(t)) if req.schema.is_some() => {
                 let text = |k: &str| t.get(k).and_then(|v| v.as_str()).unwrap_or_default();
                 ANTHROPIC_TOOL_PROMPT
                     + tokens::estimate(text("name"))
@@ -94,7 +111,7 @@ impl HttpTarget {
             _ => 0,
         };
         Ceiling {
-            input_tokens: tokens::prompt(req) + tool,
+            input_tokens: tokens::prompt(req) + tool + search,
             output_tokens: output.max(req.max_tokens),
         }
     }
@@ -130,6 +147,7 @@ mod tests {
             send_call_header: false,
             effort: None,
             schema_form: SchemaForm::JsonSchema,
+            search: None,
         }
     }
 
@@ -145,6 +163,7 @@ mod tests {
             max_tokens: 300,
             json: false,
             schema: None,
+            search_web: false,
         }
     }
 

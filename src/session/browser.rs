@@ -100,6 +100,7 @@ pub fn providers() -> ProviderFactory {
                 send_call_header: c.send_call_header,
                 effort: c.effort,
                 schema_form: c.schema_form,
+                search: c.search_tool(),
             },
             clock: Rc::new(BrowserClock),
         })

@@ -12,6 +12,7 @@ pub mod router;
 pub mod runner;
 #[cfg(target_arch = "wasm32")]
 pub mod saved;
+pub mod searching;
 pub mod structured;
 pub mod tournament;
 mod writer;

@@ -8,6 +8,7 @@ use futures::future::LocalBoxFuture;
 
 use super::connections::Connection;
 use super::error::SessionError;
+use super::searching;
 use super::structured::{self, Lesson};
 use crate::engine::cancel::CancelToken;
 use crate::engine::limiter::Limiter;
@@ -128,6 +129,38 @@ impl Router {
         }
     }
 
+    /// Makes the call, with its web search when it asks for one and the connection's model
+    /// can: a model that cannot is asked without it, and a search the provider refuses is
+    /// asked again without it. Either way the turn says it was written without a search.
+    async fn search_or_not(
+        &self,
+        conn: &Connection,
+        model: &dyn ChatModel,
+        req: &ChatRequest,
+        on_delta: &dyn Fn(&str),
+        cancel: &CancelToken,
+    ) -> Result<ChatResponse, ModelError> {
+        if !req.search_web {
+            return model.complete(req, on_delta, cancel).await;
+        }
+        if let Err(why) = conn.web_search(&req.model) {
+            let plain = searching::without_search(req);
+            let r = model.complete(&plain, on_delta, cancel).await?;
+            return Ok(searching::written_without(r, why));
+        }
+        match model.complete(req, on_delta, cancel).await {
+            Err(e) if searching::refused_the_search(req, &e) => {
+                let plain = searching::without_search(req);
+                let r = model.complete(&plain, on_delta, cancel).await?;
+                Ok(searching::written_without(
+                    r,
+                    redact_error(&searching::refusal(&e), &conn.api_key),
+                ))
+            }
+            other => other,
+        }
+    }
+
     fn limiter(&self, c: &Connection) -> Rc<Limiter> {
         let mut l = self.limiters.borrow_mut();
         let entry = l
@@ -234,7 +267,9 @@ impl ChatModel for Router {
                 .ok_or_else(|| not_set_up(&req.connection))?;
             let conn = checked(conn)?;
             let model = self.model(&conn);
-            let result = model.complete(req, on_delta, cancel).await;
+            let result = self
+                .search_or_not(&conn, &*model, req, on_delta, cancel)
+                .await;
             let result = self.learn(&conn, req, result);
             // Whatever a provider echoes back, the key does not travel further. Its error
             // text may hold part of a key, so key-shaped words go too; what the model said

@@ -188,6 +188,7 @@ impl Session {
                 max_tokens: 8,
                 json: false,
                 schema: None,
+                search_web: false,
             };
             let cancel = CancelToken::new();
             let timeout = this.env.clock.sleep(30_000);

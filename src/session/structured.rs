@@ -87,6 +87,7 @@ mod tests {
             max_tokens: 100,
             json: true,
             schema: Some(serde_json::json!({"type": "object"})),
+            search_web: false,
         }
     }
 
@@ -96,6 +97,7 @@ mod tests {
             reasoning: String::new(),
             usage: Usage::default(),
             finish: FinishReason::Stop,
+            web: None,
         })
     }
 

@@ -628,6 +628,7 @@ impl TournamentRun {
             max_tokens: VERDICT_TOKENS,
             json: true,
             schema: Some(verdict::schema()),
+            search_web: false,
         };
         let mut spent = Spend::default();
         let answer = |r: &crate::engine::model::ChatResponse, spent: &mut Spend| {

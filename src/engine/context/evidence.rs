@@ -7,6 +7,7 @@ use std::rc::Rc;
 use super::super::config::Participant;
 use super::super::event::Purpose;
 use super::super::model::ChatRequest;
+use super::super::sources::web::WebSearch;
 use super::super::sources::{self, grounding, library::Library};
 use super::DebateCtx;
 
@@ -27,6 +28,14 @@ impl DebateCtx {
     pub(super) fn add_evidence(&self, text: &str) {
         let mut st = self.state.borrow_mut();
         if sources::add_evidence(&mut st.sources, text) {
+            st.library = None;
+        }
+    }
+
+    /// The pages a turn's web search cited become sources the next calls can quote.
+    pub(super) fn add_web(&self, web: &WebSearch) {
+        let mut st = self.state.borrow_mut();
+        if sources::web::add_web(&mut st.sources, &web.citations) {
             st.library = None;
         }
     }

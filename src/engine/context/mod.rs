@@ -591,6 +591,12 @@ impl DebateCtx {
             })?;
             seat.participant.clone()
         };
+        // A seat's speeches may search the web when the user switched it on; a structured
+        // answer never does (no provider searches inside a JSON schema).
+        let search_web = spec.purpose == super::event::Purpose::Argument
+            && !spec.json
+            && spec.schema.is_none()
+            && self.state.borrow().config.search_web.contains(&spec.seat);
         let (connection, model) = match &participant {
             Participant::Model {
                 connection, model, ..
@@ -608,6 +614,7 @@ impl DebateCtx {
             max_tokens: spec.max_tokens,
             json: spec.json,
             schema: spec.schema.clone(),
+            search_web,
         };
         self.ground(&mut request, &participant);
         let hash = request_hash(&request);
@@ -654,6 +661,9 @@ impl DebateCtx {
             }
             if let Some(w) = &spec.watch {
                 w.finish(Some(&r.text));
+            }
+            if let Some(web) = &r.web {
+                self.add_web(web);
             }
             return Ok(Ok(CallOutput {
                 key,

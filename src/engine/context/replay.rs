@@ -3,6 +3,7 @@
 //! and the first unrecorded call goes live. What a replay never asked for is reported.
 
 use super::super::event::{CallKey, Event, EventKind, FinishReason, Input, Usage};
+use super::super::sources::web::WebSearch;
 use std::collections::HashMap;
 
 pub(super) struct Recorded {
@@ -10,6 +11,8 @@ pub(super) struct Recorded {
     pub usage: Usage,
     pub finish: FinishReason,
     pub request_hash: Option<String>,
+    /// What the call's web search cited (recorded just before it finished).
+    pub web: Option<WebSearch>,
 }
 
 /// A call the log records as skipped (never made, or failed where the format tolerated it).
@@ -32,6 +35,7 @@ impl Replay {
     pub fn index(events: &[Event]) -> Self {
         let mut r = Replay::default();
         let mut hashes: HashMap<CallKey, String> = HashMap::new();
+        let mut webs: HashMap<CallKey, WebSearch> = HashMap::new();
         for e in events {
             match &e.kind {
                 EventKind::TurnStarted {
@@ -53,8 +57,12 @@ impl Replay {
                             usage: *usage,
                             finish: *finish,
                             request_hash: hashes.get(call).cloned(),
+                            web: webs.remove(call),
                         },
                     );
+                }
+                EventKind::WebSearched { call, web, .. } => {
+                    webs.insert(call.clone(), web.clone());
                 }
                 EventKind::CallSkipped { call, reason, .. } => {
                     r.skipped.insert(

@@ -153,6 +153,17 @@ impl DebateCtx {
             }
         };
         let estimate = |text: &str| tokens::usage(request, text, "");
+        // What a search cited stands whether or not the turn was cut.
+        if let Some(web) = result.as_ref().ok().and_then(|r| r.web.clone()) {
+            if !web.is_empty() {
+                self.add_web(&web);
+                self.push(EventKind::WebSearched {
+                    call: key.clone(),
+                    seat: spec.seat.clone(),
+                    web,
+                });
+            }
+        }
         let (text, reasoning, usage, finish) = match (result, cut.get()) {
             // Cut on purpose: the text passed on so far is the turn, whatever the transport
             // still read (or finished with) after the cut.

@@ -7,8 +7,9 @@
 use super::super::cost::{dollars, Ledger};
 use super::super::event::{config_of, CallKey, Event, EventKind, Outcome, Purpose};
 use super::super::log_view::LogView;
+use super::super::sources::Origin;
 use super::inert::{close_fences, inert};
-use super::markdown::{cost_table, quotes_line, seats, to_markdown, usage_line};
+use super::markdown::{cost_table, quotes_line, seats, to_markdown, usage_line, web_lines};
 use super::walk::{finish_note, turns, walk, Item, Turn};
 use super::{one_line, seat_name};
 
@@ -101,6 +102,7 @@ pub fn to_folder(events: &[Event]) -> Vec<(String, String)> {
             md.push_str(&format!("*{note}*\n\n"));
         }
         md.push_str(&quotes_line(&view, t.quotes));
+        md.push_str(&web_lines(t.web));
         md.push_str(&usage_line(t.usage, t.cost));
         for (_, f) in findings.iter().filter(|(a, _)| *a == Some(t.call)) {
             md.push_str(f);
@@ -109,14 +111,23 @@ pub fn to_folder(events: &[Event]) -> Vec<(String, String)> {
     }
     // Each source whole, for a reader checking a quote: `sources/S1.md`.
     for source in &view.sources {
+        let mut about = format!("- Debate: [{}](../index.md)\n", link_text(&topic));
+        if let Origin::Web { url } = &source.origin {
+            // Checked as a web address when it was cited: no space, `<`, `>` or quote.
+            about.push_str(&format!("- Page: {url}\n"));
+        }
+        let text = if source.text.is_empty() {
+            "*The search returned only this page's address; Agora has not read the page.*"
+                .to_string()
+        } else {
+            close_fences(&source.text)
+        };
         files.push((
             format!("sources/{}.md", role(&source.id)),
             format!(
-                "# {} {}\n\n- Debate: [{}](../index.md)\n\n{}\n",
+                "# {} {}\n\n{about}\n{text}\n",
                 source.id,
                 one_line(&source.title),
-                link_text(&topic),
-                close_fences(&source.text)
             ),
         ));
     }

@@ -5,6 +5,7 @@ use super::super::cost::{dollars, Ledger};
 use super::super::event::{config_of, Event, Usage};
 use super::super::log_view::LogView;
 use super::super::sources::quotes::Checked;
+use super::super::sources::web::WebSearch;
 use super::super::sources::Origin;
 use super::inert::{close_fences, inert};
 use super::walk::{finish_note, walk, Item};
@@ -58,6 +59,7 @@ pub fn to_markdown(events: &[Event]) -> String {
                     md.push_str(&format!("*{note}*\n\n"));
                 }
                 md.push_str(&quotes_line(&view, t.quotes));
+                md.push_str(&web_lines(t.web));
                 md.push_str(&usage_line(t.usage, t.cost));
             }
             Item::Note(text) => md.push_str(&format!("{}\n\n", quote(&text))),
@@ -106,6 +108,33 @@ pub(super) fn quotes_line(view: &LogView, quotes: &[Checked]) -> String {
     md
 }
 
+/// What a turn's web search cited, a link a line with the page's words it returned, or why
+/// it did not search.
+pub(super) fn web_lines(web: Option<&WebSearch>) -> String {
+    let Some(web) = web else {
+        return String::new();
+    };
+    let mut md = String::new();
+    for c in &web.citations {
+        let label = one_line(c.label()).replace('[', "\\[").replace(']', "\\]");
+        // An address holds no space or `<>`; its parentheses would end the link early.
+        let url = c.url.replace('(', "%28").replace(')', "%29");
+        md.push_str(&format!("- Web: [{label}]({url})"));
+        if !c.cited_text.is_empty() {
+            let words: String = c.cited_text.chars().take(300).collect();
+            md.push_str(&format!(" — “{}”", one_line(&words)));
+        }
+        md.push('\n');
+    }
+    if !web.failed.is_empty() {
+        md.push_str(&format!("- Web search: {}\n", one_line(&web.failed)));
+    }
+    if !md.is_empty() {
+        md.push('\n');
+    }
+    md
+}
+
 /// Whether this copy of the debate came without its sources (a share link's).
 fn left_out(view: &LogView) -> bool {
     view.config.as_ref().is_some_and(|c| c.sources_left_out > 0)
@@ -126,6 +155,7 @@ pub(super) fn sources_section(view: &LogView) -> String {
             Origin::File { name } => format!("file {}", one_line(name)),
             Origin::Pasted => "pasted text".into(),
             Origin::Evidence => "evidence added during the debate".into(),
+            Origin::Web { url } => format!("cited by a web search, {url}"),
         };
         md.push_str(&format!(
             "- **{}** {} ({from}, {} characters)\n",

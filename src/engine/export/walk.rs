@@ -7,6 +7,7 @@ use super::super::finding::Finding;
 use super::super::log_view::{BlockKind, LogView, NoteKind, TurnStatus};
 use super::super::reading;
 use super::super::sources::quotes::Checked;
+use super::super::sources::web::WebSearch;
 use super::one_line;
 
 /// A finished turn.
@@ -27,6 +28,8 @@ pub(super) struct Turn<'a> {
     pub finish: FinishReason,
     /// The quotes it marked, with their checks.
     pub quotes: &'a [Checked],
+    /// What its web search cited, or why it did not search.
+    pub web: Option<&'a WebSearch>,
 }
 
 pub(super) enum Item<'a> {
@@ -82,6 +85,7 @@ pub(super) fn walk<'a>(view: &'a LogView, events: &'a [Event]) -> Vec<Item<'a>> 
                         cost: t.cost,
                         finish,
                         quotes: &t.quotes,
+                        web: t.web.as_ref(),
                     }));
                 } else if t.status == TurnStatus::Failed {
                     let error = t.error.as_deref().unwrap_or_default();

@@ -359,6 +359,7 @@ fn forecast_arguments_fit_their_input_budget_and_the_synthesis_carries_every_rou
             |q| {
                 tokens::prompt(&ChatRequest {
                     schema: None,
+                    search_web: false,
                     ..q.clone()
                 })
             },

@@ -143,6 +143,31 @@ mod tests {
     }
 
     #[test]
+    fn only_model_seats_that_argue_in_free_text_may_search_the_web() {
+        let searching = |format, person: &'static str| {
+            let config = default_config(format, "t", &|seat| {
+                if seat == person {
+                    Participant::Human
+                } else {
+                    model("c")
+                }
+            });
+            super::super::searching_seats(&config)
+                .into_iter()
+                .map(|s| s.id.clone())
+                .collect::<Vec<_>>()
+        };
+        assert_eq!(
+            searching(FormatId::Classic, ""),
+            ["position-a", "position-b"]
+        );
+        assert_eq!(searching(FormatId::Duelogic, "chair-2"), ["chair-1"]);
+        assert!(searching(FormatId::Forecast, "").is_empty());
+        let crux = searching(FormatId::Crux, "");
+        assert!(!crux.is_empty() && !crux.iter().any(|s| s == "analyst"));
+    }
+
+    #[test]
     fn seats_are_filled_by_their_id() {
         let config = default_config(FormatId::Duelogic, "t", &|seat| {
             if seat == "chair-2" {

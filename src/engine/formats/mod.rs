@@ -38,6 +38,24 @@ pub fn analyst_seat(participant: super::config::Participant) -> super::config::S
     }
 }
 
+/// The seats whose speeches may search the web: the model seats that argue in free text
+/// (not the analyst, the classic moderator or the duelogic Arbiter, and none in forecast,
+/// whose roles answer in JSON, where no provider searches).
+pub fn searching_seats(config: &DebateConfig) -> Vec<&super::config::SeatConfig> {
+    let leading = match config.format() {
+        FormatId::Forecast => return Vec::new(),
+        FormatId::Classic => classic::MODERATOR,
+        FormatId::Duelogic => duelogic::ARBITER,
+        _ => "",
+    };
+    config
+        .seats
+        .iter()
+        .filter(|s| s.id != leading && s.id != config.analyst)
+        .filter(|s| matches!(s.participant, super::config::Participant::Model { .. }))
+        .collect()
+}
+
 /// What a finished turn shows, on screen and in every export: the text as its format
 /// cleaned it for later prompts (crux strips a speaker label and banned openers from a
 /// persona's turn); other formats show it as it came.

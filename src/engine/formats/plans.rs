@@ -107,6 +107,7 @@ mod tests {
             sources: Vec::new(),
             judges_read_sources: false,
             sources_left_out: 0,
+            search_web: Vec::new(),
         }
     }
 

@@ -18,6 +18,7 @@ use crate::engine::formats::forecast::ledger::Resolution;
 use crate::engine::reading;
 use crate::engine::sources::library::Library;
 use crate::engine::sources::quotes::{self, Checked};
+use crate::engine::sources::web::WebSearch;
 use crate::engine::sources::{self as srcs, Source};
 use crate::engine::DebateConfig;
 use std::collections::HashMap;
@@ -106,6 +107,8 @@ pub struct Turn {
     pub cut_by: Option<Finding>,
     /// The quotes it marked, each checked against the sources (once it finished).
     pub quotes: Vec<Checked>,
+    /// What its web search cited, or why it could not search.
+    pub web: Option<WebSearch>,
 }
 
 /// Where a note comes from: the screens show every kind; the exports word inputs, skipped
@@ -483,6 +486,18 @@ impl LogView {
                     until_ms: e.at_ms + wait_ms,
                 },
             )],
+            EventKind::WebSearched { call, web, .. } => {
+                let mut changes = Vec::new();
+                if srcs::web::add_web(&mut self.sources, &web.citations) {
+                    self.library = None;
+                    changes.push(Change::Sources);
+                }
+                if let Some(i) = self.turn_index(&call.to_string()) {
+                    self.turns[i].web = Some(web.checked());
+                    changes.push(Change::Turn(i));
+                }
+                changes
+            }
             EventKind::InputReceived { input, .. } => {
                 let mut changes = Vec::new();
                 if let Input::SpendingCap { usd } = input {
@@ -600,6 +615,7 @@ impl LogView {
             judged: None,
             cut_by: None,
             quotes: Vec::new(),
+            web: None,
         });
         let i = self.turns.len() - 1;
         self.by_call.insert(call.to_string(), i);

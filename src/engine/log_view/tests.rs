@@ -554,3 +554,133 @@ fn every_format_checks_its_speakers_quotes_against_the_sources() {
         );
     }
 }
+
+#[test]
+fn pages_a_web_search_cited_become_sources_the_next_speeches_read_and_quote() {
+    use crate::engine::export::{import, to_json};
+    use crate::engine::formats::scripted::{resume_scripted, run_scripted};
+
+    let mut config = debate(FormatId::Classic);
+    config.search_web = vec!["position-a".into()];
+    let script: Script = serde_json::from_value(serde_json::json!({"answers": [
+        {"seat": "position-a", "purpose": "argument", "occurrence": 0,
+         "text": "Stockholm shows it works.",
+         "citations": [
+            {"url": "https://example.org/stockholm", "title": "Stockholm trial", "cited_text": "Traffic across the cordon fell by about 20 percent."},
+            {"url": "javascript:alert(1)", "title": "hostile"},
+            {"url": "https://example.org/map", "title": ""}
+         ]},
+        {"seat": "position-b", "purpose": "argument",
+         "text": "Even their page says <quote>traffic across the cordon fell by about 20 percent</quote>, no more."},
+        {"seat": "position-a", "purpose": "argument", "text": "Twenty percent is a lot."}
+    ]}))
+    .unwrap();
+    let r = run_scripted(config.clone(), script.clone(), Inputs::new());
+    assert_eq!(r.outcome, Outcome::Completed);
+
+    // Only the seat that searches asks for it, and only in its speeches.
+    for q in &r.requests {
+        assert_eq!(
+            q.search_web,
+            q.seat == "position-a" && q.purpose == Purpose::Argument && !q.json,
+            "{}",
+            q.call
+        );
+    }
+    let view = LogView::of(&r.events);
+    let first = view.turns.iter().find(|t| t.seat == "position-a").unwrap();
+    let web = first.web.as_ref().expect("the search shows under its turn");
+    let urls: Vec<&str> = web.citations.iter().map(|c| c.url.as_str()).collect();
+    assert_eq!(
+        urls,
+        ["https://example.org/stockholm", "https://example.org/map"]
+    );
+    let ids: Vec<&str> = view.sources.iter().map(|s| s.id.as_str()).collect();
+    assert_eq!(ids, ["W1", "W2"]);
+
+    // The next speech gets the page's words as a passage, and its quote of them verifies.
+    let b = r.requests.iter().find(|q| q.seat == "position-b").unwrap();
+    assert!(b
+        .messages
+        .iter()
+        .any(|m| m.content.contains("[W1 ¶1 · Stockholm trial]")));
+    let quoted = view
+        .turns
+        .iter()
+        .find(|t| t.seat == "position-b" && !t.quotes.is_empty())
+        .unwrap();
+    assert_eq!(
+        quoted.quotes[0].found.as_ref().map(|f| f.label()),
+        Some("W1 ¶1".to_string())
+    );
+
+    // Exports carry the links, and an imported or resumed debate has the same sources.
+    let md = to_markdown(&r.events);
+    assert!(md.contains("- Web: [Stockholm trial](https://example.org/stockholm) — “Traffic across the cordon fell by about 20 percent.”"), "{md}");
+    assert!(md.contains(
+        "- **W1** Stockholm trial (cited by a web search, https://example.org/stockholm"
+    ));
+    assert!(!md.contains("javascript"));
+    let files = crate::engine::export::to_folder(&r.events);
+    let page = files.iter().find(|(n, _)| n == "sources/w2.md").unwrap();
+    assert!(page.1.contains("- Page: https://example.org/map"));
+    assert!(page.1.contains("has not read the page"));
+    let back = import(&to_json(&r.events)).expect("imports");
+    assert_eq!(LogView::of(&back).sources, view.sources);
+    for cut in 1..r.events.len() {
+        let resumed = resume_scripted(r.events[..cut].to_vec(), script.clone());
+        assert_eq!(resumed.outcome, Outcome::Completed, "resumed at {cut}");
+        assert_eq!(
+            LogView::of(&resumed.events).sources,
+            view.sources,
+            "resumed at {cut}"
+        );
+    }
+}
+
+#[test]
+fn a_turn_written_without_its_search_says_why() {
+    let mut config = debate(FormatId::Classic);
+    config.search_web = vec!["position-a".into()];
+    let (view, events) = run(
+        config,
+        serde_json::json!({"answers": [{"seat": "position-a", "purpose": "argument", "text": "From memory."}]}),
+    );
+    // The scripted model searched and cited nothing: nothing to show, nothing recorded.
+    assert!(view.turns.iter().all(|t| t.web.is_none()));
+    assert!(!events
+        .iter()
+        .any(|e| matches!(e.kind, EventKind::WebSearched { .. })));
+
+    // A refused search, as the router records it.
+    let mut with_refusal = Vec::new();
+    for e in &events {
+        with_refusal.push(e.clone());
+        if let EventKind::TurnStarted { call, seat, .. } = &e.kind {
+            if seat == "position-a" {
+                with_refusal.push(Event {
+                    seq: 999,
+                    at_ms: 0,
+                    kind: EventKind::WebSearched {
+                        call: call.clone(),
+                        seat: seat.clone(),
+                        web: crate::engine::sources::web::WebSearch::failed(
+                            "The provider refused the web search (no tool); this turn was written without it.",
+                        ),
+                    },
+                });
+            }
+        }
+    }
+    let v = LogView::of(&with_refusal);
+    let t = v.turns.iter().find(|t| t.seat == "position-a").unwrap();
+    assert!(t
+        .web
+        .as_ref()
+        .unwrap()
+        .failed
+        .contains("written without it"));
+    assert!(v.sources.is_empty());
+    assert!(to_markdown(&with_refusal)
+        .contains("- Web search: The provider refused the web search (no tool); this turn was written without it."));
+}

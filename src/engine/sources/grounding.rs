@@ -147,6 +147,7 @@ mod tests {
             temperature: None,
             json: false,
             schema: None,
+            search_web: false,
             messages: vec![
                 ChatMessage::system("You argue."),
                 ChatMessage::user(

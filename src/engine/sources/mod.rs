@@ -8,6 +8,7 @@ pub mod grounding;
 pub mod library;
 pub mod passages;
 pub mod quotes;
+pub mod web;
 
 use serde::{Deserialize, Serialize};
 
@@ -23,6 +24,9 @@ pub enum Origin {
     Pasted,
     /// Evidence added while the debate ran ("Add evidence").
     Evidence,
+    /// A page a provider's web search cited (`web`); its text is what the provider
+    /// returned of the page's words, if anything.
+    Web { url: String },
 }
 
 /// One document the debaters may quote.
@@ -168,8 +172,8 @@ pub fn add_evidence(sources: &mut Vec<Source>, text: &str) -> bool {
     }
 }
 
-/// Every source of a recorded debate: its configuration's, then each piece of evidence in
-/// the order it was received.
+/// Every source of a recorded debate: its configuration's, then each piece of evidence and
+/// each page a web search cited, in the order they arrived.
 pub fn of_log(events: &[super::event::Event]) -> Vec<Source> {
     let mut out = Vec::new();
     for e in events {
@@ -180,6 +184,9 @@ pub fn of_log(events: &[super::event::Event]) -> Vec<Source> {
                 ..
             } => {
                 add_evidence(&mut out, text);
+            }
+            EventKind::WebSearched { web, .. } => {
+                web::add_web(&mut out, &web.citations);
             }
             _ => {}
         }

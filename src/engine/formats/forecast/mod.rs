@@ -122,6 +122,7 @@ pub fn new_config(
         sources: Vec::new(),
         judges_read_sources: false,
         sources_left_out: 0,
+        search_web: Vec::new(),
     }
 }
 

@@ -101,6 +101,7 @@ fn config() -> DebateConfig {
         sources: Vec::new(),
         judges_read_sources: false,
         sources_left_out: 0,
+        search_web: Vec::new(),
     }
 }
 
