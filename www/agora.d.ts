@@ -34,6 +34,11 @@ export interface DebateRequest {
   /** Judges, the Arbiter and the analyst get passages too, in the room their prompts leave.
    * Off (the default), they see only the quotes and whether each was verified. */
   judges_read_sources?: boolean;
+  /** Seats (by id) whose speeches may use their provider's web search: OpenAI's search
+   * models, Anthropic's web search tool, Gemini's Google Search grounding, OpenRouter's
+   * web search. A seat that does not argue, or a connection that cannot search, is refused.
+   * The pages cited show under the turn and become sources `W1`, `W2`… */
+  search_web?: string[];
 }
 
 export type ProviderKind = 'open_ai_compatible' | 'open_router' | 'anthropic' | 'gemini' | 'scripted';
@@ -169,6 +174,7 @@ export type EventKind =
   | { TurnQueued: { call: CallKey; seat: string; purpose: Purpose; label: string } }
   | { TurnStarted: { call: CallKey; seat: string; purpose: Purpose; label: string; request_hash: string; human: boolean; request?: string } }
   | { TurnFinished: { call: CallKey; seat: string; text: string; reasoning?: string; usage: Usage; finish: FinishReason } }
+  | { WebSearched: { call: CallKey; seat: string; web: { citations?: { url: string; title?: string; cited_text?: string }[]; failed?: string } } }
   | { TurnFailed: { call: CallKey; seat: string; partial: string; error: string } }
   | { RetryScheduled: { call: CallKey; attempt: number; max_attempts: number; wait_ms: number; reason: string } }
   | { CallSkipped: { call: CallKey; seat: string; reason: string; failed?: boolean } }
@@ -193,10 +199,12 @@ export interface DebateConfig {
   forked_from?: { debate: string; call: string; label: string };
   sources?: Source[];
   judges_read_sources?: boolean;
+  search_web?: string[];
 }
 
 export interface Source {
-  /** `S1`, `S2`… for the user's documents; `E1`… for evidence added while it ran. */
+  /** `S1`, `S2`… for the user's documents; `E1`… for evidence added while it ran (pages a
+   * web search cited, `W1`…, come from `WebSearched` events, never from a configuration). */
   id: string;
   title: string;
   origin: { kind: 'file'; name: string } | { kind: 'pasted' } | { kind: 'evidence' };

@@ -245,6 +245,17 @@ pub fn ConnectionForm(
                     </select>
                     <span class="hint">"How scores, evaluations, forecasts and crux cards are asked for. Servers differ: on first use Agora tries OpenAI's form, then the next whenever the server refuses one, and keeps the one that works."</span></label>
             </div>
+            {move || {
+                // What a seat on this connection can do about web search, as the form says now.
+                let mut c = Connection::openai_compatible("", "", base_url.get().trim(), "", "");
+                c.kind = kind.get();
+                let m = model.get();
+                let text = match c.web_search(m.trim()) {
+                    Ok(tool) => format!("Web search: {} can search the web on your key ({}); switch it on per seat on the setup screen.", m.trim(), tool.describe()),
+                    Err(why) => format!("Web search: cannot search. {why}"),
+                };
+                view! { <p class="hint" id="conn-web-search">{text}</p> }
+            }}
             {move || scripted().then(|| view! {
                 <label class="field"><span class="label">"Script (JSON)"</span>
                     <textarea id="conn-script" rows="10" spellcheck="false" prop:value=move || script.get()

@@ -55,6 +55,8 @@ mod table;
 #[cfg(target_arch = "wasm32")]
 mod tournaments;
 #[cfg(target_arch = "wasm32")]
+mod web_search_form;
+#[cfg(target_arch = "wasm32")]
 pub mod widget;
 
 #[cfg(target_arch = "wasm32")]

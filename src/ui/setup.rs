@@ -71,6 +71,7 @@ pub fn SetupScreen() -> impl IntoView {
     let cap = RwSignal::new(String::new());
     let sources = RwSignal::new(Vec::<crate::engine::sources::Source>::new());
     let judges_read = RwSignal::new(false);
+    let search_on = RwSignal::new(Vec::<String>::new());
     let test_result = RwSignal::new(None::<Result<String, String>>);
     let testing = RwSignal::new(false);
     let adding = RwSignal::new(false);
@@ -149,6 +150,10 @@ pub fn SetupScreen() -> impl IntoView {
         // Only Start copies the sources (the estimate, drawn on each keystroke, needs none).
         config.sources = sources.get_untracked();
         config.judges_read_sources = judges_read.get_untracked() && !config.sources.is_empty();
+        config.search_web = super::web_search_form::chosen(
+            &super::web_search_form::seats(state, &config),
+            &search_on.get_untracked(),
+        );
         let id = s.new_id();
         starting.set(true);
         state.debate.reset(Some(id.clone()));
@@ -360,6 +365,9 @@ pub fn SetupScreen() -> impl IntoView {
         format!("{} model calls planned{money}", e.calls)
     };
 
+    // The seats that argue and whether each can search, redrawn only when that changes.
+    let searchers = Memo::new(move |_| super::web_search_form::seats(state, &build()));
+
     let options = move || {
         let id = format.get();
         forms.with_value(|forms| form_of(forms, id).view())
@@ -373,6 +381,7 @@ pub fn SetupScreen() -> impl IntoView {
             {connection_block}
             {options}
             <super::sources_form::SourcesForm sources=sources judges_read=judges_read/>
+            <super::web_search_form::WebSearchForm seats=searchers on=search_on/>
             {costs}
             {move || error.get().map(|e| view! { <p class="error" role="alert">{e}</p> })}
             <div class="row end">

@@ -110,6 +110,7 @@ pub fn SourcesForm(sources: RwSignal<Vec<Source>>, judges_read: RwSignal<bool>) 
                     Origin::File { name } => name.clone(),
                     Origin::Pasted => "pasted".into(),
                     Origin::Evidence => "evidence".into(),
+                    Origin::Web { url } => url.clone(),
                 };
                 let size = format!("{} characters", s.text.chars().count());
                 view! {

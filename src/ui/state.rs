@@ -47,6 +47,8 @@ pub struct TurnView {
     pub cut_by: RwSignal<Option<Finding>>,
     /// The quotes it marked, each checked against the sources.
     pub quotes: RwSignal<Vec<Checked>>,
+    /// What its web search cited, or why it could not search.
+    pub web: RwSignal<Option<crate::engine::sources::web::WebSearch>>,
 }
 
 #[derive(Clone)]
@@ -505,6 +507,7 @@ impl DebateView {
                     judged: RwSignal::new(turn.judged),
                     cut_by: RwSignal::new(turn.cut_by),
                     quotes: RwSignal::new(turn.quotes),
+                    web: RwSignal::new(turn.web),
                 });
                 self.turns.update_value(|views| {
                     if views.len() == t {
@@ -555,6 +558,7 @@ impl DebateView {
         set_changed(view.request, t.request);
         set_changed(view.judged, t.judged);
         set_changed(view.cut_by, t.cut_by);
+        set_changed(view.web, t.web);
         if view.quotes.with_untracked(|q| *q != t.quotes) {
             view.quotes.set(t.quotes);
             set_changed(

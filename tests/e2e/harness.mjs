@@ -162,8 +162,10 @@ export async function openApp(browser, url, viewport = { width: 1280, height: 90
 }
 
 /** Adds an OpenAI-compatible connection through the form, as a user would. */
-export async function addConnection(page, { name, url, model, key = '', callHeader = false, concurrency }) {
+export async function addConnection(page, { name, url, model, key = '', callHeader = false, concurrency, provider }) {
   await page.getByRole('button', { name: /Add a connection/ }).click();
+  // A provider preset sets the connection's kind (OpenRouter's, say); the rest is filled in.
+  if (provider) await page.selectOption('#conn-provider', provider);
   await page.fill('#conn-name', name);
   await page.fill('#conn-url', url);
   await page.fill('#conn-model', model);

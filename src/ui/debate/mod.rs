@@ -17,6 +17,7 @@ mod focused;
 mod head;
 mod quotes;
 mod turn;
+mod web;
 
 use leptos::prelude::*;
 

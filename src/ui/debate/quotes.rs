@@ -243,6 +243,17 @@ pub fn SourceViewer() -> impl IntoView {
                 </button>
             }
         });
+        // A page a web search cited: its address (checked as http(s) when it was read),
+        // and a word when the provider returned none of its text.
+        let page = match &source.origin {
+            crate::engine::sources::Origin::Web { url } => Some(view! {
+                <p class="hint"><a href=url.clone() target="_blank" rel="noopener noreferrer nofollow" referrerpolicy="no-referrer">{url.clone()}</a></p>
+            }),
+            _ => None,
+        };
+        let unread = source.text.is_empty().then(|| view! {
+            <p class="hint">"The search returned only this page's address; Agora has not read the page, so no quote can be checked against it."</p>
+        });
         Some(view! {
             <aside class="source-viewer card" role="dialog" aria-label=format!("Source {}", source.title)
                 on:keydown=move |ev| if ev.key() == "Escape" { close() }>
@@ -251,11 +262,13 @@ pub fn SourceViewer() -> impl IntoView {
                     <span class="passage-label">{label}</span>
                     <button class="secondary close-source" on:click=move |_| close() autofocus>"Close"</button>
                 </header>
+                {page}
                 <div class="source-text">
                     {before}
                     {(!marked.is_empty()).then(|| view! { <mark>{marked}</mark> })}
                     {after}
                 </div>
+                {unread}
                 {whole}
             </aside>
         })

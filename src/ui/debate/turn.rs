@@ -230,6 +230,7 @@ pub(super) fn block_view(block: Block) -> AnyView {
                     </Show>
                     <Markdown text=view.text/>
                     <super::quotes::TurnQuotes view=view article=article/>
+                    <super::web::WebLinks view=view/>
                     {under}
                     <HumanTurn call=call.clone() view=view/>
                     {move || status_line(view.status.get()).filter(|_| view.cut_by.with(|c| c.is_none())).map(|(class, text)| view! {
