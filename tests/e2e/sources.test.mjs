@@ -5,7 +5,9 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFile } from 'node:fs/promises';
+import { createHash } from 'node:crypto';
 import { world, openApp, addConnection } from './harness.mjs';
+import { setUpTransitForecast } from './transit-forecast.mjs';
 
 const w = world('e2e-sources.json');
 const TOPIC = 'Should cities charge cars to enter their centres?';
@@ -32,6 +34,56 @@ export function pdf(lines, title = '') {
   const xref = out.length;
   out += `xref\n0 ${objects.length + 1}\n0000000000 65535 f \n${offsets.map((o) => `${String(o).padStart(10, '0')} 00000 n \n`).join('')}`;
   out += `trailer\n<< /Size ${objects.length + 1} /Root 1 0 R /Info 6 0 R >>\nstartxref\n${xref}\n%%EOF\n`;
+  return Buffer.from(out, 'latin1');
+}
+
+/** RC4, for the standard security handler's password entries (Node's OpenSSL 3 has no
+ * RC4 cipher without its legacy provider). */
+function rc4(key, data) {
+  const S = [...Array(256).keys()];
+  for (let i = 0, j = 0; i < 256; i++) {
+    j = (j + S[i] + key[i % key.length]) & 255;
+    [S[i], S[j]] = [S[j], S[i]];
+  }
+  const out = Buffer.alloc(data.length);
+  for (let n = 0, i = 0, j = 0; n < data.length; n++) {
+    i = (i + 1) & 255;
+    j = (j + S[i]) & 255;
+    [S[i], S[j]] = [S[j], S[i]];
+    out[n] = data[n] ^ S[(S[i] + S[j]) & 255];
+  }
+  return out;
+}
+
+/** A one-page PDF encrypted with a user password (the standard security handler, revision
+ * 2, as the PDF reference's algorithms 3.2 to 3.4 compute it): a reader must ask for the
+ * password before it can read a word. */
+export function encryptedPdf() {
+  const md5 = (b) => createHash('md5').update(b).digest();
+  const PAD = Buffer.from('28bf4e5e4e758a4164004e56fffa01082e2e00b6d0683e802f0ca9fe6453697a', 'hex');
+  const padded = (pw) => Buffer.concat([Buffer.from(pw, 'latin1'), PAD]).subarray(0, 32);
+  const id = Buffer.from('0123456789abcdef0123456789abcdef', 'hex');
+  const P = -4;
+  const O = rc4(md5(padded('owner')).subarray(0, 5), padded('secret'));
+  const p = Buffer.alloc(4); p.writeInt32LE(P);
+  const key = md5(Buffer.concat([padded('secret'), O, p, id])).subarray(0, 5);
+  const U = rc4(key, PAD);
+  const hex = (b) => `<${b.toString('hex')}>`;
+  const objects = [
+    '<< /Type /Catalog /Pages 2 0 R >>',
+    '<< /Type /Pages /Kids [3 0 R] /Count 1 >>',
+    '<< /Type /Page /Parent 2 0 R /MediaBox [0 0 595 842] >>',
+    `<< /Filter /Standard /V 1 /R 2 /O ${hex(O)} /U ${hex(U)} /P ${P} >>`,
+  ];
+  let out = '%PDF-1.4\n';
+  const offsets = objects.map((o, i) => {
+    const at = out.length;
+    out += `${i + 1} 0 obj\n${o}\nendobj\n`;
+    return at;
+  });
+  const xref = out.length;
+  out += `xref\n0 ${objects.length + 1}\n0000000000 65535 f \n${offsets.map((o) => `${String(o).padStart(10, '0')} 00000 n \n`).join('')}`;
+  out += `trailer\n<< /Size ${objects.length + 1} /Root 1 0 R /Encrypt 4 0 R /ID [${hex(id)} ${hex(id)}] >>\nstartxref\n${xref}\n%%EOF\n`;
   return Buffer.from(out, 'latin1');
 }
 
@@ -65,13 +117,15 @@ test('a debate over a PDF and pasted text shows each quote verified or not found
     { name: 'scan.pdf', mimeType: 'application/pdf', buffer: pdf([]) },
     { name: 'notes.pdf', mimeType: 'application/pdf', buffer: Buffer.from('just some text, not a PDF') },
     { name: 'photo.png', mimeType: 'image/png', buffer: Buffer.from([0x89, 0x50, 0x4e, 0x47]) },
+    { name: 'locked.pdf', mimeType: 'application/pdf', buffer: encryptedPdf() },
   ]);
   await page.locator('.source-item', { hasText: 'Stockholm congestion report' }).waitFor({ timeout: 30_000 });
-  await page.waitForFunction(() => document.querySelectorAll('.source-error').length === 3, null, { timeout: 30_000 });
+  await page.waitForFunction(() => document.querySelectorAll('.source-error').length === 4, null, { timeout: 30_000 });
   const errors = await page.locator('.source-error').allTextContents();
   assert.ok(errors.some((e) => /“scan\.pdf”.*no text to read.*a scan/.test(e)), errors.join('\n'));
   assert.ok(errors.some((e) => /“notes\.pdf”.*not a PDF/.test(e)), errors.join('\n'));
   assert.ok(errors.some((e) => /“photo\.png” is not a kind of file Agora reads/.test(e)), errors.join('\n'));
+  assert.ok(errors.some((e) => /“locked\.pdf”.*encrypted with a password/.test(e)), errors.join('\n'));
 
   await page.fill('#source-title', 'Residents survey');
   await page.fill('#source-text', 'Two thirds of residents said the streets felt safer after the trial.\n\nOne in ten said they drove less.');
@@ -204,7 +258,7 @@ test('a tournament over a source: judges who have not seen it weigh the checked 
   }
 });
 
-test('duelogic and crux debates over a source mark their speakers’ quotes verified or not found', async () => {
+test('duelogic and crux debates over a PDF and pasted text mark their speakers’ quotes verified or not found', async () => {
   // Every speech quotes the source once word for word and once with words it does not have.
   await w.standin.setScript({
     answers: [{
@@ -225,6 +279,8 @@ test('duelogic and crux debates over a source mark their speakers’ quotes veri
     await page.fill('#topic', TOPIC);
     await options(page);
     await page.locator('.sources-form > summary').click();
+    await page.setInputFiles('#source-files', [{ name: 'stockholm.pdf', mimeType: 'application/pdf', buffer: REPORT }]);
+    await page.locator('.source-item', { hasText: 'Stockholm congestion report' }).waitFor({ timeout: 30_000 });
     await page.fill('#source-title', 'Residents survey');
     await page.fill('#source-text', 'Two thirds of residents said the streets felt safer after the trial.');
     await page.click('#add-source');
@@ -237,4 +293,40 @@ test('duelogic and crux debates over a source mark their speakers’ quotes veri
     assert.ok(verified >= 2 && verified === missing && verified + missing === shown.length, `${format}: ${shown.join(' ')}`);
     await page.context().close();
   }
+});
+
+test('a forecast over a PDF and pasted text counts each role’s quotes, verified and not found', async () => {
+  // The transit forecast's script, the optimist's argument quoting the PDF word for word and
+  // then a line the sources do not have.
+  const script = JSON.parse(await readFile(new URL('../scripts/e2e-forecast.json', import.meta.url), 'utf8'));
+  const optimist = script.answers.find((a) => a.seat === 'optimist' && a.purpose === 'argument');
+  const said = JSON.parse(optimist.text);
+  said.argument = 'The record is plain: <quote>the cut held after the trial ended</quote>, and <quote>every merchant backed the bill</quote>.';
+  optimist.text = JSON.stringify(said);
+  await w.standin.setScript(script);
+
+  const { page } = await openApp(w.browser, w.site.url);
+  await setUpTransitForecast(page, w.standin);
+  await page.locator('.sources-form > summary').click();
+  await page.setInputFiles('#source-files', [{ name: 'stockholm.pdf', mimeType: 'application/pdf', buffer: REPORT }]);
+  await page.locator('.source-item', { hasText: 'Stockholm congestion report' }).waitFor({ timeout: 30_000 });
+  await page.fill('#source-title', 'Residents survey');
+  await page.fill('#source-text', 'Two thirds of residents said the streets felt safer after the trial.');
+  await page.click('#add-source');
+  await page.click('#start');
+  await page.waitForSelector('.badge.done', { timeout: 90_000 });
+
+  // Each of the optimist's three rounds made one verified quote and one not found; the
+  // panel shows its words between quotation marks, never the tags.
+  const counts = await page.locator('.sources-line .quote-counts li[data-seat="optimist"]').textContent();
+  assert.match(counts, /: 6 quote\(s\), 3 verified, 3 not found/);
+  assert.deepEqual(await page.locator('.sources-line .source-list li').allTextContents(), ['S1 · Stockholm congestion report', 'S2 · Residents survey']);
+  const panel = (await page.locator('.fc-text').allTextContents()).join('\n');
+  assert.match(panel, /“the cut held after the trial ended”/);
+  assert.doesNotMatch(panel, /<quote/);
+  // Every role got the passages with its argument.
+  const log = await w.standin.log();
+  const argued = log.find((r) => r.seat === 'optimist' && r.purpose === 'argument');
+  assert.ok(argued.messages.some((m) => /\[S1 ¶1 · Stockholm congestion report\]/.test(m.content)));
+  await page.context().close();
 });

@@ -161,6 +161,40 @@ test('the live widget runs a debate against the stand-in and the host page hears
   await context.close();
 });
 
+test('the live widget takes sources and a seat that searches the web, and checks the quotes against both', async () => {
+  // Every call gets the same answer (the widget sends no call header); only a call that
+  // asked to search gets the citation.
+  await w.standin.setScript({ default: {
+    chunk_delay_ms: 2,
+    text: 'The report says <quote>traffic fell by a fifth in the first year</quote>, the city page that <quote>buses ran on time</quote>, and nobody said <quote>shops closed in their hundreds</quote>.',
+    citations: [{ url: 'https://example.org/city', title: 'City transport page', cited_text: 'Since the charge began, buses ran on time.' }],
+  } });
+  const { page, errors, context } = await embedPage(390);
+  await page.evaluate(({ base }) => {
+    const live = document.getElementById('live');
+    live.config = {
+      format: 'classic', topic: 'Should cities charge cars to enter?', options: { rounds: 1 },
+      connections: [{ kind: 'open_router', label: 'Router stand-in', base_url: `${base}/v1`, model: 'openai/gpt-4o-mini', api_key: 'sk-or-test' }],
+      sources: [{ title: 'Traffic report', text: 'Traffic fell by a fifth in the first year.' }],
+      search_web: ['position-a'],
+    };
+  }, { base: w.standin.base });
+  const live = page.locator('#live');
+  await live.getByRole('button', { name: 'Start debate' }).click();
+  await live.locator('.badge.done').waitFor({ timeout: 60_000 });
+  assert.deepEqual(await live.locator('.sources-line .source-list li').allTextContents(), ['S1 · Traffic report', 'W1 · City transport page']);
+  // Position A searched: its turn lists the page, and its quote of the page verifies (the
+  // page is a source from then on); the invented quote is not found anywhere.
+  const a = live.locator('.turn.seat-position-a').first();
+  assert.match(await a.locator('.web-cited summary').textContent(), /1 page\(s\) cited/);
+  assert.deepEqual(await a.locator('q.src-quote').evaluateAll((qs) => qs.map((q) => q.dataset.status)), ['verified', 'verified', 'not-found']);
+  assert.equal(await live.locator('.turn.seat-position-b .web-cited').count(), 0, 'position B did not search');
+  const searched = (await w.standin.log()).filter((r) => r.search).length;
+  assert.ok(searched >= 1, 'the stand-in was asked to search');
+  assert.deepEqual(errors, []);
+  await context.close();
+});
+
 test('a host page whose Content Security Policy forbids WebAssembly shows why the widget is empty', async () => {
   // The host page's own policy refuses the wasm: that refusal is what this test is about.
   expectPageProblem(/CSP violation in .*strict\.html/);
