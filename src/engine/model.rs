@@ -110,6 +110,9 @@ pub struct ModelError {
     pub retry_after_ms: Option<u64>,
     /// Text that had streamed before the failure.
     pub partial: String,
+    /// What a web search had cited before the call was cut (a turn cut on purpose keeps
+    /// its text, and the pages it drew on).
+    pub web: Option<Box<super::sources::web::WebSearch>>,
 }
 
 impl ModelError {
@@ -121,6 +124,7 @@ impl ModelError {
             detail: String::new(),
             retry_after_ms: None,
             partial: String::new(),
+            web: None,
         }
     }
 

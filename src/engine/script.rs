@@ -422,9 +422,27 @@ impl<C: Clock> ChatModel for ScriptedModel<C> {
                 req.json,
                 req.schema.as_ref(),
             );
+            // A search cites what the script says (from the first byte, as a provider's
+            // search comes before its answer); a call that did not ask reports none.
+            let web = req.search_web.then(|| {
+                let mut web = crate::engine::sources::web::WebSearch::default();
+                for c in &plan.citations {
+                    if let Some(c) =
+                        crate::engine::sources::web::Citation::new(&c.url, &c.title, &c.cited_text)
+                    {
+                        web.cite(c);
+                    }
+                }
+                web
+            });
+            let cancelled = |text: String| {
+                let mut e = ModelError::cancelled(text);
+                e.web = web.clone().filter(|w| !w.is_empty()).map(Box::new);
+                e
+            };
             let mut text = String::new();
             if !self.wait(plan.first_delay_ms, cancel).await {
-                return Err(ModelError::cancelled(text));
+                return Err(cancelled(text));
             }
             let (chunks, after) = match &plan.fault {
                 Some(Fault::Status {
@@ -467,10 +485,10 @@ impl<C: Clock> ChatModel for ScriptedModel<C> {
             let all = std::iter::repeat_n(chunks.iter(), times).flatten();
             for (i, chunk) in all.enumerate() {
                 if i > 0 && !self.wait(plan.chunk_delay_ms, cancel).await {
-                    return Err(ModelError::cancelled(text));
+                    return Err(cancelled(text));
                 }
                 if cancel.is_cancelled() {
-                    return Err(ModelError::cancelled(text));
+                    return Err(cancelled(text));
                 }
                 text.push_str(chunk);
                 on_delta(chunk);
@@ -478,7 +496,7 @@ impl<C: Clock> ChatModel for ScriptedModel<C> {
             if let Some(stall) = after {
                 if let Some(ms) = stall {
                     if !self.wait(ms, cancel).await {
-                        return Err(ModelError::cancelled(text));
+                        return Err(cancelled(text));
                     }
                 }
                 let mut e =
@@ -494,18 +512,6 @@ impl<C: Clock> ChatModel for ScriptedModel<C> {
                 },
                 None => tokens::usage(req, &text, ""),
             };
-            // A search cites what the script says; a call that did not ask reports none.
-            let web = req.search_web.then(|| {
-                let mut web = crate::engine::sources::web::WebSearch::default();
-                for c in plan.citations {
-                    if let Some(c) =
-                        crate::engine::sources::web::Citation::new(&c.url, &c.title, &c.cited_text)
-                    {
-                        web.cite(c);
-                    }
-                }
-                web
-            });
             Ok(ChatResponse {
                 reasoning: String::new(),
                 text,

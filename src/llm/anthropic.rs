@@ -103,7 +103,9 @@ pub fn accept(state: &mut StreamState, event: &str, data: &str) -> Result<String
         },
         "message_delta" => {
             if let Some(reason) = v.pointer("/delta/stop_reason").and_then(Value::as_str) {
-                state.finish = Some(if reason == "max_tokens" {
+                // `pause_turn`: a long server-tool turn (a web search) stopped before its
+                // answer was done; shown as a cut answer, not a finished one.
+                state.finish = Some(if matches!(reason, "max_tokens" | "pause_turn") {
                     FinishReason::Length
                 } else {
                     FinishReason::Stop
@@ -117,7 +119,7 @@ pub fn accept(state: &mut StreamState, event: &str, data: &str) -> Result<String
             // the model read, which `message_start` could not know.
             if let Some(input) = v.pointer("/usage/input_tokens").and_then(Value::as_u64) {
                 let u = state.usage.get_or_insert(Usage::default());
-                u.input_tokens = input as u32;
+                u.input_tokens = u.input_tokens.max(input as u32);
             }
         }
         "message_stop" => state.done = true,

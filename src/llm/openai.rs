@@ -20,6 +20,13 @@ pub fn is_reasoning_model(model: &str) -> bool {
     })
 }
 
+/// OpenAI's search models (`gpt-4o-search-preview`, `gpt-5-search-api`…), which refuse any
+/// sampling setting whether or not a call searches.
+pub fn is_search_model(model: &str) -> bool {
+    let m = model.rsplit('/').next().unwrap_or(model);
+    m.starts_with("gpt-") && m.contains("-search")
+}
+
 /// How an OpenAI-compatible server takes a JSON Schema for a structured answer. Servers
 /// differ, so a connection starts with OpenAI's form and, when a server refuses a form,
 /// moves to the next one in `ALL` (see `session::structured`).
@@ -146,7 +153,7 @@ pub fn request_body(req: &ChatRequest, effort: Option<Effort>) -> Value {
         body["max_completion_tokens"] = json!(req.max_tokens.saturating_mul(4));
     } else {
         body["max_tokens"] = json!(req.max_tokens);
-        if let Some(t) = req.temperature {
+        if let Some(t) = req.temperature.filter(|_| !is_search_model(&req.model)) {
             body["temperature"] = json!(t);
         }
     }

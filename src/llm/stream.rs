@@ -100,7 +100,7 @@ impl AnswerStream {
         };
         for ev in events {
             if cancel.is_cancelled() {
-                return Err(ModelError::cancelled(self.state.text.clone()));
+                return Err(self.cancelled());
             }
             if is_progress(&ev) {
                 self.last_progress_ms = now_ms;
@@ -124,6 +124,14 @@ impl AnswerStream {
             return self.cut_at_bound();
         }
         Ok(self.state.done || bytes.is_none())
+    }
+
+    /// The call was cancelled: the text so far, and what a search had cited by then.
+    pub fn cancelled(&mut self) -> ModelError {
+        let mut e = ModelError::cancelled(self.state.text.clone());
+        let web = std::mem::take(&mut self.state.web);
+        e.web = (!web.is_empty()).then(|| Box::new(web));
+        e
     }
 
     /// The stall timer fired at `now_ms`: how long to wait again when there was progress

@@ -231,7 +231,7 @@ impl HttpTransport {
                     read = JsFuture::from(reader.read());
                 }
                 Either::Left((Err(_), _)) if cancel.is_cancelled() => {
-                    return Err(ModelError::cancelled(answer.text().to_string()))
+                    return Err(answer.cancelled())
                 }
                 Either::Left((Err(e), _)) => {
                     return Err(answer.fail(

@@ -41,25 +41,19 @@ impl SearchTool {
         };
         match self {
             SearchTool::OpenAi => {
+                // Only the search models take it; they take no temperature either
+                // (`openai::is_search_model`).
                 obj.insert("web_search_options".into(), json!({}));
-                // The search models refuse any sampling setting.
-                obj.remove("temperature");
             }
-            SearchTool::OpenRouter => {
-                obj.insert(
-                    "tools".into(),
-                    json!([{"type": "openrouter:web_search", "parameters": {"max_results": OPENROUTER_MAX_RESULTS}}]),
-                );
-            }
-            SearchTool::Anthropic => {
-                obj.insert(
-                    "tools".into(),
-                    json!([{"type": "web_search_20250305", "name": "web_search", "max_uses": ANTHROPIC_MAX_USES}]),
-                );
-            }
-            SearchTool::Gemini => {
-                obj.insert("tools".into(), json!([{"google_search": {}}]));
-            }
+            SearchTool::OpenRouter => add_tool(
+                obj,
+                json!({"type": "openrouter:web_search", "parameters": {"max_results": OPENROUTER_MAX_RESULTS}}),
+            ),
+            SearchTool::Anthropic => add_tool(
+                obj,
+                json!({"type": "web_search_20250305", "name": "web_search", "max_uses": ANTHROPIC_MAX_USES}),
+            ),
+            SearchTool::Gemini => add_tool(obj, json!({"google_search": {}})),
         }
     }
 
@@ -79,6 +73,16 @@ impl SearchTool {
             SearchTool::Anthropic => ANTHROPIC_MAX_USES * ANTHROPIC_RESULT_TOKENS,
             SearchTool::OpenRouter => OPENROUTER_MAX_RESULTS * OPENROUTER_RESULT_TOKENS,
             SearchTool::OpenAi | SearchTool::Gemini => 0,
+        }
+    }
+}
+
+/// Adds a tool beside any the body has (a structured answer's forced tool stays).
+fn add_tool(obj: &mut serde_json::Map<String, Value>, tool: Value) {
+    match obj.get_mut("tools").and_then(Value::as_array_mut) {
+        Some(tools) => tools.push(tool),
+        None => {
+            obj.insert("tools".into(), json!([tool]));
         }
     }
 }

@@ -278,6 +278,13 @@ impl ChatModel for Router {
                 Ok(mut r) => {
                     r.text = redact_key(&r.text, &conn.api_key);
                     r.reasoning = redact_key(&r.reasoning, &conn.api_key);
+                    if let Some(web) = &mut r.web {
+                        web.failed = redact_error(&web.failed, &conn.api_key);
+                        for c in &mut web.citations {
+                            c.title = redact_key(&c.title, &conn.api_key);
+                            c.cited_text = redact_key(&c.cited_text, &conn.api_key);
+                        }
+                    }
                     Ok(r)
                 }
                 Err(mut e) => {
@@ -292,14 +299,21 @@ impl ChatModel for Router {
 
     fn ceiling(&self, req: &ChatRequest) -> Ceiling {
         match self.connection(&req.connection) {
-            Some(c) => self.model(&c).ceiling(req),
+            Some(c) => {
+                let sent = searching::as_sent(&c, req);
+                self.model(&c).ceiling(sent.as_ref().unwrap_or(req))
+            }
             None => Ceiling::of(req),
         }
     }
 
     fn describe(&self, req: &ChatRequest) -> String {
         match self.connection(&req.connection) {
-            Some(c) => redact_key(&self.model(&c).describe(req), &c.api_key),
+            Some(c) => {
+                let sent = searching::as_sent(&c, req);
+                let shown = self.model(&c).describe(sent.as_ref().unwrap_or(req));
+                redact_key(&shown, &c.api_key)
+            }
             None => String::new(),
         }
     }

@@ -71,10 +71,19 @@ impl Connection {
 }
 
 /// Whether a failed call with a search is worth asking again without it: the provider
-/// refused the request itself (a 4xx that is not the key, the model or a rate limit), before
-/// any of the answer arrived.
+/// refused the request itself before any of the answer arrived, with a 4xx that is not
+/// the key or a rate limit (OpenRouter answers 404 for a model with no tool use; a model
+/// that is really missing fails the plain call too, and that error stands).
 pub fn refused_the_search(req: &ChatRequest, e: &ModelError) -> bool {
-    req.search_web && e.kind == ErrorKind::BadRequest && e.partial.is_empty()
+    req.search_web
+        && matches!(e.kind, ErrorKind::BadRequest | ErrorKind::NotFound)
+        && e.partial.is_empty()
+}
+
+/// The call as it is really sent on `conn`: without its search when the model cannot search
+/// (what the Request view shows and the spending cap reserves).
+pub fn as_sent(conn: &Connection, req: &ChatRequest) -> Option<ChatRequest> {
+    (req.search_web && conn.web_search(&req.model).is_err()).then(|| without_search(req))
 }
 
 /// The same call without its search.
@@ -117,7 +126,8 @@ mod tests {
     /// would), answers the rest, and keeps what it was asked.
     struct Refuses {
         asked: RefCell<Vec<bool>>,
-        refuse: bool,
+        /// The status a search is refused with, if it is.
+        refuse: Option<u16>,
     }
 
     impl ChatModel for Refuses {
@@ -129,9 +139,9 @@ mod tests {
         ) -> LocalBoxFuture<'a, Result<ChatResponse, ModelError>> {
             self.asked.borrow_mut().push(req.search_web);
             Box::pin(async move {
-                if req.search_web && self.refuse {
+                if let Some(status) = self.refuse.filter(|_| req.search_web) {
                     return Err(crate::llm::openai::http_error(
-                        400,
+                        status,
                         r#"{"error":{"message":"tools.0: Input tag 'web_search_20250305' is not supported"}}"#,
                         None,
                         "Proxy (claude)",
@@ -140,7 +150,10 @@ mod tests {
                 }
                 let mut web = WebSearch::default();
                 if req.search_web {
-                    web.cite(Citation::new("https://a.example/", "A", "words").unwrap());
+                    // A page that echoes the key back: it never travels further.
+                    web.cite(
+                        Citation::new("https://a.example/", "A", "words sk-ant-test").unwrap(),
+                    );
                 }
                 Ok(ChatResponse {
                     text: "An answer.".into(),
@@ -153,7 +166,8 @@ mod tests {
         }
     }
 
-    fn ask(c: Connection, model: &str, refuse: bool) -> (Vec<bool>, ChatResponse) {
+    fn ask(c: Connection, model: &str, refuse: Option<u16>) -> (Vec<bool>, ChatResponse) {
+        let can = c.web_search(model).is_ok();
         let fake = Rc::new(Refuses {
             asked: RefCell::new(Vec::new()),
             refuse,
@@ -179,6 +193,10 @@ mod tests {
         let r = futures::executor::block_on(router.complete(&req, &|_| {}, &CancelToken::new()))
             .unwrap();
         let asked = fake.asked.borrow().clone();
+        // The Request view shows the call as it went: a model that cannot search was
+        // asked without it.
+        let shown = router.describe(&req);
+        assert_eq!(shown.contains("search_web"), can, "{shown}");
         (asked, r)
     }
 
@@ -186,7 +204,7 @@ mod tests {
     fn a_search_the_provider_refuses_is_asked_again_without_it_and_the_turn_says_so() {
         let mut claude = conn(ProviderKind::Anthropic, "https://proxy.example/v1");
         claude.api_key = "sk-ant-test".into();
-        let (asked, r) = ask(claude.clone(), "claude-sonnet-4-5", true);
+        let (asked, r) = ask(claude.clone(), "claude-sonnet-4-5", Some(400));
         assert_eq!(asked, [true, false]);
         assert_eq!(r.text, "An answer.");
         let failed = r.web.unwrap().failed;
@@ -196,15 +214,24 @@ mod tests {
             "the provider's own words: {failed}"
         );
 
-        let (asked, r) = ask(claude, "claude-sonnet-4-5", false);
+        // OpenRouter's way of saying a model has no tool use: a 404.
+        let (asked, _) = ask(claude.clone(), "claude-sonnet-4-5", Some(404));
+        assert_eq!(asked, [true, false]);
+
+        let (asked, r) = ask(claude, "claude-sonnet-4-5", None);
         assert_eq!(asked, [true]);
-        assert_eq!(r.web.unwrap().citations.len(), 1);
+        let web = r.web.unwrap();
+        assert_eq!(web.citations.len(), 1);
+        assert!(
+            !web.citations[0].cited_text.contains("sk-ant-test"),
+            "the key never travels on"
+        );
     }
 
     #[test]
     fn a_model_that_cannot_search_is_asked_without_it_and_the_turn_says_why() {
         let local = conn(ProviderKind::OpenAiCompatible, "http://localhost:8081/v1");
-        let (asked, r) = ask(local, "smollm2", false);
+        let (asked, r) = ask(local, "smollm2", None);
         assert_eq!(asked, [false], "no search goes to a server that has none");
         assert!(r.web.unwrap().failed.contains("no web search"));
     }

@@ -153,8 +153,14 @@ impl DebateCtx {
             }
         };
         let estimate = |text: &str| tokens::usage(request, text, "");
-        // What a search cited stands whether or not the turn was cut.
-        if let Some(web) = result.as_ref().ok().and_then(|r| r.web.clone()) {
+        // What a search cited stands whether or not the turn was cut (a cut by cancelling
+        // comes back as an error that carries the citations so far).
+        let cited = match &result {
+            Ok(r) => r.web.clone(),
+            Err(e) if cut.get() != Cut::No => e.web.as_deref().cloned(),
+            Err(_) => None,
+        };
+        if let Some(web) = cited {
             if !web.is_empty() {
                 self.add_web(&web);
                 self.push(EventKind::WebSearched {

@@ -57,6 +57,7 @@ pub enum SourceProblem {
     TooMany,
     SameId { id: String },
     BadId { id: String },
+    WebInConfig { id: String },
     TooMuch { chars: usize },
 }
 
@@ -77,6 +78,10 @@ impl std::fmt::Display for SourceProblem {
             SourceProblem::BadId { id } => write!(
                 f,
                 "A source's id must be S and a number (E and a number for evidence), not `{id}`."
+            ),
+            SourceProblem::WebInConfig { id } => write!(
+                f,
+                "`{id}` claims to be a page a web search cited; those come only from the debate's searches, never from its configuration."
             ),
             SourceProblem::TooMuch { chars } => write!(
                 f,
@@ -124,6 +129,9 @@ pub fn check_all(sources: &[Source]) -> Result<(), SourceProblem> {
     }
     let mut total = 0;
     for (i, s) in sources.iter().enumerate() {
+        if matches!(s.origin, Origin::Web { .. }) {
+            return Err(SourceProblem::WebInConfig { id: s.id.clone() });
+        }
         Source::new(s.id.clone(), &s.title, s.origin.clone(), &s.text)?;
         let prefix = if s.origin == Origin::Evidence {
             'E'
@@ -249,5 +257,20 @@ mod tests {
                 .starts_with("“Dump” is 500001 characters long"),
             "{e}"
         );
+    }
+
+    #[test]
+    fn a_configuration_never_carries_a_web_page_as_a_source() {
+        let forged = Source {
+            id: "S1".into(),
+            title: "Click me".into(),
+            origin: Origin::Web {
+                url: "javascript:alert(1)".into(),
+            },
+            text: "words".into(),
+        };
+        let e = check_all(&[forged]).unwrap_err();
+        assert_eq!(e, SourceProblem::WebInConfig { id: "S1".into() });
+        assert!(e.to_string().contains("only from the debate's searches"));
     }
 }

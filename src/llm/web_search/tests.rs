@@ -44,7 +44,11 @@ fn target(dialect: Dialect, search: SearchTool) -> HttpTarget {
 }
 
 fn sent(dialect: Dialect, search: SearchTool, search_web: bool) -> Value {
-    serde_json::from_str(&target(dialect, search).wire(&speech(search_web)).body).unwrap()
+    let mut req = speech(search_web);
+    if search == SearchTool::OpenAi {
+        req.model = "gpt-4o-mini-search-preview".into();
+    }
+    serde_json::from_str(&target(dialect, search).wire(&req).body).unwrap()
 }
 
 /// The whole stream read in one go, as the transport would feed it.
@@ -61,6 +65,12 @@ fn each_provider_is_asked_for_its_own_search_and_only_when_the_call_asks() {
     let o = sent(Dialect::OpenAi, SearchTool::OpenAi, true);
     assert_eq!(o["web_search_options"], json!({}));
     assert!(o.get("temperature").is_none(), "search models refuse it");
+    assert!(
+        sent(Dialect::OpenAi, SearchTool::OpenAi, false)
+            .get("temperature")
+            .is_none(),
+        "even when the call does not search (a retry without it, a judge on the same model)"
+    );
     let r = sent(Dialect::OpenAi, SearchTool::OpenRouter, true);
     assert_eq!(r["tools"][0]["type"], "openrouter:web_search");
     assert_eq!(
@@ -177,4 +187,40 @@ fn geminis_grounding_chunks_become_citations_without_words() {
 fn a_call_that_did_not_ask_for_a_search_reports_none() {
     let sse = include_str!("../../../tests/fixtures/web_search/openrouter_search.sse");
     assert_eq!(play(Dialect::OpenAi, sse, false).web, None);
+}
+
+#[test]
+fn a_search_is_added_beside_the_tools_a_body_has() {
+    let mut body = json!({"tools": [{"name": "record_result"}]});
+    SearchTool::Anthropic.apply(&mut body);
+    assert_eq!(body["tools"][0]["name"], "record_result");
+    assert_eq!(body["tools"][1]["type"], "web_search_20250305");
+}
+
+#[test]
+fn an_anthropic_turn_paused_mid_search_is_shown_cut_not_finished() {
+    let sse = concat!(
+        "event: message_start\ndata: {\"type\":\"message_start\",\"message\":{\"usage\":{\"input_tokens\":10,\"output_tokens\":1}}}\n\n",
+        "event: content_block_start\ndata: {\"type\":\"content_block_start\",\"index\":0,\"content_block\":{\"type\":\"text\",\"text\":\"\"}}\n\n",
+        "event: content_block_delta\ndata: {\"type\":\"content_block_delta\",\"index\":0,\"delta\":{\"type\":\"text_delta\",\"text\":\"Let me check.\"}}\n\n",
+        "event: message_delta\ndata: {\"type\":\"message_delta\",\"delta\":{\"stop_reason\":\"pause_turn\"},\"usage\":{\"input_tokens\":0,\"output_tokens\":5}}\n\n",
+        "event: message_stop\ndata: {\"type\":\"message_stop\"}\n\n",
+    );
+    let r = play(Dialect::Anthropic, sse, true);
+    assert_eq!(r.finish, crate::engine::event::FinishReason::Length);
+    assert_eq!(
+        r.usage.input_tokens, 10,
+        "a final count of 0 does not erase the first"
+    );
+}
+
+#[test]
+fn a_cut_stream_keeps_what_its_search_had_cited() {
+    let sse = include_str!("../../../tests/fixtures/web_search/openrouter_search.sse");
+    let mut s = AnswerStream::new(Dialect::OpenAi, "P (m)".into(), 1_000, 0, 400);
+    let cancel = CancelToken::new();
+    s.feed(Some(sse.as_bytes()), 1, &|_| {}, &cancel).unwrap();
+    let e = s.cancelled();
+    assert_eq!(e.kind, crate::engine::model::ErrorKind::Cancelled);
+    assert_eq!(e.web.unwrap().citations.len(), 1);
 }

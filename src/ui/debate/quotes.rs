@@ -243,12 +243,16 @@ pub fn SourceViewer() -> impl IntoView {
                 </button>
             }
         });
-        // A page a web search cited: its address (checked as http(s) when it was read),
-        // and a word when the provider returned none of its text.
+        // A page a web search cited: its address (checked again here, whatever file the
+        // debate came from), and a word when the provider returned none of its text.
         let page = match &source.origin {
-            crate::engine::sources::Origin::Web { url } => Some(view! {
+            crate::engine::sources::Origin::Web { url }
+                if crate::engine::sources::web::is_web_address(url) =>
+            {
+                Some(view! {
                 <p class="hint"><a href=url.clone() target="_blank" rel="noopener noreferrer nofollow" referrerpolicy="no-referrer">{url.clone()}</a></p>
-            }),
+                })
+            }
             _ => None,
         };
         let unread = source.text.is_empty().then(|| view! {
