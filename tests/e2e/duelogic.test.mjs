@@ -11,11 +11,11 @@ import { world, openApp, addConnection, transcript, ROOT, fullScreenshot } from 
 const w = world('e2e-duelogic.json');
 const SHOTS = join(ROOT, 'tests/e2e/artifacts');
 
-async function runEpisode(page) {
+async function runEpisode(page, rounds = 1) {
   await addConnection(page, { name: 'Stand-in', url: `${w.standin.base}/v1`, model: 'standin', callHeader: true });
   await page.getByRole('radio', { name: 'Duelogic' }).check();
   await page.fill('#topic', 'Should cities ban private cars from their centres?');
-  await page.fill('#duelogic-rounds', '1');
+  await page.fill('#duelogic-rounds', String(rounds));
   await page.getByLabel('Chair 2 framework').selectOption('virtue');
   await page.click('#start');
   await page.waitForSelector('.badge.done', { timeout: 60_000 });
@@ -141,4 +141,32 @@ test('a framework of your own is checked, offered to every chair and kept on thi
   await page.waitForSelector('#start:not([disabled])');
   await page.getByRole('radio', { name: 'Duelogic' }).check();
   assert.equal(await page.getByLabel('Chair 2 framework').locator('option', { hasText: 'Stoicism' }).count(), 1, 'kept after a reload');
+});
+
+test('a chair that straw-mans another is interrupted by a check that read what the other chair actually said', async () => {
+  const STRAW = 'Virtue ethics people just want to feel good about themselves.';
+  await w.standin.setScript({
+    answers: [
+      { path: 'round/1/chair-2', text: 'Character is formed by habit, and a good city forms good habits in the people who live in it.', chunk_delay_ms: 5 },
+      { path: 'round/2/chair-1/check/', first_delay_ms: 30,
+        text: JSON.stringify({ should_interrupt: true, interrupting_chair: 'chair-2', reason: 'straw_man_detected', trigger: STRAW, urgency: 0.9, opener: '' }) },
+      { path: 'round/2/chair-1/interruption', text: 'Hold on, I said a good city forms good habits; nobody here asked to feel good.', chunk_delay_ms: 5 },
+      { path: 'round/2/chair-1', chunks: ['Measured welfare is what counts. ', `${STRAW} `, 'Their comfort is not an argument. ', 'More follows here. ', 'The end.'], chunk_delay_ms: 120 },
+    ],
+    default: { chunk_delay_ms: 2 },
+  });
+  const { page } = await openApp(w.browser, w.site.url);
+  await runEpisode(page, 2);
+
+  assert.match(await page.locator('.turn.was-cut .cut-marker').first().textContent(), /Cut off by Chair 2: straw man detected/);
+  const log = await w.standin.log();
+  const check = log.find((r) => r.path?.startsWith('round/2/chair-1/check/'));
+  const asked = check.messages.map((m) => m.content).join('\n');
+  assert.match(asked, /Should cities ban private cars from their centres\?/, 'the check knows the topic');
+  assert.match(asked, /a good city forms good habits in the people who live in it/, 'and what chair 2 actually said');
+  assert.match(asked, /Measured welfare is what counts\./, 'and the speech from its start');
+  const interruption = log.find((r) => r.path === 'round/2/chair-1/interruption');
+  assert.ok(interruption.messages.some((m) => m.content.includes(STRAW)), 'the interrupter is told what it answers');
+  assert.match(await page.locator('.turn', { hasText: 'nobody here asked to feel good' }).first().textContent(), /Chair 2/);
+  await page.context().close();
 });

@@ -109,20 +109,25 @@ impl Duelogic<'_> {
             .iter()
             .map(|c| format!("- {} ({}, {})", c.id, c.name, c.framework.name))
             .collect();
-        let recent: String = {
-            let chars: Vec<char> = heard.chars().collect();
-            chars[chars.len().saturating_sub(800)..].iter().collect()
-        };
-        let mut user = render(
+        // What the seed's check sees (002): the topic, each chair's framework, the speech
+        // so far (whole: one speech is a few hundred words) and the debate before it, sized
+        // to the analyst's window, so a check can tell what a chair actually said.
+        let eligible_list = eligible_list.join("\n");
+        let vars = [
+            ("aggressiveness", aggressiveness.as_str()),
+            ("aggressiveness_words", words),
+            ("topic", self.config.topic.as_str()),
+            ("speaker", &speaker.name),
+            ("speaker_framework", &speaker.framework.name),
+            ("recent", heard.trim()),
+            ("eligible", &eligible_list),
+        ];
+        let mut user = self.prompt(
+            &self.config.analyst,
+            "",
             p::INTERRUPT_CHECK,
-            &[
-                ("aggressiveness", &aggressiveness),
-                ("aggressiveness_words", words),
-                ("speaker", &speaker.name),
-                ("speaker_framework", &speaker.framework.name),
-                ("recent", &recent),
-                ("eligible", &eligible_list.join("\n")),
-            ],
+            CHECK_TOKENS,
+            &vars,
         );
         if let Some(h) = hint {
             user.push_str(&format!(
@@ -162,7 +167,10 @@ impl Duelogic<'_> {
         self.last_interrupt.insert(cut.by.clone(), at);
         let p = &cut.proposal;
         let opener = if p.opener.trim().is_empty() {
-            p.reason.opener().to_string()
+            // From the debate's seed, recorded: a replay starts it the same way.
+            p.reason
+                .opener(self.ctx.random(&format!("{turn}/opener")))
+                .to_string()
         } else {
             p.opener.trim().to_string()
         };

@@ -50,6 +50,12 @@ pub use super::ANALYST;
 /// trigger words cannot run up the bill.
 const MAX_CHECKS_PER_TURN: u32 = 3;
 
+/// The seed's lengths (000), in words: the introduction 200–350, the closing 350–500, an
+/// interjection 30–75. Each call's token limit leaves room for the most words it asks for.
+pub const INTRO_WORDS: (u32, u32) = (200, 350);
+pub const CLOSING_WORDS: (u32, u32) = (350, 500);
+pub const INTERJECTION_WORDS: (u32, u32) = (30, 75);
+
 pub const INTRO_TOKENS: u32 = 600;
 pub const TURN_TOKENS: u32 = 450;
 pub const EVALUATION_TOKENS: u32 = 500;
@@ -267,7 +273,8 @@ impl<'a> Duelogic<'a> {
                 ("proposition_context", &context),
                 ("chairs", &chairs.join("\n")),
                 ("first_chair", &self.chairs[0].name),
-                ("max_words", &transcript::words(INTRO_TOKENS)),
+                ("min_words", &INTRO_WORDS.0.to_string()),
+                ("max_words", &INTRO_WORDS.1.to_string()),
             ],
         );
         let system = self.arbiter_system();
@@ -292,7 +299,7 @@ impl<'a> Duelogic<'a> {
         let scorecard = stats.scorecard(&self.config);
         let system = self.arbiter_system();
         let cta = if self.o.call_to_action {
-            "Before signing off, invite listeners to subscribe and share the episode."
+            "Call to action: invite listeners to subscribe, to share the episode with someone who loves a good argument, and to leave a review."
         } else {
             ""
         };
@@ -302,7 +309,8 @@ impl<'a> Duelogic<'a> {
             ("topic", &self.config.topic),
             ("scorecard", &scorecard),
             ("call_to_action", cta),
-            ("max_words", &transcript::words(CLOSING_TOKENS)),
+            ("min_words", &CLOSING_WORDS.0.to_string()),
+            ("max_words", &CLOSING_WORDS.1.to_string()),
         ];
         let user = self.prompt(ARBITER, &system, p::CLOSING, CLOSING_TOKENS, &vars);
         self.speak(

@@ -43,6 +43,19 @@ impl Violation {
     }
 }
 
+impl Violation {
+    /// What the chair must do to put the violation right: the obligation it broke (seed
+    /// 000's interjections, each in its own terms).
+    pub fn remedy(self) -> &'static str {
+        match self {
+            Violation::StrawManning => "state the strongest form of the position they attacked, as its own chair would put it, before answering it",
+            Violation::MissingSelfCritique => "name the hardest objection to their own framework on this question",
+            Violation::FrameworkInconsistency => "make the case from within their assigned framework, not another one",
+            Violation::RhetoricalEvasion => "answer the point they were challenged on before moving on",
+        }
+    }
+}
+
 /// The violation an evaluation shows most clearly: leaving the framework first, then a
 /// missing or absent steel-man, then no self-critique; what remains is evasion.
 pub fn violation(e: &Evaluation) -> Violation {
@@ -107,15 +120,54 @@ impl InterruptReason {
     }
 
     /// A fallback opener when the model gives none.
-    pub fn opener(self) -> &'static str {
+    /// Ways an interruption for this reason may start when the check suggested none (seed
+    /// 002 draws one at random; Agora draws it from the debate's seed, so a replay takes
+    /// the same one).
+    pub fn openers(self) -> &'static [&'static str] {
         match self {
-            InterruptReason::FactualCorrection => "Sorry, that's not quite right:",
-            InterruptReason::StrawManDetected => "Hold on, that's not my position:",
-            InterruptReason::DirectChallenge => "I have to push back on that:",
-            InterruptReason::ClarificationNeeded => "Wait, what do you mean by that?",
-            InterruptReason::StrongAgreement => "Yes, exactly, and here's why:",
-            InterruptReason::PivotalPoint => "This is our real disagreement:",
+            InterruptReason::FactualCorrection => &[
+                "Sorry, that's not quite right:",
+                "Let me correct the record:",
+                "That isn't what my framework holds:",
+                "One moment, the facts differ:",
+            ],
+            InterruptReason::StrawManDetected => &[
+                "Hold on, that's not my position:",
+                "That's a caricature of what I said:",
+                "You're answering an argument I didn't make:",
+                "Wait, that misrepresents my view:",
+            ],
+            InterruptReason::DirectChallenge => &[
+                "I have to push back on that:",
+                "I can't let that pass:",
+                "That claim needs answering now:",
+                "Let me stop you there:",
+            ],
+            InterruptReason::ClarificationNeeded => &[
+                "Wait, what do you mean by that?",
+                "Before you go on, can you clarify:",
+                "Sorry, which do you mean:",
+                "Help me understand this part:",
+            ],
+            InterruptReason::StrongAgreement => &[
+                "Yes, exactly, and here's why:",
+                "I'm with you on this:",
+                "That's the strongest point yet:",
+                "Let me build on that:",
+            ],
+            InterruptReason::PivotalPoint => &[
+                "This is our real disagreement:",
+                "Here's where we truly part ways:",
+                "This is the crux of it:",
+                "Everything turns on this:",
+            ],
         }
+    }
+
+    /// One of `openers`, by a uniform draw `u` in [0, 1).
+    pub fn opener(self, u: f64) -> &'static str {
+        let all = self.openers();
+        all[((u * all.len() as f64) as usize).min(all.len() - 1)]
     }
 
     /// Phrases that hint at this reason in what a speaker just said (matched on whole
@@ -134,6 +186,14 @@ impl InterruptReason {
                 "#%",
                 "# %",
                 "# percent",
+                // Seed 002: a framework misrepresented.
+                "utilitarian don't care about",
+                "utilitarian never care about",
+                "utilitarians don't care about",
+                "utilitarians never care about",
+                "virtue ethics ignore",
+                "virtue ethics ignores",
+                "virtue ethics has no",
             ],
             InterruptReason::StrawManDetected => &[
                 "so you're saying",
@@ -153,6 +213,14 @@ impl InterruptReason {
                 "all you care about",
                 "naive",
                 "naively",
+                // Seed 002: a position dismissed, or its holders' motives made up.
+                "that's ridiculous",
+                "that's absurd",
+                "that is ridiculous",
+                "that is absurd",
+                "people just want",
+                "people only want",
+                "people simply want",
             ],
             InterruptReason::DirectChallenge => &[
                 "clearly",
@@ -167,6 +235,11 @@ impl InterruptReason {
                 "must surely accept",
                 "the only reasonable",
                 "the only rational",
+                // Seed 002: "(obviously|clearly|undeniably|certainly) (wrong|false|mistaken)";
+                // the first three already hint on their own.
+                "certainly wrong",
+                "certainly false",
+                "certainly mistaken",
             ],
             InterruptReason::ClarificationNeeded => &[
                 "in a sense",
@@ -195,6 +268,20 @@ impl InterruptReason {
                 "the crux",
                 "comes down to",
                 "the heart of",
+                // Seed 002: "the (real|fundamental|core) (issue|question|problem) is",
+                // "this is (exactly|precisely) (where|why)".
+                "the real issue is",
+                "the real problem is",
+                "the fundamental issue is",
+                "the fundamental question is",
+                "the fundamental problem is",
+                "the core issue is",
+                "the core question is",
+                "the core problem is",
+                "this is exactly where",
+                "this is exactly why",
+                "this is precisely where",
+                "this is precisely why",
             ],
         }
     }
@@ -387,6 +474,83 @@ mod tests {
             quick_check("I think we should weigh the costs carefully."),
             None
         );
+    }
+
+    #[test]
+    fn the_quick_check_hints_at_every_pattern_of_the_seed_and_not_at_near_misses() {
+        use InterruptReason::*;
+        let hits = [
+            // The seed's own examples (002, its tests and its interruption example).
+            ("They just want to ignore consequences!", StrawManDetected),
+            (
+                "The fundamental issue is whether rights are absolute.",
+                PivotalPoint,
+            ),
+            (
+                "Virtue ethics people just want to feel good about themselves!",
+                StrawManDetected,
+            ),
+            // Each of the seed's patterns, every alternative.
+            ("They only want power.", StrawManDetected),
+            ("They simply want attention.", StrawManDetected),
+            ("That's ridiculous.", StrawManDetected),
+            ("That’s absurd, frankly.", StrawManDetected),
+            ("That's naive.", StrawManDetected),
+            (
+                "Utilitarians don't care about individuals.",
+                FactualCorrection,
+            ),
+            (
+                "Utilitarians never care about the minority.",
+                FactualCorrection,
+            ),
+            ("Virtue ethics ignores outcomes.", FactualCorrection),
+            (
+                "Virtue ethics ignore consequences altogether.",
+                FactualCorrection,
+            ),
+            ("Virtue ethics has no answer to this.", FactualCorrection),
+            ("The real issue is consent.", PivotalPoint),
+            ("The core problem is trust.", PivotalPoint),
+            ("The fundamental question is who decides.", PivotalPoint),
+            ("This is exactly where we part ways.", PivotalPoint),
+            ("This is precisely why the rule fails.", PivotalPoint),
+            ("That claim is certainly wrong.", DirectChallenge),
+            ("It is undeniably false.", DirectChallenge),
+            ("She is clearly mistaken.", DirectChallenge),
+        ];
+        for (text, reason) in hits {
+            assert_eq!(quick_check(text), Some(reason), "{text}");
+        }
+        for near_miss in [
+            "They want lower fares.",
+            "Utilitarians care about outcomes.",
+            "Virtue ethics asks what a good person would do.",
+            "The issue is complex.",
+            "This is where we differ.",
+            "I am certainly willing to listen.",
+            "That is reasonable.",
+            // Not the seed's wording ("care about"), and "never" alone hints nothing.
+            "A utilitarian never cares to ask.",
+        ] {
+            assert_eq!(quick_check(near_miss), None, "{near_miss}");
+        }
+    }
+
+    #[test]
+    fn a_fallback_opener_is_drawn_from_a_varied_set_per_reason() {
+        for r in InterruptReason::ALL {
+            let all = r.openers();
+            assert!(all.len() >= 3, "{r:?}");
+            let drawn: std::collections::BTreeSet<&str> =
+                (0..40).map(|i| r.opener(i as f64 / 40.0)).collect();
+            assert_eq!(
+                drawn.len(),
+                all.len(),
+                "every opener can be drawn for {r:?}"
+            );
+            assert_eq!(r.opener(0.999_999), *all.last().unwrap());
+        }
     }
 
     #[test]

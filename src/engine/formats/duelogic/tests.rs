@@ -368,3 +368,154 @@ fn a_digest_line_keeps_whole_sentences_where_one_fits() {
     let lead = super::lead("An opening that runs on and on without a stop", 5);
     assert!(lead.ends_with('…') && lead.len() < 30, "{lead}");
 }
+
+#[test]
+fn an_interruption_check_sees_the_topic_the_debate_so_far_and_the_whole_speech() {
+    // Chair 2 said what it holds in round 1; in round 2 chair 1, a long way into its speech,
+    // puts words in its mouth. The check must see both, and the speech's start.
+    let long_start = "My opening point, which the check must still see. ".to_string()
+        + &"Consequences are what we can measure and compare. ".repeat(20);
+    let script: Script = serde_json::from_value(json!({"answers": [
+        {"path": "round/1/chair-2/", "text": evaluation(80, false)},
+        {"path": "round/1/chair-1/", "text": evaluation(80, false)},
+        {"path": "round/2/chair-1/evaluation", "text": evaluation(80, false)},
+        {"path": "round/2/chair-2/evaluation", "text": evaluation(80, false)},
+        {"path": "round/2/chair-1/check/", "text": json!({"should_interrupt": false, "interrupting_chair": null,
+            "reason": "straw_man_detected", "trigger": "", "urgency": 0.2, "opener": ""}).to_string()},
+        {"path": "round/1/chair-2", "text": "Character is formed by habits; a good city forms good habits in those who live in it."},
+        {"path": "round/2/chair-1", "chunks": [long_start, "Virtue ethics people just want to feel good about themselves. ", "The end."],
+            "chunk_delay_ms": 50}
+    ], "default": {"text": "A plain answer."}}))
+    .unwrap();
+    let run =
+        super::super::scripted::run_scripted(config(options(2, 3, 60)), script, Inputs::new());
+    assert_eq!(run.outcome, Outcome::Completed);
+    let check = run
+        .requests
+        .iter()
+        .find(|r| r.call.starts_with("round/2/chair-1/check/"))
+        .expect("the straw man was checked");
+    let prompt = &check.messages.last().unwrap().content;
+    assert!(prompt.contains("Should cities ban cars?"), "the topic");
+    assert!(
+        prompt.contains("a good city forms good habits"),
+        "what chair 2 actually said: {prompt}"
+    );
+    assert!(
+        prompt.contains("My opening point, which the check must still see."),
+        "the speech's start"
+    );
+    assert!(prompt.contains("just want to feel good about themselves"));
+    assert!(
+        prompt.contains("- chair-2 (Chair 2, Virtue ethics)"),
+        "the interrupter's framework"
+    );
+}
+
+#[test]
+fn a_fallback_opener_comes_from_the_debates_seed_and_a_replay_takes_the_same() {
+    let quiet = json!({"should_interrupt": true, "interrupting_chair": "chair-2",
+        "reason": "straw_man_detected", "trigger": "80% of people agree", "urgency": 0.9, "opener": ""})
+    .to_string();
+    let script = || {
+        script(vec![
+            json!({"path": "round/1/chair-1/check/1", "text": quiet, "first_delay_ms": 50}),
+        ])
+    };
+    let first =
+        super::super::scripted::run_scripted(config(options(1, 3, 60)), script(), Inputs::new());
+    assert_eq!(first.outcome, Outcome::Completed);
+    let asked = |s: &super::super::scripted::Scripted| {
+        s.requests
+            .iter()
+            .find(|r| r.call == "round/1/chair-1/interruption")
+            .map(|r| r.messages.last().unwrap().content.clone())
+            .unwrap()
+    };
+    let prompt = asked(&first);
+    let opener = InterruptReason::StrawManDetected
+        .openers()
+        .iter()
+        .find(|o| prompt.contains(*o))
+        .expect("one of the reason's openers");
+    // Resumed just before the interruption was asked, the replay draws nothing new.
+    let cut = first
+        .events
+        .iter()
+        .position(|e| matches!(&e.kind, EventKind::TurnStarted { call, .. } if call.path == "round/1/chair-1/interruption"))
+        .unwrap();
+    let again = super::super::scripted::resume_scripted(first.events[..cut].to_vec(), script());
+    assert!(asked(&again).contains(opener));
+}
+
+#[test]
+fn the_arbiters_prompts_ask_for_the_seeds_lengths_and_elements() {
+    let mut o = options(1, 3, 60);
+    o.call_to_action = true;
+    let run = super::super::scripted::run_scripted(config(o), script(vec![]), Inputs::new());
+    assert_eq!(run.outcome, Outcome::Completed);
+    let prompt = |path: &str| {
+        let r = run.requests.iter().find(|r| r.call == path).unwrap();
+        (r.messages.last().unwrap().content.clone(), r.max_tokens)
+    };
+    let (intro, intro_max) = prompt("intro");
+    assert!(intro.contains("in 200 to 350 words"), "{intro}");
+    assert!(intro.contains("Welcome the audience to"));
+    assert!(intro.contains("Hand the floor to Chair 1"));
+    let (closing, closing_max) = prompt("closing");
+    assert!(closing.contains("in 350 to 500 words"), "{closing}");
+    assert!(closing.contains("Call to action: invite listeners to subscribe"));
+    assert!(closing.contains("Sign off from"));
+    let (interjection, interjection_max) = prompt("round/1/chair-2/interjection");
+    assert!(interjection.contains("30 to 75 words"), "{interjection}");
+    assert!(interjection.contains("straw-manning"));
+    assert!(interjection.contains(rules::Violation::StrawManning.remedy()));
+    // Each call's limit leaves room for the most words it asks for.
+    for (max_tokens, (_, most)) in [
+        (intro_max, INTRO_WORDS),
+        (closing_max, CLOSING_WORDS),
+        (interjection_max, INTERJECTION_WORDS),
+    ] {
+        let room: u32 = transcript::words(max_tokens).parse().unwrap();
+        assert!(
+            room >= most,
+            "{max_tokens} tokens hold {room} words, fewer than {most}"
+        );
+    }
+}
+
+#[test]
+fn a_speech_cut_by_an_interruption_keeps_the_pages_its_search_cited() {
+    let mut config = config(options(1, 3, 60));
+    config.search_web = vec!["chair-1".into()];
+    let mut s = script(vec![]);
+    let speech = s
+        .answers
+        .iter_mut()
+        .find(|a| a.path.as_deref() == Some("round/1/chair-1"))
+        .unwrap();
+    speech.citations = vec![crate::engine::sources::web::Citation::new(
+        "https://example.org/survey",
+        "Commuter survey",
+        "80% of people agree.",
+    )
+    .unwrap()];
+    let run = super::super::scripted::run_scripted(config, s, Inputs::new());
+    assert_eq!(run.outcome, Outcome::Completed);
+    assert_eq!(
+        turn_text(&run.events, "round/1/chair-1").map(|(_, f)| f),
+        Some(FinishReason::Cut)
+    );
+    let view = crate::engine::log_view::LogView::of(&run.events);
+    let ids: Vec<&str> = view.sources.iter().map(|s| s.id.as_str()).collect();
+    assert_eq!(ids, ["W1"], "the cut speech's page is a source");
+    let cut = view
+        .turns
+        .iter()
+        .find(|t| t.call.path == "round/1/chair-1")
+        .unwrap();
+    assert_eq!(
+        cut.web.as_ref().unwrap().citations[0].title,
+        "Commuter survey"
+    );
+}

@@ -165,9 +165,11 @@ impl Duelogic<'_> {
                 ("name", &chair.name),
                 ("framework", &chair.framework.name),
                 ("violation", violation.words()),
+                ("remedy", violation.remedy()),
                 ("reason", &reason),
                 ("excerpt", &clip(response, 600)),
-                ("max_words", &transcript::words(INTERJECTION_TOKENS)),
+                ("min_words", &INTERJECTION_WORDS.0.to_string()),
+                ("max_words", &INTERJECTION_WORDS.1.to_string()),
             ],
         );
         let system = self.arbiter_system();
