@@ -7,6 +7,7 @@ pub mod clock;
 pub mod config;
 pub mod context;
 pub mod cost;
+pub mod dates;
 pub mod event;
 pub mod export;
 pub mod finding;

@@ -272,22 +272,9 @@ fn outcome(events: &[Event]) -> &'static str {
     }
 }
 
-/// "2026-11-22 05:43 UTC" from milliseconds since the epoch (days to a civil date as in
-/// Howard Hinnant's `civil_from_days`).
+/// "2026-11-22 05:43 UTC" from milliseconds since the epoch.
 fn utc(ms: u64) -> String {
-    let secs = ms / 1000;
-    let days = (secs / 86_400) as i64;
-    let (h, m) = ((secs % 86_400) / 3600, (secs % 3600) / 60);
-    let z = days + 719_468;
-    let era = z.div_euclid(146_097);
-    let doe = z - era * 146_097;
-    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
-    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
-    let mp = (5 * doy + 2) / 153;
-    let d = doy - (153 * mp + 2) / 5 + 1;
-    let mo = if mp < 10 { mp + 3 } else { mp - 9 };
-    let y = yoe + era * 400 + i64::from(mo <= 2);
-    format!("{y:04}-{mo:02}-{d:02} {h:02}:{m:02} UTC")
+    crate::engine::dates::Utc::of_ms(ms).minutes()
 }
 
 #[cfg(test)]

@@ -54,7 +54,7 @@ fn a_sample_of_every_schema_reads_back() {
                 &forecast::argument_schema(&ids, &roles, phase, historian),
                 |v| {
                     let p = forecast::argument(v, &ids, &roles, me)?;
-                    forecast::complete(&p, phase)
+                    forecast::complete(&p, phase, historian)
                 },
             );
         }

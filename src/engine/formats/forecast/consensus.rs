@@ -11,8 +11,15 @@ pub const REGENERATE_BELOW: f64 = 0.2;
 pub const GOOD_ABOVE: f64 = 0.4;
 /// The share of good arguments a debate must reach, else it is flagged as low quality.
 pub const REQUIRED_GOOD_SHARE: f64 = 0.8;
-/// The largest population standard deviation values in [0, 1] can have.
-pub const MAX_STD_DEV: f64 = 0.5;
+/// The largest population standard deviation `n` values in [0, 1] can have: half of them
+/// at 0 and half at 1 (one more on one side when `n` is odd), √(⌊n/2⌋·⌈n/2⌉) / n. It is 0.5
+/// for an even count and less for an odd one (0.471… for three, 0.490 for five).
+pub fn max_std_dev(n: usize) -> f64 {
+    if n < 2 {
+        return 0.0;
+    }
+    (((n / 2) * n.div_ceil(2)) as f64).sqrt() / n as f64
+}
 
 /// Reads one role's probabilities for the outcomes `ids`, from `(outcome id, value)` pairs
 /// as the model gave them, and normalises them to sum to 1. Rejected (with a reason for
@@ -97,10 +104,15 @@ pub fn std_dev(values: &[f64]) -> f64 {
     (values.iter().map(|v| (v - m) * (v - m)).sum::<f64>() / n).sqrt()
 }
 
-/// How much the roles agree on one outcome: 1 − σ / 0.5, where σ is the population standard
-/// deviation of their probabilities (0.5 is the most it can be in [0, 1]).
+/// How much the roles agree on one outcome: 1 − σ / σmax, where σ is the population standard
+/// deviation of their probabilities and σmax the most it can be for that many roles (seed
+/// 001: "max possible std dev"). One role alone agrees with itself.
 pub fn consensus_score(values: &[f64]) -> f64 {
-    (1.0 - std_dev(values) / MAX_STD_DEV).clamp(0.0, 1.0)
+    let most = max_std_dev(values.len());
+    if most == 0.0 {
+        return 1.0;
+    }
+    (1.0 - std_dev(values) / most).clamp(0.0, 1.0)
 }
 
 /// Per outcome consensus scores and their mean, over the roles' distributions.
@@ -252,6 +264,23 @@ mod tests {
         close(composite(0.1, 0.2, 0.3), 0.18);
         assert!(needs_regeneration(0.18));
         assert!(!needs_regeneration(0.2));
+    }
+
+    #[test]
+    fn the_consensus_score_divides_by_the_most_spread_that_many_roles_can_have() {
+        // Two or four roles: 0.5. Three: √2/3 = 0.471405; five: √6/5 = 0.489898.
+        close(max_std_dev(2), 0.5);
+        close(max_std_dev(4), 0.5);
+        close(max_std_dev(3), 2f64.sqrt() / 3.0);
+        close(max_std_dev(5), 6f64.sqrt() / 5.0);
+        // Three roles at 0, 0.5 and 1: σ = √(1/6) = 0.408248; 1 − 0.408248/0.471405 = 0.133975.
+        close(
+            consensus_score(&[0.0, 0.5, 1.0]),
+            1.0 - (1.0f64 / 6.0).sqrt() / (2f64.sqrt() / 3.0),
+        );
+        // Five split as far as five can be: no agreement at all (with 0.5 it read 0.020).
+        close(consensus_score(&[1.0, 1.0, 0.0, 0.0, 0.0]), 0.0);
+        close(consensus_score(&[0.3]), 1.0);
     }
 
     #[test]

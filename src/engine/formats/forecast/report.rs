@@ -138,13 +138,18 @@ pub fn debate_result(debate_id: &str, events: &[Event]) -> Option<Value> {
         .rev()
         .find(|e| matches!(e.kind, EventKind::Finished { .. }))
         .map(|e| e.at_ms);
+    let iso = |ms: u64| crate::engine::dates::Utc::of_ms(ms).iso8601();
     Some(json!({
         "debate_id": debate_id,
         "task_id": config.topic,
+        // The seed's ISO 8601 times, beside Agora's milliseconds.
+        "started_at": iso(started),
+        "completed_at": completed_at.map(iso),
         "started_at_ms": started,
         "completed_at_ms": completed_at,
         "debate_log": {"rounds": rounds},
         "consensus_score": result.as_ref().and_then(|r| r.consensus_score),
+        "consensus_roles": result.as_ref().map(|r| r.consensus_roles.clone()),
         "disagreement_map": disagreement_map,
         "probability_distribution": result.as_ref().map(|r| r.outcomes.iter().map(|o| json!({
             "outcome_id": o.outcome,
@@ -169,6 +174,11 @@ pub fn debate_result(debate_id: &str, events: &[Event]) -> Option<Value> {
         "notes": result.as_ref().map(|r| r.notes.clone()),
         "metadata": result.as_ref().map(|r| json!({
             "total_arguments": r.metadata.total_arguments,
+            // The seed's names (it ran on one model, Sonnet), for tools that read its
+            // shape, whatever models this debate ran on; Agora's own beside them.
+            "sonnet_tokens_used": {"input": r.metadata.input_tokens, "output": r.metadata.output_tokens},
+            "sonnet_calls": r.metadata.calls,
+            "model": r.metadata.models.join(", "),
             "tokens_used": {"input": r.metadata.input_tokens, "output": r.metadata.output_tokens},
             "calls": r.metadata.calls,
             "wall_clock_time_ms": r.metadata.wall_clock_ms,

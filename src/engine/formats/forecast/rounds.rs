@@ -19,12 +19,8 @@ impl Forecast<'_> {
         let fixed = self.user_prompt(round, seat, "");
         let ids = self.ids();
         let roles = self.roles();
-        let schema = parse::argument_schema(
-            &ids,
-            &roles,
-            ph,
-            self.role(seat).kind == RoleKind::Historian,
-        );
+        let historian = self.role(seat).kind == RoleKind::Historian;
+        let schema = parse::argument_schema(&ids, &roles, ph, historian);
         // The seed's input budget, over the messages the model reads: what the system,
         // the fixed prompt and their framing leave for the earlier rounds (at least a
         // little, so a rebuttal always sees something). The schema rides beside them for
@@ -64,14 +60,20 @@ impl Forecast<'_> {
             .call_json(spec, |v| {
                 let parsed = parse::argument(v, &ids, &roles, seat)?;
                 *partial.borrow_mut() = Some(parsed.clone());
-                parse::complete(&parsed, ph)?;
+                parse::complete(&parsed, ph, historian)?;
                 Ok(parsed)
             })
             .await?;
         let key = answer.key;
-        let Some(parsed) = answer.read.ok().or_else(|| partial.into_inner()) else {
+        // Kept short of complete even after its repair: used, and marked with what it lacks.
+        let incomplete = match &answer.read {
+            Err(Unread::Unreadable { problem }) => Some(problem.to_string()),
+            _ => None,
+        };
+        let Some(mut parsed) = answer.read.ok().or_else(|| partial.into_inner()) else {
             return Ok(None);
         };
+        parsed.incomplete.clone_from(&incomplete);
         match &parsed.probabilities {
             Ok(_) => *self.parsed.borrow_mut() += 1,
             Err(_) => *self.rejected.borrow_mut() += 1,
@@ -107,6 +109,7 @@ impl Forecast<'_> {
                 given_sum,
                 confidence: parsed.confidence,
                 regenerated: again,
+                incomplete,
             }))),
         });
         Ok(Some((key, parsed)))

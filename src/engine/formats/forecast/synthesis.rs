@@ -172,12 +172,27 @@ impl Forecast<'_> {
             ));
         }
         let precedents = self.precedents();
-        if self.o.roles.iter().any(|r| r.kind == RoleKind::Historian) && precedents.len() < 2 {
+        let dated = parse::dated(&precedents);
+        if self.o.roles.iter().any(|r| r.kind == RoleKind::Historian) && dated < 2 {
             notes.push(format!(
-                "The historian cited {} dated precedent(s); at least two were asked for.",
-                precedents.len()
+                "The historian's precedents are incomplete: {dated} with a date and an outcome; at least two were asked for."
             ));
         }
+        // Arguments kept short of complete after their repair, each said, never used silently.
+        for t in &self.turns {
+            if let Some(what) = &t.parsed.incomplete {
+                notes.push(format!(
+                    "{}'s round {} argument was used incomplete: {what}.",
+                    self.name(&t.role),
+                    t.round
+                ));
+            }
+        }
+        let consensus_roles: Vec<String> = latest
+            .iter()
+            .filter(|(r, _, _)| r != JUDGE)
+            .map(|(r, _, _)| self.name(r))
+            .collect();
         let base = synthesis.and_then(|s| s.confidence).or_else(|| {
             let confs: Vec<f64> = latest.iter().filter_map(|(_, _, c)| *c).collect();
             (!confs.is_empty()).then(|| confs.iter().sum::<f64>() / confs.len() as f64)
@@ -185,6 +200,7 @@ impl Forecast<'_> {
         ForecastResult {
             outcomes,
             consensus_score: scores.map(|(_, o)| o),
+            consensus_roles,
             judge_weight: weight,
             judge_source,
             scored: q.scored,

@@ -377,7 +377,15 @@ fn a_failing_role_gives_a_partial_result_with_reduced_confidence() {
         .notes
         .iter()
         .any(|n| n.starts_with("Partial result: 4 of 5")));
-    assert!(res.notes.iter().any(|n| n.contains("historian cited 0")));
+    assert!(res
+        .notes
+        .iter()
+        .any(|n| n.contains("historian's precedents are incomplete: 0 with a date")));
+    assert_eq!(
+        res.consensus_roles,
+        ["Optimist", "Pessimist", "Contrarian"],
+        "the consensus says whom it covers"
+    );
 }
 
 #[test]
@@ -550,6 +558,28 @@ fn the_seeds_debate_result_and_its_views_come_from_the_log() {
         0.62,
     );
     assert_eq!(v["metadata"]["calls"], 31);
+    // The seed's names and ISO 8601 times beside Agora's own.
+    assert_eq!(v["metadata"]["sonnet_calls"], 31);
+    assert_eq!(
+        v["metadata"]["sonnet_tokens_used"],
+        v["metadata"]["tokens_used"]
+    );
+    assert!(v["metadata"]["model"].is_string());
+    let iso = |k: &str| {
+        let ms = v[format!("{k}_ms")].as_u64().unwrap();
+        assert_eq!(
+            v[k].as_str().unwrap(),
+            crate::engine::dates::Utc::of_ms(ms).iso8601(),
+            "{k}"
+        );
+        v[k].as_str().unwrap().to_string()
+    };
+    assert!(iso("started_at").ends_with('Z'));
+    assert!(iso("completed_at") >= iso("started_at"));
+    assert_eq!(
+        v["consensus_roles"],
+        json!(["Optimist", "Pessimist", "Contrarian", "Historian"])
+    );
     assert_eq!(v["historical_precedents"].as_array().unwrap().len(), 2);
     assert_eq!(report::round(&v, 2).unwrap()["round"]["round_number"], 2);
     assert_eq!(
@@ -620,4 +650,92 @@ fn a_pause_during_a_hold_has_its_own_end_and_resume_does_not_lift_it() {
         .filter(|q| q.call == "round/1/historian")
         .count();
     assert_eq!(historian, 2);
+}
+
+#[test]
+fn a_historian_without_dated_precedents_is_asked_again_and_marked_when_still_without() {
+    // Round 1: precedents with no dates, then the same after the repair. Round 2: none at
+    // first, two dated ones after the repair.
+    let undated = json!({
+        "argument": "History says little.", "outcome_supported": "yes", "evidence": ["memory"],
+        "probabilities": [{"outcome": "yes", "probability": 0.6}, {"outcome": "no", "probability": 0.4}],
+        "confidence": 0.6, "rebuts": ["optimist"], "references": ["round 1"],
+        "precedents": [{"event": "An old bill", "outcome": "passed"}, {"event": "Another", "date": "2001"}]
+    })
+    .to_string();
+    let r = run(
+        config(&["optimist", "historian", "judge"], 2),
+        script(vec![
+            json!({"path": "round/1/historian", "text": undated}),
+            json!({"path": "round/2/historian/repair", "text": argument("historian", 0.6)}),
+            json!({"path": "round/2/historian", "text": undated}),
+        ]),
+    );
+    assert_eq!(r.outcome, Outcome::Completed);
+    assert!(
+        r.calls.contains(&"round/1/historian/repair".to_string()),
+        "asked again: {:?}",
+        r.calls
+    );
+    let args: Vec<ArgumentFinding> = r
+        .events
+        .iter()
+        .filter_map(|e| match &e.kind {
+            EventKind::FindingRecorded(f) if f.seat == "historian" => match &f.body {
+                crate::engine::finding::FindingBody::Forecast(x) => match x.as_ref() {
+                    ForecastFinding::Argument(a) => Some(a.clone()),
+                    _ => None,
+                },
+                _ => None,
+            },
+            _ => None,
+        })
+        .collect();
+    assert_eq!(args.len(), 2);
+    let still = args[0].incomplete.as_deref().expect("round 1 is marked");
+    assert!(
+        still.contains("precedents") && still.contains("date"),
+        "{still}"
+    );
+    assert_eq!(
+        args[1].incomplete, None,
+        "round 2's repair gave two dated precedents"
+    );
+    let res = result(&r.events);
+    assert!(
+        res.notes
+            .iter()
+            .any(|n| n.contains("Historian's round 1 argument was used incomplete")),
+        "{:?}",
+        res.notes
+    );
+    // Round 2's two dated precedents are enough for the result.
+    assert!(!res
+        .notes
+        .iter()
+        .any(|n| n.contains("precedents are incomplete")));
+}
+
+#[test]
+fn a_rebuttal_that_names_nothing_it_rebuts_is_used_and_marked() {
+    let vague = json!({
+        "argument": "I disagree with everyone.", "outcome_supported": "no", "evidence": ["mood"],
+        "probabilities": [{"outcome": "yes", "probability": 0.3}, {"outcome": "no", "probability": 0.7}],
+        "confidence": 0.5
+    })
+    .to_string();
+    let r = run(
+        config(&["optimist", "pessimist", "judge"], 3),
+        script(vec![json!({"path": "round/2/pessimist", "text": vague})]),
+    );
+    assert_eq!(r.outcome, Outcome::Completed);
+    let res = result(&r.events);
+    assert!(
+        res.notes.iter().any(
+            |n| n.contains("Pessimist's round 2 argument was used incomplete")
+                && n.contains("rebuts")
+        ),
+        "{:?}",
+        res.notes
+    );
 }

@@ -94,6 +94,11 @@ pub struct ArgumentFinding {
     /// The second attempt after the first scored under 0.2.
     #[serde(default)]
     pub regenerated: bool,
+    /// What it still lacked after it was asked again (a rebuttal naming no role it rebuts,
+    /// a closing naming nothing it draws on, a historian's undated precedents): it is used,
+    /// and marked.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub incomplete: Option<String>,
 }
 
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -167,7 +172,7 @@ pub struct OutcomeResult {
     pub label: String,
     /// Every role's latest readable probability (the judge's included).
     pub roles: Vec<RoleAssessment>,
-    /// Mean over the non-judge roles.
+    /// Mean over the non-judge roles (`ForecastResult::consensus_roles`).
     pub consensus: Option<f64>,
     /// From the judge's synthesis (or, failing that, the judge's last argument).
     pub judge: Option<f64>,
@@ -192,6 +197,11 @@ pub struct ForecastResult {
     pub outcomes: Vec<OutcomeResult>,
     /// Mean of the outcomes' consensus scores.
     pub consensus_score: Option<f64>,
+    /// The roles the consensus is the mean of (by name): every role but the judge, whose
+    /// view enters the final distribution apart, at `judge_weight`; counted in the
+    /// consensus too it would weigh twice.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub consensus_roles: Vec<String>,
     pub judge_weight: f64,
     /// Where the judge's probabilities came from.
     pub judge_source: JudgeSource,

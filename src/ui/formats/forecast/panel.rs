@@ -206,7 +206,8 @@ fn role_card(d: DebateView, round: u32, seat: String, name: String) -> impl Into
                             <ul>{a.evidence.iter().map(|e| view! { <li>{e.clone()}</li> }).collect_view()}</ul>
                         </details>
                     });
-                    view! { <p class="fc-text">{crate::engine::sources::quotes::as_plain_text(&a.argument)}</p> {probs} {refs} {builds} {evidence} }.into_any()
+                    let incomplete = a.incomplete.clone().map(|w| view! { <p class="fc-flag fc-incomplete">{format!("Used incomplete after it was asked again: {w}")}</p> });
+                    view! { <p class="fc-text">{crate::engine::sources::quotes::as_plain_text(&a.argument)}</p> {incomplete} {probs} {refs} {builds} {evidence} }.into_any()
                 }
                 // A debate that has ended will not read this answer any more.
                 None if d.outcome.get().is_some() && matches!(state_id.get(), "reading" | "streaming") => view! {
@@ -353,6 +354,12 @@ pub fn ForecastOutcome(with_roles: bool) -> impl IntoView {
                 <span class="fc-meter-track"><span class="fc-meter-fill" style:width=format!("{}%", dec(c * 100.0, 1))></span></span>
                 <b>{pct(c)}</b>
                 <span class="hint">{format!("judge weight {}%", dec(res.judge_weight * 100.0, 0))}</span>
+                {(!res.consensus_roles.is_empty()).then(|| view! {
+                    <span class="hint fc-consensus-roles">{format!(
+                        "Consensus of {}; the judge is weighed apart, at its weight.",
+                        res.consensus_roles.join(", ")
+                    )}</span>
+                })}
             </div>
         })
     };

@@ -22,6 +22,8 @@ pub struct Parsed {
     pub probabilities: Result<(Vec<f64>, f64), Problem>,
     pub confidence: Option<f64>,
     pub precedents: Vec<Precedent>,
+    /// What it still lacked after its repair, when it was kept anyway (set by the round).
+    pub incomplete: Option<String>,
 }
 
 use crate::engine::json_fields::text;
@@ -144,13 +146,14 @@ pub fn argument(v: &Value, ids: &[&str], roles: &[&str], me: &str) -> Result<Par
         probabilities,
         confidence: unit(v, "confidence"),
         precedents: precedents(v),
+        incomplete: None,
     })
 }
 
 /// What a full answer must have, beyond what `argument` reads: probabilities that could be
 /// read, a supported outcome, the roles rebutted (rebuttals) and the earlier points built
 /// on (closings).
-pub fn complete(p: &Parsed, phase: Phase) -> Result<(), Problem> {
+pub fn complete(p: &Parsed, phase: Phase, historian: bool) -> Result<(), Problem> {
     if let Err(e) = &p.probabilities {
         return Err(e.clone());
     }
@@ -169,7 +172,22 @@ pub fn complete(p: &Parsed, phase: Phase) -> Result<(), Problem> {
             "name points from the earlier rounds",
         ));
     }
+    // Seed 001: at least two historical precedents, each with its date and its outcome.
+    if historian && dated(&p.precedents) < 2 {
+        return Err(Problem::wrong(
+            "precedents",
+            "list at least two earlier events, each with its date and its outcome",
+        ));
+    }
     Ok(())
+}
+
+/// Precedents with both a date and an outcome.
+pub fn dated(precedents: &[Precedent]) -> usize {
+    precedents
+        .iter()
+        .filter(|p| !p.date.trim().is_empty() && !p.outcome.trim().is_empty())
+        .count()
 }
 
 /// The `probabilities` of an answer, read and normalised over the outcomes `ids`; a

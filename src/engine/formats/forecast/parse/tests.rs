@@ -47,7 +47,10 @@ fn an_argument_reads_lists_maps_and_percent_strings() {
         p.probabilities.clone().unwrap_err().to_string(),
         "`probabilities`: no probability for no"
     );
-    assert_eq!(complete(&p, Phase::Opening), p.probabilities.map(|_| ()));
+    assert_eq!(
+        complete(&p, Phase::Opening, false),
+        p.probabilities.map(|_| ())
+    );
     assert!(argument(&json!({"probabilities": {}}), &IDS, &ROLES, "x").is_err());
 }
 
