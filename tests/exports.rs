@@ -10,6 +10,7 @@ use agora::engine::config::{ClassicOptions, ClassicStyle, Participant};
 use agora::engine::context::{EventLog, Inputs, Wiring};
 use agora::engine::event::{Event, EventKind, Input, Outcome};
 use agora::engine::export;
+use agora::engine::export::ExportKind;
 use agora::engine::formats::{self, classic};
 use agora::engine::script::{Script, ScriptedModel};
 use agora::engine::{CallKey, DebateConfig, DebateCtx};
@@ -150,7 +151,7 @@ fn the_text_transcript_reads_like_the_debate_without_markup() {
 
 fn folder() -> (Vec<Event>, Vec<(String, String)>) {
     let events = full_debate();
-    let files = export::to_folder(&events);
+    let files = export::to_folder(&events, true);
     (events, files)
 }
 
@@ -251,6 +252,30 @@ fn the_folder_has_seed_003s_layout_with_one_file_per_turn_in_order() {
     for (_, md) in &files {
         assert!(!md.contains("<b>"), "{md}");
     }
+}
+
+#[test]
+fn the_zip_holds_the_seeds_dated_folder_and_the_transcript_only_when_asked() {
+    let events = full_debate();
+    // The debate started at 2023-11-14 22:13:20 UTC.
+    assert_eq!(
+        export::folder_root(&events),
+        "2023-11-14/2023-11-14T22-13-20_debate"
+    );
+    let without = export::to_folder(&events, false);
+    assert!(!without.iter().any(|(p, _)| p == "transcript.md"));
+    let index = &without.iter().find(|(p, _)| p == "index.md").unwrap().1;
+    assert!(!index.contains("transcript.md"), "no link to a file that is not there");
+    let with = export::to_folder(&events, true);
+    assert_eq!(with.len(), without.len() + 1);
+    let zipped = export::in_root(&events, without);
+    assert!(zipped
+        .iter()
+        .all(|(p, _)| p.starts_with("2023-11-14/2023-11-14T22-13-20_debate/")));
+    let file = ExportKind::Folder.render(&events);
+    assert!(file.name.ends_with(".zip"));
+    let with_transcript = ExportKind::Folder.render_with(&events, true);
+    assert!(with_transcript.bytes.len() > file.bytes.len());
 }
 
 fn temp_dir(name: &str) -> std::path::PathBuf {
@@ -647,7 +672,7 @@ fn a_debate_stopped_and_resumed_later_imports_and_a_fork_says_where_it_branched(
     // The fork's folder names the debate and the turn it came from.
     let at = CallKey::new("opening/position-b", 0);
     let forked = export::fork(&whole, &at, "18c2f-abc123").unwrap();
-    let files = export::to_folder(&forked);
+    let files = export::to_folder(&forked, false);
     let meta = &files.iter().find(|(p, _)| p == "metadata.md").unwrap().1;
     assert!(
         meta.contains(
@@ -677,5 +702,5 @@ fn without_sides_each_seats_turns_argue_for_its_own_view_and_against_the_others(
     );
     assert_eq!(export::to_argdown(&[]), "");
     assert_eq!(export::to_text(&[]), "");
-    assert!(export::to_folder(&[]).is_empty());
+    assert!(export::to_folder(&[], true).is_empty());
 }

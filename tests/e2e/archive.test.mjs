@@ -62,14 +62,22 @@ test('each export downloads, the zip holds the folder layout, Argdown parses, an
   assert.match(txt.text, /Position A — Opening statement:\n\n.*this scripted answer stands in for a model/);
   assert.equal(txt.text.match(/this scripted answer stands in for a model/g).length, 11, 'every turn is in the text export');
 
+  // Seed 003's layout: a dated folder, and transcript.md only when asked for.
+  const listed = (path) => execFileSync('unzip', ['-Z1', path], { encoding: 'utf8' }).trim().split('\n');
+  const plain = listed((await download(page, '#export-zip')).path);
+  const root = plain[0].split('/').slice(0, 2).join('/');
+  assert.match(root, /^\d{4}-\d{2}-\d{2}\/\d{4}-\d{2}-\d{2}T\d{2}-\d{2}-\d{2}_debate$/);
+  assert.ok(plain.every(f => f.startsWith(`${root}/`)), plain.join('\n'));
+  assert.ok(!plain.includes(`${root}/transcript.md`));
+  await page.check('#export-transcript');
   const zip = await download(page, '#export-zip');
   assert.match(zip.name, /\.zip$/);
-  const listing = execFileSync('unzip', ['-Z1', zip.path], { encoding: 'utf8' }).trim().split('\n');
+  const listing = listed(zip.path).map(f => f.slice(root.length + 1));
   for (const f of ['index.md', 'metadata.md', 'summary.md', 'transcript.md']) assert.ok(listing.includes(f), `${f} in ${listing}`);
   const messages = listing.filter(f => f.startsWith('messages/'));
   assert.equal(messages.length, 11);
   assert.match(messages[0], /^messages\/001_moderator_[\w-]+\.md$/);
-  const second = execFileSync('unzip', ['-p', zip.path, messages[1]], { encoding: 'utf8' });
+  const second = execFileSync('unzip', ['-p', zip.path, `${root}/${messages[1]}`], { encoding: 'utf8' });
   assert.match(second, /^# Position A — Opening statement\n/);
   assert.match(second, /argument 1: this scripted answer stands in for a model/);
 

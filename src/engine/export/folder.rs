@@ -1,6 +1,7 @@
 //! Seed 003's folder: `index.md`, `metadata.md`, `summary.md`, one file per finished turn
-//! under `messages/` (`001_moderator_1a2b3c4d.md`, numbered in order) and `transcript.md`,
-//! so a reader (or a model with a small context window) can open one turn at a time.
+//! under `messages/` (`001_moderator_1a2b3c4d.md`, numbered in order) and, when asked for,
+//! `transcript.md`, so a reader (or a model with a small context window) can open one turn
+//! at a time. The zip puts them under the seed's dated folder (`folder_root`).
 //! Every file is Markdown made inert; every path is built here from ASCII letters, digits
 //! and `_`, never from model text.
 
@@ -13,7 +14,36 @@ use super::markdown::{cost_table, quotes_line, seats, to_markdown, usage_line, w
 use super::walk::{finish_note, turns, walk, Item, Turn};
 use super::{one_line, seat_name};
 
-pub fn to_folder(events: &[Event]) -> Vec<(String, String)> {
+/// Where the zip puts the folder, as seed 003 names it: the debate's start date, then its
+/// start time (`2026-11-28/2026-11-28T00-43-12_debate`), both UTC.
+pub fn folder_root(events: &[Event]) -> String {
+    let started = events
+        .iter()
+        .find(|e| matches!(e.kind, EventKind::DebateStarted { .. }))
+        .map_or(0, |e| e.at_ms);
+    let t = crate::engine::dates::Utc::of_ms(started);
+    format!(
+        "{}/{}T{:02}-{:02}-{:02}_debate",
+        t.date(),
+        t.date(),
+        t.hour,
+        t.minute,
+        t.second
+    )
+}
+
+/// The folder's files, each path under `folder_root`: what the zip holds.
+pub fn in_root(events: &[Event], files: Vec<(String, String)>) -> Vec<(String, String)> {
+    let root = folder_root(events);
+    files
+        .into_iter()
+        .map(|(path, text)| (format!("{root}/{path}"), text))
+        .collect()
+}
+
+/// The folder's files by path; `transcript` adds `transcript.md`, the whole debate in one
+/// file (seed 003's optional transcript).
+pub fn to_folder(events: &[Event], transcript: bool) -> Vec<(String, String)> {
     let Some(config) = config_of(events) else {
         return Vec::new();
     };
@@ -43,9 +73,12 @@ pub fn to_folder(events: &[Event]) -> Vec<(String, String)> {
     );
     index.push_str(
         "- [Metadata](metadata.md): the configuration, the seats, times and cost\n\
-         - [Summary](summary.md): how it ended, the closing summary and the findings\n\
-         - [Transcript](transcript.md): the whole debate in one file\n\n## Messages\n\n",
+         - [Summary](summary.md): how it ended, the closing summary and the findings\n",
     );
+    if transcript {
+        index.push_str("- [Transcript](transcript.md): the whole debate in one file\n");
+    }
+    index.push_str("\n## Messages\n\n");
     let mut phase = "";
     for (t, name) in turns.iter().zip(&names) {
         if t.phase != phase {
@@ -131,7 +164,9 @@ pub fn to_folder(events: &[Event]) -> Vec<(String, String)> {
             ),
         ));
     }
-    files.push(("transcript.md".to_string(), to_markdown(events)));
+    if transcript {
+        files.push(("transcript.md".to_string(), to_markdown(events)));
+    }
     files
         .into_iter()
         .map(|(path, md)| {

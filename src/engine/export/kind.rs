@@ -61,14 +61,22 @@ impl ExportKind {
         }
     }
 
-    /// The debate's log rendered as this kind of file.
+    /// The debate's log rendered as this kind of file (the folder without its transcript).
     pub fn render(self, events: &[Event]) -> ExportFile {
+        self.render_with(events, false)
+    }
+
+    /// The same, the folder with `transcript.md` when `transcript` (seed 003's option).
+    pub fn render_with(self, events: &[Event], transcript: bool) -> ExportFile {
         let bytes = match self {
             ExportKind::Markdown => super::to_markdown(events).into_bytes(),
             ExportKind::Json => super::to_json(events).into_bytes(),
             ExportKind::Text => super::to_text(events).into_bytes(),
             ExportKind::Argdown => super::to_argdown(events).into_bytes(),
-            ExportKind::Folder => super::zip(&super::to_folder(events)),
+            ExportKind::Folder => super::zip(&super::folder::in_root(
+                events,
+                super::to_folder(events, transcript),
+            )),
         };
         ExportFile {
             name: super::file_name(events, self.id()),

@@ -28,7 +28,7 @@ pub use argdown::to_argdown;
 pub use backup::{backup, restore, same_debate, Restored};
 pub use connections::{connection_labels, connections_named, remap_connections};
 pub use excerpt::excerpt;
-pub use folder::to_folder;
+pub use folder::{folder_root, in_root, to_folder};
 pub use fork::fork;
 pub use import::{import, MAX_BACKUP_BYTES, MAX_EVENTS, MAX_IMPORT_BYTES, MAX_STRING_BYTES};
 pub use inert::inert;

@@ -466,7 +466,7 @@ fn quotes_are_checked_against_the_sources_and_evidence_and_survive_export_and_im
     )));
 
     // The folder (the zip) carries each source whole and each message its quotes.
-    let files = crate::engine::export::to_folder(&r.events);
+    let files = crate::engine::export::to_folder(&r.events, false);
     let file = |name: &str| {
         files
             .iter()
@@ -621,7 +621,7 @@ fn pages_a_web_search_cited_become_sources_the_next_speeches_read_and_quote() {
         "- **W1** Stockholm trial (cited by a web search, https://example.org/stockholm"
     ));
     assert!(!md.contains("javascript"));
-    let files = crate::engine::export::to_folder(&r.events);
+    let files = crate::engine::export::to_folder(&r.events, false);
     let page = files.iter().find(|(n, _)| n == "sources/w2.md").unwrap();
     assert!(page.1.contains("- Page: https://example.org/map"));
     assert!(page.1.contains("has not read the page"));

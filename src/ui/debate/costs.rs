@@ -68,12 +68,15 @@ pub(super) fn CostsLine(
     };
     // Every export is made from the stored log: Markdown, JSON (re-imports to the same
     // debate), plain text, seed 003's folder as a .zip, and Argdown (an argument map).
+    // The folder's transcript.md is seed 003's option: off unless asked for.
+    let with_transcript = RwSignal::new(false);
     let export = move |kind: ExportKind| {
+        let transcript = with_transcript.get_untracked();
         let log = d.log();
         spawn_local(async move {
             let saved = match log.await {
                 Ok(events) => {
-                    let file = kind.render(&events);
+                    let file = kind.render_with(&events, transcript);
                     download::save_bytes(&file.name, file.mime, &file.bytes)
                 }
                 Err(e) => Err(e),
@@ -120,6 +123,13 @@ pub(super) fn CostsLine(
             <span class="exports">"Export: "
                 {ExportKind::ALL.map(|kind| view! {
                     <button id=format!("export-{}", kind.id()) class="link" on:click=move |_| export(kind)>{kind.label()}</button>
+                    {(kind == ExportKind::Folder).then(|| view! {
+                        <label class="check inline" title="Seed 003's optional transcript.md: the whole debate in one file beside the messages">
+                            <input type="checkbox" id="export-transcript" prop:checked=move || with_transcript.get()
+                                on:change=move |ev| with_transcript.set(event_target_checked(&ev))/>
+                            " with transcript.md"
+                        </label>
+                    })}
                 })}
                 {move || (!d.running.get() && d.config.with(Option::is_some)).then(|| view! {
                     " · "<button type="button" id="share" class="link" on:click=share>"Share link"</button>
