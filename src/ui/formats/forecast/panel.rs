@@ -356,8 +356,9 @@ pub fn ForecastOutcome(with_roles: bool) -> impl IntoView {
                 <span class="hint">{format!("judge weight {}%", dec(res.judge_weight * 100.0, 0))}</span>
                 {(!res.consensus_roles.is_empty()).then(|| view! {
                     <span class="hint fc-consensus-roles">{format!(
-                        "Consensus of {}; the judge is weighed apart, at its weight.",
-                        res.consensus_roles.join(", ")
+                        "Consensus of {}; the judge's own view is weighed apart, at {}%.",
+                        res.consensus_roles.join(", "),
+                        dec(res.judge_weight * 100.0, 0)
                     )}</span>
                 })}
             </div>
