@@ -265,7 +265,10 @@ fn the_zip_holds_the_seeds_dated_folder_and_the_transcript_only_when_asked() {
     let without = export::to_folder(&events, false);
     assert!(!without.iter().any(|(p, _)| p == "transcript.md"));
     let index = &without.iter().find(|(p, _)| p == "index.md").unwrap().1;
-    assert!(!index.contains("transcript.md"), "no link to a file that is not there");
+    assert!(
+        !index.contains("transcript.md"),
+        "no link to a file that is not there"
+    );
     let with = export::to_folder(&events, true);
     assert_eq!(with.len(), without.len() + 1);
     let zipped = export::in_root(&events, without);
