@@ -25,6 +25,12 @@ export function pdf(lines, title = '') {
     `<< /Length ${content.length} >>\nstream\n${content}\nendstream`,
     `<< /Title (${esc(title)}) >>`,
   ];
+  return pdfFile(objects, '/Info 6 0 R');
+}
+
+/** A PDF file of `objects` (numbered from 1, the first the catalog), with its cross-reference
+ * table and a trailer carrying `trailer` beside its size and root. */
+function pdfFile(objects, trailer) {
   let out = '%PDF-1.4\n';
   const offsets = objects.map((o, i) => {
     const at = out.length;
@@ -33,7 +39,7 @@ export function pdf(lines, title = '') {
   });
   const xref = out.length;
   out += `xref\n0 ${objects.length + 1}\n0000000000 65535 f \n${offsets.map((o) => `${String(o).padStart(10, '0')} 00000 n \n`).join('')}`;
-  out += `trailer\n<< /Size ${objects.length + 1} /Root 1 0 R /Info 6 0 R >>\nstartxref\n${xref}\n%%EOF\n`;
+  out += `trailer\n<< /Size ${objects.length + 1} /Root 1 0 R ${trailer} >>\nstartxref\n${xref}\n%%EOF\n`;
   return Buffer.from(out, 'latin1');
 }
 
@@ -75,16 +81,7 @@ export function encryptedPdf() {
     '<< /Type /Page /Parent 2 0 R /MediaBox [0 0 595 842] >>',
     `<< /Filter /Standard /V 1 /R 2 /O ${hex(O)} /U ${hex(U)} /P ${P} >>`,
   ];
-  let out = '%PDF-1.4\n';
-  const offsets = objects.map((o, i) => {
-    const at = out.length;
-    out += `${i + 1} 0 obj\n${o}\nendobj\n`;
-    return at;
-  });
-  const xref = out.length;
-  out += `xref\n0 ${objects.length + 1}\n0000000000 65535 f \n${offsets.map((o) => `${String(o).padStart(10, '0')} 00000 n \n`).join('')}`;
-  out += `trailer\n<< /Size ${objects.length + 1} /Root 1 0 R /Encrypt 4 0 R /ID [${hex(id)} ${hex(id)}] >>\nstartxref\n${xref}\n%%EOF\n`;
-  return Buffer.from(out, 'latin1');
+  return pdfFile(objects, `/Encrypt 4 0 R /ID [${hex(id)} ${hex(id)}]`);
 }
 
 const REPORT = pdf([
