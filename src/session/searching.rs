@@ -4,6 +4,7 @@
 use super::connections::{Connection, ProviderKind};
 use crate::engine::model::{ChatRequest, ChatResponse, ErrorKind, ModelError};
 use crate::engine::sources::web::WebSearch;
+use crate::llm::openai::is_search_model;
 use crate::llm::web_search::SearchTool;
 
 fn host(base_url: &str) -> &str {
@@ -19,39 +20,27 @@ fn bare(model: &str) -> String {
 
 impl Connection {
     /// The provider's search this connection's `model` can use, or why it cannot, worded
-    /// for the connection form and the seat's toggle.
+    /// for the connection form and the seat's toggle: the family's tool (`search_tool`),
+    /// when the model is one that takes it.
     pub fn web_search(&self, model: &str) -> Result<SearchTool, String> {
+        let Some(tool) = self.search_tool() else {
+            return Err(match self.kind {
+                ProviderKind::InBrowser => "The model in this browser cannot search the web.".into(),
+                ProviderKind::Scripted => "A scripted connection plays its script; it does not search.".into(),
+                _ => "This server has no web search Agora knows of (OpenAI, Anthropic, Gemini and OpenRouter have one).".into(),
+            });
+        };
         let m = bare(model);
-        match self.kind {
-            ProviderKind::OpenRouter => Ok(SearchTool::OpenRouter),
-            ProviderKind::Anthropic => {
+        let why_not = match tool {
+            SearchTool::OpenRouter => None,
+            SearchTool::Anthropic => {
                 let old = ["claude-2", "claude-instant", "claude-3-haiku", "claude-3-opus", "claude-3-sonnet"];
-                if old.iter().any(|o| m.starts_with(o)) {
-                    Err(format!("{model} predates Anthropic's web search tool; Claude 3.5 Haiku and later can search."))
-                } else {
-                    Ok(SearchTool::Anthropic)
-                }
+                old.iter().any(|o| m.starts_with(o)).then(|| format!("{model} predates Anthropic's web search tool; Claude 3.5 Haiku and later can search."))
             }
-            ProviderKind::Gemini => {
-                if m.starts_with("gemini-1.") || !m.starts_with("gemini") {
-                    Err(format!("{model} cannot use Google Search grounding as Agora asks for it (the google_search tool); Gemini 2.0 and later can."))
-                } else {
-                    Ok(SearchTool::Gemini)
-                }
-            }
-            ProviderKind::OpenAiCompatible if host(&self.base_url) == "api.openai.com" => {
-                if m.contains("search") {
-                    Ok(SearchTool::OpenAi)
-                } else {
-                    Err(format!("On Chat Completions OpenAI searches only with its search models; {model} is not one. Choose gpt-4o-mini-search-preview or gpt-4o-search-preview for a seat that searches."))
-                }
-            }
-            ProviderKind::OpenAiCompatible => Err(
-                "This server has no web search Agora knows of (OpenAI, Anthropic, Gemini and OpenRouter have one).".into(),
-            ),
-            ProviderKind::InBrowser => Err("The model in this browser cannot search the web.".into()),
-            ProviderKind::Scripted => Err("A scripted connection plays its script; it does not search.".into()),
-        }
+            SearchTool::Gemini => (m.starts_with("gemini-1.") || !m.starts_with("gemini")).then(|| format!("{model} cannot use Google Search grounding as Agora asks for it (the google_search tool); Gemini 2.0 and later can.")),
+            SearchTool::OpenAi => (!is_search_model(&m)).then(|| format!("On Chat Completions OpenAI searches only with its search models; {model} is not one. Choose gpt-4o-mini-search-preview or gpt-4o-search-preview for a seat that searches.")),
+        };
+        why_not.map_or(Ok(tool), Err)
     }
 
     /// The search tool of this connection's provider family, whatever the model: what its
