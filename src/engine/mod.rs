@@ -17,6 +17,7 @@ pub mod json_fields;
 pub mod limiter;
 pub mod log_view;
 pub mod model;
+pub mod phrases;
 pub mod prompt;
 pub mod reading;
 pub mod retry;

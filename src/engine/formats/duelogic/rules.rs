@@ -6,6 +6,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::engine::config::Accountability;
 use crate::engine::finding::{Evaluation, Quality};
+use crate::engine::phrases;
 
 /// Relaxed debates are not evaluated at all.
 pub fn evaluates(level: Accountability) -> bool {
@@ -287,68 +288,14 @@ impl InterruptReason {
     }
 }
 
-/// Words of `text`, lowercased (ASCII case: the phrases are English), with digits runs as
-/// `#` and "%" as a word of its own, so phrases match on whole words.
-fn words(text: &str) -> Vec<String> {
-    let mut out: Vec<String> = Vec::new();
-    let mut cur = String::new();
-    let flush = |cur: &mut String, out: &mut Vec<String>| {
-        if !cur.is_empty() {
-            out.push(std::mem::take(cur));
-        }
-    };
-    let mut chars = text.chars().peekable();
-    while let Some(c) = chars.next() {
-        if c.is_ascii_digit() {
-            flush(&mut cur, &mut out);
-            while chars
-                .peek()
-                .is_some_and(|n| n.is_ascii_digit() || *n == '.' || *n == ',')
-            {
-                chars.next();
-            }
-            out.push("#".into());
-        } else if c == '%' {
-            flush(&mut cur, &mut out);
-            out.push("%".into());
-        } else if c.is_alphanumeric() || c == '\'' || c == '’' {
-            cur.push(if c == '’' {
-                '\''
-            } else {
-                c.to_ascii_lowercase()
-            });
-        } else {
-            flush(&mut cur, &mut out);
-        }
-    }
-    flush(&mut cur, &mut out);
-    out
-}
-
 /// The cheap check before a model is asked: the likely reason to interrupt `text`, if its
 /// wording hints at one. Hand-written rather than a regex engine: the patterns are word
 /// phrases, and `regex-lite` cost 19 KB of the gzipped bundle for them.
 pub fn quick_check(text: &str) -> Option<InterruptReason> {
-    let words = words(text);
-    let has = |phrase: &str| {
-        let p: Vec<&str> = phrase
-            .split(' ')
-            .flat_map(|w| {
-                // "#%" is a number glued to a percent sign: two words.
-                if w == "#%" {
-                    vec!["#", "%"]
-                } else {
-                    vec![w]
-                }
-            })
-            .collect();
-        words
-            .windows(p.len())
-            .any(|win| win.iter().zip(&p).all(|(a, b)| a == b))
-    };
+    let words = phrases::words(text);
     InterruptReason::ALL
         .into_iter()
-        .find(|r| r.phrases().iter().any(|p| has(p)))
+        .find(|r| r.phrases().iter().any(|p| phrases::has(&words, p)))
 }
 
 /// Urgency an interruption needs, by aggressiveness 1–5 (seed 002): 0.9, 0.8, 0.7, 0.6, 0.5.
