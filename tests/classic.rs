@@ -41,6 +41,17 @@ fn config(rounds: u32, context_tokens: u32) -> DebateConfig {
 
 use agora::engine::context::EventLog as Recorder;
 
+/// Every seat on one local model with an 8,192-token window.
+fn local(_: &str) -> Participant {
+    Participant::Model {
+        connection: "local".into(),
+        connection_label: "Local".into(),
+        model: "m".into(),
+        context_tokens: 8192,
+        price: None,
+    }
+}
+
 struct Setup {
     clock: VirtualClock,
     model: Rc<ScriptedModel<VirtualClock>>,
@@ -99,43 +110,74 @@ fn phases(events: &[Event]) -> Vec<String> {
         .collect()
 }
 
-#[test]
-fn the_classic_schedule_holds_for_one_to_five_rounds() {
-    for rounds in 1..=5u32 {
-        let s = setup(Script::default());
-        let cfg = config(rounds, 8192);
-        let planned = formats::planned_calls(&cfg);
-        let ctx = DebateCtx::start(cfg, 7, planned, s.wiring());
-        let outcome = run_virtual(&s.clock, async move { formats::drive(&ctx).await });
-        assert_eq!(outcome, Outcome::Completed);
-        let events = s.rec.events.borrow().clone();
-        let mut want = vec![
-            ("moderator", "Opening remarks"),
-            ("position-a", "Opening statement"),
-            ("position-b", "Opening statement"),
-        ];
-        for _ in 0..rounds {
-            want.extend([
-                ("position-a", "Argument"),
-                ("position-b", "Rebuttal"),
-                ("position-b", "Argument"),
-                ("position-a", "Rebuttal"),
-                ("moderator", "Round summary"),
-            ]);
-        }
+/// The turns a debate of `style` and `rounds` takes, by hand from each style's rules:
+/// casual alternates the lead and skips round summaries, educational explains each round,
+/// competitive scores each round, formal and competitive score at the end.
+fn schedule(style: ClassicStyle, rounds: u32) -> Vec<(&'static str, &'static str)> {
+    let (a, b, m) = ("position-a", "position-b", "moderator");
+    let mut want = vec![
+        (m, "Opening remarks"),
+        (a, "Opening statement"),
+        (b, "Opening statement"),
+    ];
+    for round in 1..=rounds {
+        let (first, second) = if style == ClassicStyle::Casual && round.is_multiple_of(2) {
+            (b, a)
+        } else {
+            (a, b)
+        };
         want.extend([
-            ("position-a", "Closing statement"),
-            ("position-b", "Closing statement"),
-            ("moderator", "Closing summary"),
+            (first, "Argument"),
+            (second, "Rebuttal"),
+            (second, "Argument"),
+            (first, "Rebuttal"),
         ]);
-        let got = turns(&events);
-        let got: Vec<(&str, &str)> = got.iter().map(|(a, b)| (a.as_str(), b.as_str())).collect();
-        assert_eq!(got, want, "{rounds} round(s)");
-        assert_eq!(planned as usize, want.len(), "{rounds} round(s)");
-        let mut want_phases = vec!["Opening statements".to_string()];
-        want_phases.extend((1..=rounds).map(|r| format!("Round {r}")));
-        want_phases.extend(["Closing statements".into(), "Moderator's summary".into()]);
-        assert_eq!(phases(&events), want_phases, "{rounds} round(s)");
+        match style {
+            ClassicStyle::Formal => want.push((m, "Round summary")),
+            ClassicStyle::Educational => want.push((m, "Moderator's explanation")),
+            ClassicStyle::Competitive => {
+                want.extend([(m, "Round summary"), (m, "Round score"), (m, "Round score")])
+            }
+            ClassicStyle::Casual => {}
+        }
+    }
+    want.extend([(a, "Closing statement"), (b, "Closing statement")]);
+    if matches!(style, ClassicStyle::Formal | ClassicStyle::Competitive) {
+        want.extend([(m, "Score"), (m, "Score")]);
+    }
+    want.push((m, "Closing summary"));
+    want
+}
+
+#[test]
+fn each_style_keeps_its_own_schedule_for_one_to_five_rounds() {
+    for style in ClassicStyle::ALL {
+        for rounds in 1..=5u32 {
+            let s = setup(Script::default());
+            let mut cfg = config(rounds, 8192);
+            if let agora::engine::config::FormatOptions::Classic(o) = &mut cfg.options {
+                o.style = style;
+            }
+            let planned = formats::planned_calls(&cfg);
+            let ctx = DebateCtx::start(cfg, 7, planned, s.wiring());
+            let outcome = run_virtual(&s.clock, async move { formats::drive(&ctx).await });
+            assert_eq!(outcome, Outcome::Completed);
+            let events = s.rec.events.borrow().clone();
+            let want = schedule(style, rounds);
+            let got = turns(&events);
+            let got: Vec<(&str, &str)> =
+                got.iter().map(|(a, b)| (a.as_str(), b.as_str())).collect();
+            assert_eq!(got, want, "{style:?}, {rounds} round(s)");
+            assert_eq!(planned as usize, want.len(), "{style:?}, {rounds} round(s)");
+            let mut want_phases = vec!["Opening statements".to_string()];
+            want_phases.extend((1..=rounds).map(|r| format!("Round {r}")));
+            want_phases.push("Closing statements".into());
+            if style.always_scored() {
+                want_phases.push("Scores".into());
+            }
+            want_phases.push("Moderator's summary".into());
+            assert_eq!(phases(&events), want_phases, "{style:?}, {rounds} round(s)");
+        }
     }
 }
 
@@ -158,12 +200,12 @@ fn a_classic_debate_runs_every_phase_in_order_and_streams_each_turn() {
         ("position-b", "Rebuttal"),
         ("position-b", "Argument"),
         ("position-a", "Rebuttal"),
-        ("moderator", "Round summary"),
+        ("moderator", "Moderator's explanation"),
         ("position-a", "Argument"),
         ("position-b", "Rebuttal"),
         ("position-b", "Argument"),
         ("position-a", "Rebuttal"),
-        ("moderator", "Round summary"),
+        ("moderator", "Moderator's explanation"),
         ("position-a", "Closing statement"),
         ("position-b", "Closing statement"),
         ("moderator", "Closing summary"),
@@ -215,10 +257,10 @@ fn a_classic_debate_runs_every_phase_in_order_and_streams_each_turn() {
 }
 
 #[test]
-fn prompts_carry_the_opponent_and_the_round_summaries() {
+fn prompts_carry_the_opponent_and_the_moderators_round_explanations() {
     let script: Script = serde_json::from_value(serde_json::json!({"answers": [
         {"path": "round/1/argument/position-a", "text": "Congestion pricing in Stockholm cut traffic by a fifth."},
-        {"path": "round/1/summary", "text": "ROUND-ONE-SUMMARY: both sides argued about traffic."}
+        {"path": "round/1/explanation", "text": "ROUND-ONE-SUMMARY: both sides argued about traffic."}
     ]}))
     .unwrap();
     let s = setup(script);
@@ -728,13 +770,7 @@ fn scoring_and_fact_checks_follow_the_configuration_and_never_invent_a_number() 
     );
     let cfg = {
         let o = cfg.classic().unwrap().clone();
-        classic::new_config(&cfg.topic, "Yes", "No", o, |_| Participant::Model {
-            connection: "local".into(),
-            connection_label: "Local".into(),
-            model: "m".into(),
-            context_tokens: 8192,
-            price: None,
-        })
+        classic::new_config(&cfg.topic, "Yes", "No", o, local)
     };
     let planned = formats::planned_calls(&cfg);
     let ctx = DebateCtx::start(cfg, 7, planned, s.wiring());
@@ -805,4 +841,291 @@ fn scoring_and_fact_checks_follow_the_configuration_and_never_invent_a_number() 
     );
     // Exactly the planned calls, plus the one repair of B's unreadable score.
     assert_eq!(asked.len() as u32, planned + 1);
+}
+
+/// A formal one-round debate with the fact checker, on `answers`, run to its end: its
+/// events and what the model was asked.
+fn moderated(
+    answers: serde_json::Value,
+) -> (Vec<Event>, Vec<agora::engine::model::ChatRequest>, u32) {
+    let script: Script = serde_json::from_value(serde_json::json!({ "answers": answers })).unwrap();
+    let s = setup(script);
+    let options = ClassicOptions {
+        rounds: 1,
+        style: ClassicStyle::Formal,
+        fact_checker: true,
+        ..Default::default()
+    };
+    let cfg = classic::new_config(
+        "Should cities ban cars from their centres?",
+        "Yes, ban them",
+        "No, keep access",
+        options,
+        local,
+    );
+    let planned = formats::planned_calls(&cfg);
+    let ctx = DebateCtx::start(cfg, 7, planned, s.wiring());
+    let outcome = run_virtual(&s.clock, async move { formats::drive(&ctx).await });
+    assert_eq!(outcome, Outcome::Completed);
+    let events = s.rec.events.borrow().clone();
+    let asked = s.model.requests.borrow().clone();
+    (events, asked, planned)
+}
+
+fn notes(events: &[Event]) -> Vec<(String, String, agora::engine::finding::FindingBody)> {
+    use agora::engine::finding::FindingBody;
+    events
+        .iter()
+        .filter_map(|e| match &e.kind {
+            EventKind::FindingRecorded(f)
+                if matches!(f.body, FindingBody::ModeratorNote { .. }) =>
+            {
+                Some((f.key.clone(), f.seat.clone(), f.body.clone()))
+            }
+            _ => None,
+        })
+        .collect()
+}
+
+fn prompt_of<'r>(asked: &'r [agora::engine::model::ChatRequest], call: &str) -> &'r str {
+    &asked
+        .iter()
+        .find(|r| r.call == call)
+        .unwrap_or_else(|| panic!("no call {call}"))
+        .messages
+        .last()
+        .unwrap()
+        .content
+}
+
+/// A scoring prompt's part about the side it scores, before the other side's turns.
+fn own_part(prompt: &str) -> &str {
+    prompt.split("What the other side said").next().unwrap()
+}
+
+const NO_CLAIMS: &str = r#"{"claims": []}"#;
+
+#[test]
+fn a_turn_over_its_length_gets_a_moderators_note_before_the_next_turn_and_in_the_scores() {
+    use agora::engine::finding::{Breach, FindingBody};
+    // An argument of 250 tokens may run to 163 words, a fifth more in a formal debate.
+    let long = "Traffic in the centre falls when cars are banned. ".repeat(25); // 225 words
+    let (events, asked, planned) = moderated(serde_json::json!([
+        {"seat": "fact-checker", "text": NO_CLAIMS},
+        {"path": "round/1/argument/position-a", "text": long},
+    ]));
+    let n = notes(&events);
+    assert_eq!(n.len(), 1, "{n:?}");
+    let (key, seat, body) = &n[0];
+    assert_eq!(key, "round/1/argument/position-a/length");
+    assert_eq!(seat, "position-a");
+    let FindingBody::ModeratorNote { breach, note, .. } = body else {
+        unreachable!()
+    };
+    assert_eq!(*breach, Breach::Length);
+    assert_eq!(
+        note,
+        "Position A spoke 225 words against a limit of 163; keep to the limit, please."
+    );
+    // No model was asked for it: the length is certain.
+    assert_eq!(asked.len() as u32, planned);
+    // The rebuttal that follows hears it, and A's score counts it.
+    assert!(prompt_of(&asked, "round/1/rebuttal/position-b")
+        .contains("spoke 225 words against a limit of 163"));
+    assert!(prompt_of(&asked, "score/position-a")
+        .contains("[The moderator noted 1 turn(s) over the length limit]"));
+    assert!(!own_part(prompt_of(&asked, "score/position-b")).contains("over the length limit"));
+}
+
+#[test]
+fn a_personal_remark_is_put_to_the_moderator_who_rules_on_it_in_the_flow() {
+    use agora::engine::finding::{Breach, FindingBody};
+    let remark = "My opponent is naive about traffic: a ban frees streets for buses and bikes.";
+    let ruling = r#"{"breach": true, "kind": "rule", "rule": "no personal remarks", "note": "Position A, argue against the case, not the person: no personal remarks."}"#;
+    let (events, asked, planned) = moderated(serde_json::json!([
+        {"seat": "fact-checker", "text": NO_CLAIMS},
+        {"path": "round/1/argument/position-a/ruling", "text": ruling},
+        {"path": "round/1/argument/position-a", "text": remark},
+    ]));
+    // One call beyond the plan: the ruling, which saw the turn, the rules and the hint.
+    assert_eq!(asked.len() as u32, planned + 1);
+    let asked_ruling = prompt_of(&asked, "round/1/argument/position-a/ruling");
+    assert!(asked_ruling.contains(remark));
+    assert!(asked_ruling.contains("Formal rules"));
+    assert!(asked_ruling.contains("no personal remarks about the opponent"));
+    let n = notes(&events);
+    assert_eq!(n.len(), 1, "{n:?}");
+    assert_eq!(n[0].0, "round/1/argument/position-a/ruling");
+    assert_eq!(
+        n[0].2,
+        FindingBody::ModeratorNote {
+            breach: Breach::Rule,
+            rule: "no personal remarks".into(),
+            note: "Position A, argue against the case, not the person: no personal remarks.".into()
+        }
+    );
+    // Said before the next turn, and weighed in A's score.
+    assert!(prompt_of(&asked, "round/1/rebuttal/position-b").contains("not the person"));
+    assert!(prompt_of(&asked, "score/position-a")
+        .contains("[Moderator's note] Position A, argue against"));
+    assert!(!own_part(prompt_of(&asked, "score/position-b")).contains("not the person"));
+}
+
+#[test]
+fn a_hint_the_moderator_finds_no_breach_leaves_no_note() {
+    let question = "Do you really think drivers will vanish? They will not.";
+    let (events, asked, planned) = moderated(serde_json::json!([
+        {"seat": "fact-checker", "text": NO_CLAIMS},
+        {"path": "round/1/rebuttal/position-b/ruling", "text": r#"{"breach": false, "kind": "rule", "rule": "", "note": ""}"#},
+        {"path": "round/1/rebuttal/position-b", "text": question},
+    ]));
+    assert_eq!(
+        asked.len() as u32,
+        planned + 1,
+        "the question was put to the moderator"
+    );
+    assert!(notes(&events).is_empty());
+    assert!(!prompt_of(&asked, "round/1/argument/position-b").contains("Moderator's note"));
+}
+
+#[test]
+fn an_off_topic_turn_is_ruled_off_topic() {
+    use agora::engine::finding::{Breach, FindingBody};
+    let football = "The league's new offside technology has changed how midfielders press, \
+                    and goalkeepers now distribute faster from their penalty area, which \
+                    rewards clubs with patient academies and punishes expensive transfers.";
+    let ruling = r#"{"breach": true, "kind": "off_topic", "rule": "stay on the question", "note": "Position B, football is not the question: back to cars in city centres."}"#;
+    let (events, asked, _) = moderated(serde_json::json!([
+        {"seat": "fact-checker", "text": NO_CLAIMS},
+        {"path": "round/1/argument/position-b/ruling", "text": ruling},
+        {"path": "round/1/argument/position-b", "text": football},
+    ]));
+    assert!(prompt_of(&asked, "round/1/argument/position-b/ruling")
+        .contains("leave the question being debated"));
+    let n = notes(&events);
+    assert_eq!(n.len(), 1, "{n:?}");
+    assert_eq!(n[0].1, "position-b");
+    assert!(matches!(
+        &n[0].2,
+        FindingBody::ModeratorNote {
+            breach: Breach::OffTopic,
+            ..
+        }
+    ));
+    assert!(
+        prompt_of(&asked, "round/1/rebuttal/position-a").contains("football is not the question")
+    );
+}
+
+#[test]
+fn a_disputed_claim_has_the_fact_checker_step_in_before_the_next_turn() {
+    let disputed = r#"{"claims": [{"claim": "Pontevedra cut road deaths to zero", "verdict": "disputed", "reason": "Deaths fell sharply; zero holds for some years only."}]}"#;
+    let (_, asked, planned) = moderated(serde_json::json!([
+        {"path": "opening/position-a/fact-check", "text": disputed},
+        {"seat": "fact-checker", "text": r#"{"claims": [{"claim": "Buses run every ten minutes", "verdict": "supported", "reason": "Timetable."}]}"#},
+    ]));
+    assert_eq!(asked.len() as u32, planned);
+    // B's opening, the next turn, hears the correction; so does A's own next turn.
+    let b = prompt_of(&asked, "opening/position-b");
+    assert!(b.contains("Fact checker steps in"), "{b}");
+    assert!(b.contains("\"Pontevedra cut road deaths to zero\" is disputed: Deaths fell sharply"));
+    assert!(prompt_of(&asked, "round/1/argument/position-a")
+        .contains("Pontevedra cut road deaths to zero"));
+    // A supported claim is not stepped in on.
+    assert!(!prompt_of(&asked, "round/1/argument/position-a")
+        .contains("Buses run every ten minutes\" is"));
+    // A's score weighs the correction; B's counts it as the other side's.
+    assert!(prompt_of(&asked, "score/position-a").contains("[Fact checker steps in]"));
+    let b_score = prompt_of(&asked, "score/position-b");
+    assert!(!own_part(b_score).contains("Pontevedra cut road deaths"));
+    assert!(b_score.contains("Pontevedra cut road deaths"));
+}
+
+#[test]
+fn a_resumed_debate_replays_its_rulings_and_notes_without_asking_again() {
+    let remark = "My opponent is naive about traffic: a ban frees streets for buses and bikes.";
+    let ruling = r#"{"breach": true, "kind": "rule", "rule": "no personal remarks", "note": "No personal remarks, please."}"#;
+    let answers = serde_json::json!([
+        {"seat": "fact-checker", "text": NO_CLAIMS},
+        {"path": "round/1/argument/position-a/ruling", "text": ruling},
+        {"path": "round/1/argument/position-a", "text": remark},
+    ]);
+    let (events, _, _) = moderated(answers.clone());
+    // From every prefix of the log, the rest of the debate is the same and nothing repeats.
+    for cut in (0..events.len()).step_by(7) {
+        let script: Script =
+            serde_json::from_value(serde_json::json!({ "answers": answers })).unwrap();
+        let s = setup(script);
+        let prefix: Vec<Event> = events[..cut].to_vec();
+        let Ok(ctx) = DebateCtx::resume(prefix, s.wiring()) else {
+            continue;
+        };
+        assert_eq!(
+            run_virtual(&s.clock, async move { formats::drive(&ctx).await }),
+            Outcome::Completed
+        );
+        let after = s.rec.events.borrow().clone();
+        let all: Vec<Event> = events[..cut]
+            .iter()
+            .cloned()
+            .chain(after.iter().cloned())
+            .collect();
+        assert_eq!(notes(&all).len(), 1, "cut at {cut}");
+        let asked_again = s
+            .model
+            .requests
+            .borrow()
+            .iter()
+            .filter(|r| r.call.ends_with("/ruling"))
+            .count();
+        let ruled_before = events[..cut].iter().any(|e| matches!(&e.kind, EventKind::TurnFinished { call, .. } if call.to_string().ends_with("/ruling")));
+        assert_eq!(asked_again, usize::from(!ruled_before), "cut at {cut}");
+    }
+}
+
+#[test]
+fn a_competitive_debate_scores_each_round_on_that_round_alone() {
+    use agora::engine::finding::FindingBody;
+    let script: Script = serde_json::from_value(serde_json::json!({"answers": [
+        {"path": "round/1/argument/position-a", "text": "ROUND-ONE-CASE: Stockholm's charge cut traffic."},
+        {"path": "round/2/argument/position-a", "text": "ROUND-TWO-CASE: Ghent's plan lifted trade."},
+    ]}))
+    .unwrap();
+    let s = setup(script);
+    let mut cfg = config(2, 8192);
+    if let agora::engine::config::FormatOptions::Classic(o) = &mut cfg.options {
+        o.style = ClassicStyle::Competitive;
+    }
+    let planned = formats::planned_calls(&cfg);
+    let ctx = DebateCtx::start(cfg, 7, planned, s.wiring());
+    assert_eq!(
+        run_virtual(&s.clock, async move { formats::drive(&ctx).await }),
+        Outcome::Completed
+    );
+    let asked = s.model.requests.borrow();
+    let round_two = prompt_of(&asked, "round/2/score/position-a");
+    assert!(round_two.contains("round 2 of a debate still going on"));
+    assert!(round_two.contains("ROUND-TWO-CASE") && !round_two.contains("ROUND-ONE-CASE"));
+    let last = prompt_of(&asked, "score/position-a");
+    assert!(last.contains("a finished debate") && last.contains("ROUND-ONE-CASE"));
+    // Each round's scores are findings of their own, weighted for a competitive debate.
+    let events = s.rec.events.borrow();
+    let scored: Vec<String> = events
+        .iter()
+        .filter_map(|e| match &e.kind {
+            EventKind::FindingRecorded(f) if matches!(&f.body, FindingBody::Score { rubric, .. } if rubric == "competitive") => Some(f.key.clone()),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(
+        scored,
+        [
+            "round/1/score/position-a",
+            "round/1/score/position-b",
+            "round/2/score/position-a",
+            "round/2/score/position-b",
+            "score/position-a",
+            "score/position-b"
+        ]
+    );
 }

@@ -64,7 +64,12 @@ fn run(config: Option<DebateConfig>, log: Vec<Event>, script: Script, inputs: &[
 fn classic_config(topic: &str, rounds: u32, fact_checker: bool, scoring: bool) -> DebateConfig {
     let options = ClassicOptions {
         rounds,
-        style: ClassicStyle::Formal,
+        // A formal debate is always scored; casual is the style that scores only when asked.
+        style: if scoring {
+            ClassicStyle::Formal
+        } else {
+            ClassicStyle::Casual
+        },
         fact_checker,
         scoring,
         ..Default::default()

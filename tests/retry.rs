@@ -6,7 +6,7 @@ use std::rc::Rc;
 
 use agora::engine::cancel::CancelToken;
 use agora::engine::clock::{run_virtual, run_virtual_with, Clock, VirtualClock};
-use agora::engine::config::{ClassicOptions, Participant};
+use agora::engine::config::{ClassicOptions, ClassicStyle, Participant};
 use agora::engine::context::{Inputs, Wiring};
 use agora::engine::event::{Event, EventKind, Outcome};
 use agora::engine::formats::{self, classic};
@@ -65,8 +65,10 @@ impl Rig {
             "Is tea better than coffee?",
             "",
             "",
+            // Educational: 11 calls, all of them turns (a formal debate adds two scores).
             ClassicOptions {
                 rounds: 1,
+                style: ClassicStyle::Educational,
                 ..Default::default()
             },
             |_| Participant::Model {

@@ -9,7 +9,7 @@ use std::rc::Rc;
 
 use agora::engine::cancel::CancelToken;
 use agora::engine::clock::{run_virtual_with, Clock, VirtualClock};
-use agora::engine::config::{ClassicOptions, Participant};
+use agora::engine::config::{ClassicOptions, ClassicStyle, Participant};
 use agora::engine::event::{EventKind, Outcome, Purpose};
 use agora::engine::formats::classic;
 use agora::engine::model::{ChatMessage, ChatModel, ChatRequest};
@@ -208,8 +208,10 @@ fn classic_config(rounds: u32) -> agora::engine::DebateConfig {
         "Is remote work better for teams?",
         "",
         "",
+        // Educational: 6 + 5 × rounds calls, every one a turn (formal adds two scores).
         ClassicOptions {
             rounds,
+            style: ClassicStyle::Educational,
             ..Default::default()
         },
         |_| Participant::Model {

@@ -108,6 +108,14 @@ pub enum FindingBody {
     FactCheck {
         claims: Vec<ClaimCheck>,
     },
+    /// The moderator's note on a turn that broke a rule, said before the next turn.
+    ModeratorNote {
+        breach: Breach,
+        /// The rule in words ("no personal remarks"), empty for length and topic.
+        #[serde(default, skip_serializing_if = "String::is_empty")]
+        rule: String,
+        note: String,
+    },
 }
 
 impl FindingBody {
@@ -129,6 +137,7 @@ impl FindingBody {
             FindingBody::Forecast(f) => f.label(),
             FindingBody::Unscored { .. } => "Unscored",
             FindingBody::FactCheck { .. } => "Fact check",
+            FindingBody::ModeratorNote { .. } => "Moderator's note",
         }
     }
 
@@ -248,6 +257,12 @@ impl FindingBody {
                 .map(|c| format!("\"{}\": {} ({})", c.claim, c.verdict.id(), c.reason))
                 .collect::<Vec<_>>()
                 .join("; "),
+            FindingBody::ModeratorNote { breach, rule, note } if rule.is_empty() => {
+                format!("{}: {note}", breach.id())
+            }
+            FindingBody::ModeratorNote { breach, rule, note } => {
+                format!("{} ({rule}): {note}", breach.id())
+            }
         }
     }
 }

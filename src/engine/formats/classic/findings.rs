@@ -43,3 +43,33 @@ pub struct ClaimCheck {
     #[serde(default)]
     pub reason: String,
 }
+
+/// The claims the fact checker steps in about: those it found false or disputed.
+pub fn flagged(claims: &[ClaimCheck]) -> Vec<&ClaimCheck> {
+    claims
+        .iter()
+        .filter(|c| matches!(c.verdict, Verdict::False | Verdict::Disputed))
+        .collect()
+}
+
+/// Which of the configured rules a moderator's note says a turn broke.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Breach {
+    /// The turn ran past its word limit, or was cut off at its token limit.
+    Length,
+    /// The turn left the question.
+    OffTopic,
+    /// The turn broke one of the style's rules (named in the note's `rule`).
+    Rule,
+}
+
+impl Breach {
+    pub fn id(self) -> &'static str {
+        match self {
+            Breach::Length => "over length",
+            Breach::OffTopic => "off topic",
+            Breach::Rule => "rule broken",
+        }
+    }
+}

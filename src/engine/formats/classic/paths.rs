@@ -14,12 +14,21 @@ pub enum ClassicPath {
     Rebuttal { round: u32, seat: String },
     /// The moderator's summary of a round: `round/{r}/summary`.
     RoundSummary { round: u32 },
+    /// The moderator's explanation of a round, in an educational debate:
+    /// `round/{r}/explanation`.
+    RoundExplanation { round: u32 },
+    /// The judge's scores of one side for one round, in a competitive debate:
+    /// `round/{r}/score/{seat}`.
+    RoundScore { round: u32, seat: String },
     /// A side's closing statement: `closing/{seat}`.
     Closing { seat: String },
     /// The judge's scores of one side: `score/{seat}`.
     Score { seat: String },
     /// The fact checker's reading of a spoken turn: `{turn}/fact-check`.
     FactCheck(Box<ClassicPath>),
+    /// The moderator's ruling on a turn whose wording hinted at a broken rule:
+    /// `{turn}/ruling`.
+    Ruling(Box<ClassicPath>),
     /// The moderator's closing summary: `summary`.
     Summary,
 }
@@ -31,9 +40,12 @@ impl fmt::Display for ClassicPath {
             ClassicPath::Argument { round, seat } => write!(f, "round/{round}/argument/{seat}"),
             ClassicPath::Rebuttal { round, seat } => write!(f, "round/{round}/rebuttal/{seat}"),
             ClassicPath::RoundSummary { round } => write!(f, "round/{round}/summary"),
+            ClassicPath::RoundExplanation { round } => write!(f, "round/{round}/explanation"),
+            ClassicPath::RoundScore { round, seat } => write!(f, "round/{round}/score/{seat}"),
             ClassicPath::Closing { seat } => write!(f, "closing/{seat}"),
             ClassicPath::Score { seat } => write!(f, "score/{seat}"),
             ClassicPath::FactCheck(turn) => write!(f, "{turn}/fact-check"),
+            ClassicPath::Ruling(turn) => write!(f, "{turn}/ruling"),
             ClassicPath::Summary => f.write_str("summary"),
         }
     }
@@ -45,6 +57,9 @@ impl ClassicPath {
         if let Some(turn) = path.strip_suffix("/fact-check") {
             return Some(ClassicPath::FactCheck(Box::new(Self::parse(turn)?)));
         }
+        if let Some(turn) = path.strip_suffix("/ruling") {
+            return Some(ClassicPath::Ruling(Box::new(Self::parse(turn)?)));
+        }
         let parts: Vec<&str> = path.split('/').collect();
         let seat = |s: &str| (!s.is_empty()).then(|| s.to_string());
         let n = |s: &str| s.parse::<u32>().ok();
@@ -54,6 +69,11 @@ impl ClassicPath {
             ["closing", s] => ClassicPath::Closing { seat: seat(s)? },
             ["score", s] => ClassicPath::Score { seat: seat(s)? },
             ["round", r, "summary"] => ClassicPath::RoundSummary { round: n(r)? },
+            ["round", r, "explanation"] => ClassicPath::RoundExplanation { round: n(r)? },
+            ["round", r, "score", s] => ClassicPath::RoundScore {
+                round: n(r)?,
+                seat: seat(s)?,
+            },
             ["round", r, "argument", s] => ClassicPath::Argument {
                 round: n(r)?,
                 seat: seat(s)?,
@@ -96,6 +116,18 @@ mod tests {
                 "round/3/rebuttal/position-b",
             ),
             (P::RoundSummary { round: 1 }, "round/1/summary"),
+            (P::RoundExplanation { round: 2 }, "round/2/explanation"),
+            (
+                P::RoundScore {
+                    round: 4,
+                    seat: seat(),
+                },
+                "round/4/score/position-b",
+            ),
+            (
+                P::Ruling(Box::new(P::Opening { seat: seat() })),
+                "opening/position-b/ruling",
+            ),
             (P::Closing { seat: seat() }, "closing/position-b"),
             (P::Score { seat: seat() }, "score/position-b"),
             (
@@ -118,6 +150,8 @@ mod tests {
             "round/1/verdict/a",
             "aspects",
             "fact-check",
+            "ruling",
+            "round/1/score/",
         ] {
             assert_eq!(P::parse(other), None, "{other}");
         }

@@ -1,7 +1,13 @@
 //! The calls classic plans to make, from its configuration alone (see `formats::plans`).
+//! Exact but for the moderator's rulings, which are asked only when a turn's wording hints
+//! at a broken rule.
 
 use super::super::plans::Plan;
+use super::options::RoundClose;
 use crate::engine::config::{ClassicOptions, DebateConfig};
+
+/// What a round's scores and the final scores each cost the analyst.
+pub(super) const SCORE_TOKENS: u32 = 500;
 
 pub(in crate::engine::formats) fn plan(config: &DebateConfig, o: &ClassicOptions, p: &mut Plan) {
     let analyst = config.analyst.as_str();
@@ -11,23 +17,29 @@ pub(in crate::engine::formats) fn plan(config: &DebateConfig, o: &ClassicOptions
     let position = |p: &mut Plan, seat: &str, tokens: u32| {
         p.one(seat, tokens);
         if o.fact_checker {
-            p.one(c::FACT_CHECKER, 400);
+            p.one(c::FACT_CHECKER, c::FACT_CHECK_TOKENS);
         }
     };
     p.one(m, o.summary_tokens);
     position(p, a, o.opening_tokens);
     position(p, b, o.opening_tokens);
-    for _ in 0..o.rounds {
-        for seat in [a, b, b, a] {
+    for round in 1..=o.rounds {
+        for (seat, _) in c::exchanges(o.style, round) {
             position(p, seat, o.argument_tokens);
         }
-        p.one(m, o.summary_tokens);
+        if o.style.round_close() != RoundClose::Nothing {
+            p.one(m, o.summary_tokens);
+        }
+        if o.style.scores_each_round() {
+            p.one(analyst, SCORE_TOKENS);
+            p.one(analyst, SCORE_TOKENS);
+        }
     }
     position(p, a, o.closing_tokens);
     position(p, b, o.closing_tokens);
-    if o.scoring {
-        p.one(analyst, 500);
-        p.one(analyst, 500);
+    if o.scored() {
+        p.one(analyst, SCORE_TOKENS);
+        p.one(analyst, SCORE_TOKENS);
     }
     p.one(m, o.summary_tokens);
 }

@@ -11,6 +11,9 @@ pub const CLOSING: &str = include_str!("../../../../prompts/classic/closing.md")
 pub const ROUND_SUMMARY: &str = include_str!("../../../../prompts/classic/round_summary.md");
 pub const FINAL_SUMMARY: &str = include_str!("../../../../prompts/classic/final_summary.md");
 pub const SCORING: &str = include_str!("../../../../prompts/classic/scoring.md");
+pub const ROUND_EXPLANATION: &str =
+    include_str!("../../../../prompts/classic/round_explanation.md");
+pub const RULING: &str = include_str!("../../../../prompts/classic/ruling.md");
 pub const FACT_CHECK: &str = include_str!("../../../../prompts/classic/fact_check.md");
 /// Each configuration's rules and scoring weights, as data.
 pub const CONFIGURATIONS: &str = include_str!("../../../../prompts/classic/configurations.json");

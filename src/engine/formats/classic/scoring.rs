@@ -9,7 +9,7 @@ use serde_json::{json, Value};
 
 use crate::engine::answer::Problem;
 use crate::engine::config::ClassicStyle;
-use crate::engine::finding::{ClaimCheck, Criterion, Verdict};
+use crate::engine::finding::{Breach, ClaimCheck, Criterion, Verdict};
 use crate::engine::prompt::classic::CONFIGURATIONS;
 
 /// The criteria of seed 003, in order, with the names people read.
@@ -154,9 +154,62 @@ pub fn claims_schema() -> Value {
         "required": ["claims"]})
 }
 
+/// The moderator's ruling on a turn its quick check flagged: `None` when the turn broke
+/// no rule, else the breach, the rule in words and the note to say.
+pub fn parse_ruling(v: &Value) -> Result<Option<(Breach, String, String)>, Problem> {
+    let breach = v
+        .get("breach")
+        .and_then(Value::as_bool)
+        .ok_or_else(|| Problem::wrong("breach", "be true or false"))?;
+    if !breach {
+        return Ok(None);
+    }
+    let text = |k: &str| v.get(k).and_then(Value::as_str).unwrap_or("").trim();
+    let kind = match text("kind") {
+        k if k.eq_ignore_ascii_case("off_topic") => Breach::OffTopic,
+        k if k.eq_ignore_ascii_case("rule") => Breach::Rule,
+        _ => return Err(Problem::wrong("kind", "be off_topic or rule")),
+    };
+    let note = text("note");
+    if note.is_empty() {
+        return Err(Problem::wrong("note", "be a non-empty text"));
+    }
+    Ok(Some((kind, text("rule").to_string(), note.to_string())))
+}
+
+pub fn ruling_schema() -> Value {
+    json!({"type": "object", "properties": {
+        "breach": {"type": "boolean"},
+        "kind": {"type": "string", "enum": ["off_topic", "rule"]},
+        "rule": {"type": "string"},
+        "note": {"type": "string"}},
+        "required": ["breach", "kind", "rule", "note"]})
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_ruling_reads_a_breach_with_its_note_and_no_breach_as_none() {
+        let v = json!({"breach": true, "kind": "rule", "rule": "no personal remarks", "note": "Keep to the argument, not the person."});
+        assert_eq!(
+            parse_ruling(&v).unwrap(),
+            Some((
+                Breach::Rule,
+                "no personal remarks".into(),
+                "Keep to the argument, not the person.".into()
+            ))
+        );
+        let clear = json!({"breach": false, "kind": "rule", "rule": "", "note": ""});
+        assert_eq!(parse_ruling(&clear).unwrap(), None);
+        let off = json!({"breach": true, "kind": "OFF_TOPIC", "rule": "", "note": "Back to the question."});
+        assert_eq!(parse_ruling(&off).unwrap().unwrap().0, Breach::OffTopic);
+        // A breach with no note to say, or of no known kind, cannot be read.
+        assert!(parse_ruling(&json!({"breach": true, "kind": "rule", "note": " "})).is_err());
+        assert!(parse_ruling(&json!({"breach": true, "kind": "tone", "note": "x"})).is_err());
+        assert!(parse_ruling(&json!({"kind": "rule"})).is_err());
+    }
 
     #[test]
     fn every_configuration_has_rules_and_weights_that_add_up() {

@@ -1,6 +1,7 @@
 //! How one classic turn is asked: the seat's system prompt (its stance and the
 //! configuration's rules), the user prompt with the rolling context fitted to the seat's
-//! window, and the call, with the fact check after a position's turn.
+//! window, and the call, with the fact check and the moderator's rulings after a
+//! position's turn.
 
 use super::*;
 
@@ -106,14 +107,29 @@ impl Classic<'_> {
             .temperature(temperature);
         let out = self.ctx.call(spec).await?;
         let speaker = self.seat(seat)?.name.clone();
+        let at = self.said.len();
         self.said.push(Said {
             seat: seat.into(),
             speaker,
             label: label.into(),
             text: out.text.clone(),
         });
-        if self.o.fact_checker && seat != MODERATOR {
-            self.fact_check(path, &out.key, seat, &out.text).await?;
+        if seat != MODERATOR {
+            if self.o.fact_checker {
+                self.fact_check(path.clone(), &out.key, seat, &out.text)
+                    .await?;
+            }
+            self.moderate(moderating::Spoken {
+                path: &path,
+                key: &out.key,
+                seat,
+                label,
+                text: &out.text,
+                finish: out.finish,
+                max_tokens,
+                at,
+            })
+            .await?;
         }
         Ok(out.text)
     }
