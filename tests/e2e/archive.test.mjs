@@ -75,7 +75,7 @@ test('each export downloads, the zip holds the folder layout, Argdown parses, an
   const listing = listed(zip.path).map(f => f.slice(root.length + 1));
   for (const f of ['index.md', 'metadata.md', 'summary.md', 'transcript.md']) assert.ok(listing.includes(f), `${f} in ${listing}`);
   const messages = listing.filter(f => f.startsWith('messages/'));
-  assert.equal(messages.length, 11);
+  assert.equal(messages.length, 13, 'a file per call: 11 turns and the 2 scores of a formal debate');
   assert.match(messages[0], /^messages\/001_moderator_[\w-]+\.md$/);
   const second = execFileSync('unzip', ['-p', zip.path, `${root}/${messages[1]}`], { encoding: 'utf8' });
   assert.match(second, /^# Position A — Opening statement\n/);
@@ -209,7 +209,7 @@ test('a fork continues from the chosen turn, on the model picked, and links back
   assert.deepEqual(fork.slice(0, 3).map(t => t.text), original.slice(0, 3).map(t => t.text), 'the history up to the turn is shared');
   assert.equal(fork.filter(t => t.status === 'done').length, 11);
   const calls = await w.standin.log();
-  assert.equal(calls.length, 8, 'only the turns after the fork were asked');
+  assert.equal(calls.length, 10, 'only the turns after the fork (and the two scores) were asked');
   assert.ok(calls.every(c => c.model === 'standin-2'), 'on the model picked for the fork');
   assert.match(await page.locator('.forked-from').textContent(), /Forked from another debate after Position B — Opening statement/);
   await page.locator('.forked-from a').click();
@@ -223,14 +223,14 @@ test('replay scrubs to a chosen turn and plays the next one streaming', async ()
   const all = await transcript(page);
   await page.click('#replay');
   await page.locator('#replay-at').fill('3');
-  assert.equal(await page.textContent('#replay-pos'), 'Turn 3 of 11');
+  assert.equal(await page.textContent('#replay-pos'), 'Turn 3 of 13');
   assert.deepEqual((await transcript(page)).map(t => t.text), all.slice(0, 3).map(t => t.text));
   await page.selectOption('#replay-speed', '1');
   await page.click('#replay-play');
   await page.waitForSelector('.turn[data-status="streaming"]');
   const partial = (await transcript(page))[3].text;
   assert.ok(partial.length < all[3].text.length, 'the fourth turn streams again');
-  await page.waitForFunction(() => document.querySelector('#replay-pos').textContent === 'Turn 4 of 11', null, { timeout: 20_000 });
+  await page.waitForFunction(() => document.querySelector('#replay-pos').textContent === 'Turn 4 of 13', null, { timeout: 20_000 });
   assert.equal((await transcript(page))[3].text, all[3].text);
   await page.click('#replay-exit');
   assert.deepEqual(await transcript(page), all);

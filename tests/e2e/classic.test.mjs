@@ -35,11 +35,11 @@ test('a classic debate streams, survives a reload, shows in history and can be d
   assert.match(turns[1].text, /Pontevedra/);
   assert.equal(await page.locator('.turn strong', { hasText: 'safer' }).count(), 1, 'Markdown is rendered');
   // Finished, the line counts the calls made, not a fraction of a plan.
-  assert.match(await page.locator('.progress').textContent(), /· 11 calls ·/);
+  assert.match(await page.locator('.progress').textContent(), /· 13 calls ·/);
 
   // The stand-in saw the key and the calls in the format's order.
   const log = await w.standin.log();
-  assert.equal(log.length, 11);
+  assert.equal(log.length, 13, "11 turns and the two scores of a formal debate");
   assert.ok(log.every(r => r.authorized));
   assert.deepEqual(log.map(r => r.seat).slice(0, 3), ['moderator', 'position-a', 'position-b']);
 
@@ -55,7 +55,7 @@ test('a classic debate streams, survives a reload, shows in history and can be d
   const row = page.locator('.history-row', { hasText: 'Should cities ban private cars' });
   await row.waitFor();
   assert.match(await row.textContent(), /Finished/);
-  assert.match(await row.textContent(), /11 turns/);
+  assert.match(await row.textContent(), /13 turns/);
   await row.locator('a.history-topic').click();
   await page.waitForSelector('.badge.done');
   assert.deepEqual(await transcript(page), turns);

@@ -37,6 +37,8 @@ test('prices, estimate, live cost, spending cap, request view and exports', asyn
 
   await page.fill('#topic', 'Is a spending cap a good idea?');
   await page.fill('#rounds', '1');
+  // Educational: eleven calls, none of them scores, so each costs the same.
+  await page.selectOption('#style', 'educational');
   // The stand-in runs on this machine, and a local server is free until priced.
   assert.equal(await page.textContent('#plan'), '11 model calls planned · estimated cost $0.00–$0.00');
   await page.click('details.costs summary');

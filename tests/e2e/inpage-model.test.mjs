@@ -43,6 +43,8 @@ async function debate(page, longest = 48) {
   await page.dispatchEvent('#inpage-max', 'change');
   await page.getByRole('button', { name: 'Should voting be compulsory in democracies?' }).click();
   await page.fill('#rounds', '1');
+  // Educational: eleven spoken turns and no scores, which a 135M model cannot write as JSON.
+  await page.selectOption('#style', 'educational');
   await page.evaluate(() => {
     window.seen = [];
     window.longTasks = [];

@@ -71,7 +71,7 @@ for (const remember of [false, true]) {
     await again.click('#start');
     await again.waitForSelector('.badge.done', { timeout: 60_000 });
     const sent = (await w.standin.log()).map(r => r.authorized);
-    assert.ok(sent.length === 11 && sent.every(a => a === remember), `authorized after reload: ${sent}`);
+    assert.ok(sent.length === 13 && sent.every(a => a === remember), `authorized after reload: ${sent}`);
     assert.ok(!(await dumpIndexedDb(again)).includes(key), 'the key reached IndexedDB after the reload');
   });
 }

@@ -23,7 +23,8 @@ export async function storeLongDebate(page) {
     const [summary] = await read('debates');
     const real = (await read('events')).filter(r => r.debate === summary.id).map(r => JSON.parse(r.json)).sort((a, b) => a.seq - b.seq);
     const started = real.find(e => 'DebateStarted' in e.kind);
-    const turnStarted = real.filter(e => 'TurnStarted' in e.kind);
+    // Spoken turns only: a score is folded away, not a turn on screen.
+    const turnStarted = real.filter(e => 'TurnStarted' in e.kind && e.kind.TurnStarted.purpose !== 'evaluation');
     const turnFinished = real.find(e => 'TurnFinished' in e.kind);
     const id = `${summary.id}-long`;
     const events = [structuredClone(started)];

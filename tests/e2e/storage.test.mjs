@@ -63,7 +63,7 @@ test('a write refused at commit (full quota) is told; the debate goes on and exp
   // Export works from this tab's copy: the whole debate.
   const [d] = await Promise.all([page.waitForEvent('download'), page.click('#export-json')]);
   const exported = JSON.parse(await readFile(await d.path(), 'utf8')).events;
-  assert.equal(exported.filter(e => 'TurnFinished' in e.kind).length, 11);
+  assert.equal(exported.filter(e => 'TurnFinished' in e.kind).length, 13);
   assert.ok('Finished' in exported.at(-1).kind);
 
   // The store kept a clean beginning: no gap, nothing after the failure, readable.
@@ -73,7 +73,7 @@ test('a write refused at commit (full quota) is told; the debate goes on and exp
   assert.deepEqual(stored, [...stored.keys()], 'the stored log has a gap');
   // History in this tab still lists it whole; a reload shows what was stored.
   await page.getByRole('link', { name: 'History' }).click();
-  assert.match(await page.locator('.history-row').first().textContent(), /11 turns/);
+  assert.match(await page.locator('.history-row').first().textContent(), /13 turns/);
   await page.reload();
   await page.waitForSelector('.history-row');
   await page.locator('a.history-topic').first().click();

@@ -1,6 +1,7 @@
 //! Classic's screens: its setup form (positions, style, rounds, scoring, the fact checker
-//! and who sits in each seat), the weighted scorecard of each position and the fact
-//! checker's verdicts under the turn they concern.
+//! and who sits in each seat), the weighted scorecard of each position (of a round, in a
+//! competitive debate), the moderator's notes in the flow and the fact checker's verdicts
+//! under the turn they concern.
 
 #[cfg(target_arch = "wasm32")]
 mod scorecard;
@@ -14,17 +15,21 @@ pub use ui::UI;
 mod ui {
     use leptos::prelude::*;
 
-    use super::scorecard::{fact_checks, ScoreCard};
+    use super::scorecard::{fact_checks, ModeratorNote, ScoreCard};
     use crate::engine::config::FormatId;
     use crate::engine::finding::{Finding, FindingBody};
     use crate::ui::formats::{self as f, FormatUi, TurnCtx};
 
     fn finding(finding: &Finding) -> Option<AnyView> {
-        matches!(
-            finding.body,
-            FindingBody::Score { .. } | FindingBody::Unscored { .. }
-        )
-        .then(|| view! { <ScoreCard finding=finding.clone()/> }.into_any())
+        match finding.body {
+            FindingBody::Score { .. } | FindingBody::Unscored { .. } => {
+                Some(view! { <ScoreCard finding=finding.clone()/> }.into_any())
+            }
+            FindingBody::ModeratorNote { .. } => {
+                Some(view! { <ModeratorNote finding=finding.clone()/> }.into_any())
+            }
+            _ => None,
+        }
     }
 
     /// The fact checker's verdicts, or why the check could not be read.

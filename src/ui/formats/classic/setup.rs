@@ -77,14 +77,24 @@ impl SetupForm for ClassicForm {
                     }>
                         {ClassicStyle::ALL.into_iter().map(|s| view! { <option value=s.id()>{capitalise(s.id())}</option> }).collect_view()}
                     </select>
+                    <span class="hint" id="style-structure">{move || f.style.get().structure()}</span>
                 </label>
                 <label class="field">
                     <span class="label">"Rounds of argument"</span>
                     <input id="rounds" type="number" min="1" max="10" prop:value=move || f.rounds.get().to_string()
                         on:input=move |ev| { if let Ok(n) = event_target_value(&ev).parse::<u32>() { f.rounds.set(n.clamp(1, 10)) } }/>
                 </label>
-                <label class="check"><input type="checkbox" id="scoring" prop:checked=move || f.scoring.get()
-                    on:change=move |ev| f.scoring.set(event_target_checked(&ev))/>"Score both positions at the end (0–10, weighted by the style)"</label>
+                // Formal and competitive debates are always scored: the box shows it, ticked
+                // and fixed, and says why.
+                <label class="check"><input type="checkbox" id="scoring"
+                    prop:checked=move || f.scoring.get() || f.style.get().always_scored()
+                    prop:disabled=move || f.style.get().always_scored()
+                    on:change=move |ev| f.scoring.set(event_target_checked(&ev))/>
+                    "Score both positions at the end (0–10, weighted by the style)"
+                    {move || f.style.get().always_scored().then(|| view! {
+                        <small class="hint">{format!(" — always, in a {} debate", f.style.get().id())}</small>
+                    })}
+                </label>
                 <label class="check"><input type="checkbox" id="fact-checker" prop:checked=move || f.fact_checker.get()
                     on:change=move |ev| f.fact_checker.set(event_target_checked(&ev))/>"A fact checker checks each turn's claims"</label>
             </div>
