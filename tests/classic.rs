@@ -952,7 +952,7 @@ fn a_personal_remark_is_put_to_the_moderator_who_rules_on_it_in_the_flow() {
     let asked_ruling = prompt_of(&asked, "round/1/argument/position-a/ruling");
     assert!(asked_ruling.contains(remark));
     assert!(asked_ruling.contains("Formal rules"));
-    assert!(asked_ruling.contains("no personal remarks about the opponent"));
+    assert!(asked_ruling.contains("make a personal remark about the opponent"));
     let n = notes(&events);
     assert_eq!(n.len(), 1, "{n:?}");
     assert_eq!(n[0].0, "round/1/argument/position-a/ruling");
@@ -1128,4 +1128,48 @@ fn a_competitive_debate_scores_each_round_on_that_round_alone() {
             "score/position-b"
         ]
     );
+}
+
+#[test]
+fn a_person_moderating_is_not_asked_to_type_rulings_but_length_notes_stand() {
+    use agora::engine::finding::{Breach, FindingBody};
+    let remark = "My opponent is naive about traffic: a ban frees streets for buses and bikes.";
+    let long = "Traffic in the centre falls when cars are banned. ".repeat(25);
+    let script: Script = serde_json::from_value(serde_json::json!({"answers": [
+        {"path": "round/1/argument/position-a", "text": remark},
+        {"path": "round/1/argument/position-b", "text": long},
+    ]}))
+    .unwrap();
+    let s = setup(script);
+    let mut cfg = config(1, 8192);
+    cfg.seats
+        .iter_mut()
+        .find(|seat| seat.id == classic::MODERATOR)
+        .unwrap()
+        .participant = Participant::Human;
+    for call in ["opening/moderator", "round/1/explanation", "summary"] {
+        s.inputs.push(Input::HumanTurn {
+            call: CallKey::new(call, 0),
+            text: "The moderator speaks.".into(),
+        });
+    }
+    let planned = formats::planned_calls(&cfg);
+    let ctx = DebateCtx::start(cfg, 7, planned, s.wiring());
+    assert_eq!(
+        run_virtual(&s.clock, async move { formats::drive(&ctx).await }),
+        Outcome::Completed
+    );
+    let asked = s.model.requests.borrow();
+    assert!(!asked.iter().any(|r| r.call.ends_with("/ruling")));
+    let events = s.rec.events.borrow();
+    let n = notes(&events);
+    assert_eq!(n.len(), 1, "{n:?}");
+    assert_eq!(n[0].0, "round/1/argument/position-b/length");
+    assert!(matches!(
+        &n[0].2,
+        FindingBody::ModeratorNote {
+            breach: Breach::Length,
+            ..
+        }
+    ));
 }

@@ -319,7 +319,7 @@ fn the_key_never_reaches_storage_or_the_ui() {
         let s = session(
             &w,
             spawner,
-            r#"{"answers": [{"path": "round/1/summary", "fault": {"status": 401, "body": "bad key sk-test-SECRET-0123456789"}}], "default": {"chunk_delay_ms": 100}}"#,
+            r#"{"answers": [{"path": "round/1/explanation", "fault": {"status": 401, "body": "bad key sk-test-SECRET-0123456789"}}], "default": {"chunk_delay_ms": 100}}"#,
         );
         async move {
             let id = s.start(classic_config(1)).unwrap();
@@ -332,7 +332,10 @@ fn the_key_never_reaches_storage_or_the_ui() {
         }
     });
     let stored = w.store.everything.borrow();
-    assert!(stored.contains("Round summary"), "the debate was saved");
+    assert!(
+        stored.contains("Moderator's explanation"),
+        "the debate was saved"
+    );
     assert!(!stored.contains("SECRET"), "the key reached storage");
     let shown = format!("{:?}", w.heard.borrow());
     assert!(shown.contains("401"));

@@ -30,7 +30,11 @@ impl Classic<'_> {
         let name = self.seat(turn.seat)?.name.clone();
         let limit: u32 = transcript::words(turn.max_tokens).parse().unwrap_or(0);
         let slack = self.o.style.length_slack_percent();
-        let cut = turn.finish == FinishReason::Length;
+        // Cut by the token limit, or by Agora's own bound on the call: either way truncated.
+        let cut = matches!(
+            turn.finish,
+            FinishReason::Length | FinishReason::SizeLimit | FinishReason::Limit
+        );
         if let Some(over) = rules::over_length(turn.text, limit, slack, cut) {
             let note = length_note(&name, over);
             self.note(
@@ -45,7 +49,13 @@ impl Classic<'_> {
         if rules::off_topic(turn.text, &self.known_words(turn.at)) {
             hints.push("leave the question being debated");
         }
-        if hints.is_empty() {
+        // A person in the moderator's chair is not asked to type JSON rulings: the length
+        // notes stand, the hints go unruled.
+        let human = matches!(
+            self.seat(MODERATOR)?.participant,
+            crate::engine::config::Participant::Human
+        );
+        if hints.is_empty() || human {
             return Ok(());
         }
         let user = render(

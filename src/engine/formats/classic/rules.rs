@@ -30,7 +30,8 @@ pub fn over_length(text: &str, limit: u32, slack_percent: u32, cut: bool) -> Opt
     (cut || words > allowed).then_some(Overrun { words, limit, cut })
 }
 
-/// Phrases that hint at a personal remark, which every style's rules forbid.
+/// Phrases that hint at a personal remark: every debate is about the case, not the person,
+/// whatever its style (the ruling prompt says so beside the style's own rules).
 const PERSONAL: &[&str] = &[
     "you are an idiot",
     "you're an idiot",
@@ -62,10 +63,10 @@ pub fn rule_hints(style: ClassicStyle, text: &str) -> Vec<&'static str> {
     let words = phrases::words(text);
     let mut out = Vec::new();
     if PERSONAL.iter().any(|p| phrases::has(&words, p)) {
-        out.push("no personal remarks about the opponent");
+        out.push("make a personal remark about the opponent");
     }
     if style == ClassicStyle::Formal && rhetorical_question(text) {
-        out.push("no rhetorical questions to the opponent");
+        out.push("put a rhetorical question to the opponent");
     }
     out
 }
@@ -76,7 +77,7 @@ fn rhetorical_question(text: &str) -> bool {
         .filter(|s| s.trim_end().ends_with('?'))
         .any(|s| {
             let w = phrases::words(s);
-            ["you", "your", "opponent", "opponents"]
+            ["you", "your", "opponent", "opponents", "opponent's"]
                 .iter()
                 .any(|a| w.iter().any(|x| x == a))
         })
@@ -93,7 +94,7 @@ const COMMON: &[&str] = &[
     "think", "this", "those", "through", "under", "until", "very", "want", "well", "were", "what",
     "when", "where", "which", "while", "will", "with", "without", "would", "your", "yours",
     "first", "second", "point", "argue", "argument", "opponent", "position", "side", "people",
-    "really", "because",
+    "really",
 ];
 
 /// The words of `text` that say what it is about: four letters or more, not common, with a

@@ -38,7 +38,7 @@ fn personal_remarks_hint_at_a_broken_rule_in_every_style() {
         ] {
             assert_eq!(
                 rule_hints(style, text),
-                vec!["no personal remarks about the opponent"],
+                vec!["make a personal remark about the opponent"],
                 "{style:?}: {text}"
             );
         }
@@ -58,7 +58,7 @@ fn a_question_put_to_the_opponent_hints_only_in_a_formal_debate() {
     let text = "Bans work. Do you really think drivers will simply vanish? They will not.";
     assert_eq!(
         rule_hints(ClassicStyle::Formal, text),
-        vec!["no rhetorical questions to the opponent"]
+        vec!["put a rhetorical question to the opponent"]
     );
     assert!(rule_hints(ClassicStyle::Casual, text).is_empty());
     // A question that is not put to the opponent is not a rhetorical question to them.
