@@ -511,7 +511,7 @@ mod tests {
 
     #[test]
     fn a_format_and_topic_give_the_formats_default_debate_on_the_first_connection() {
-        for format in ["classic", "duelogic", "forecast", "crux"] {
+        for format in ["classic", "duelogic", "forecast", "crux", "council"] {
             let (config, conns) = build(
                 json!({ "format": format, "topic": "Ban cars?", "connections": [scripted()] }),
             )

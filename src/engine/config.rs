@@ -17,6 +17,7 @@ pub enum FormatId {
     Forecast,
     #[serde(alias = "Crux")]
     Crux,
+    Council,
     /// Test-only format that exercises every engine feature; not in the app.
     #[cfg(test)]
     Probe,
@@ -30,6 +31,7 @@ impl FormatId {
             FormatId::Duelogic => "duelogic",
             FormatId::Forecast => "forecast",
             FormatId::Crux => "crux",
+            FormatId::Council => "council",
             #[cfg(test)]
             FormatId::Probe => "probe",
         }
@@ -41,6 +43,7 @@ impl FormatId {
             FormatId::Duelogic,
             FormatId::Forecast,
             FormatId::Crux,
+            FormatId::Council,
         ]
         .into_iter()
         .find(|f| f.id() == id)
@@ -52,6 +55,7 @@ impl FormatId {
             FormatId::Duelogic => "Duelogic",
             FormatId::Forecast => "Forecast",
             FormatId::Crux => "Crux",
+            FormatId::Council => "Council",
             #[cfg(test)]
             FormatId::Probe => "Probe",
         }
@@ -115,6 +119,7 @@ pub struct SeatConfig {
 // Each format's options live in its folder; they are named here too, where every
 // configuration's type is.
 pub use super::formats::classic::options::*;
+pub use super::formats::council::options::*;
 pub use super::formats::crux::options::*;
 pub use super::formats::duelogic::options::*;
 pub use super::formats::forecast::options::*;
@@ -128,6 +133,7 @@ pub enum FormatOptions {
     Duelogic(DuelogicOptions),
     Forecast(ForecastOptions),
     Crux(CruxOptions),
+    Council(CouncilOptions),
     #[cfg(test)]
     Probe,
 }
@@ -148,6 +154,14 @@ impl FormatOptions {
                 o.rounds
             ),
             FormatOptions::Crux(o) => format!("Crux debate, {} aspect(s)", o.aspects),
+            FormatOptions::Council(o) => format!(
+                "Council{}",
+                if o.second_round {
+                    ", with a second round"
+                } else {
+                    ""
+                }
+            ),
             #[cfg(test)]
             FormatOptions::Probe => "Probe".into(),
         }
@@ -159,6 +173,7 @@ impl FormatOptions {
             FormatOptions::Duelogic(_) => FormatId::Duelogic,
             FormatOptions::Forecast(_) => FormatId::Forecast,
             FormatOptions::Crux(_) => FormatId::Crux,
+            FormatOptions::Council(_) => FormatId::Council,
             #[cfg(test)]
             FormatOptions::Probe => FormatId::Probe,
         }
@@ -220,6 +235,28 @@ pub const MAX_STANCE_CHARS: usize = 2_000;
 pub const MAX_NAME_CHARS: usize = 200;
 
 impl DebateConfig {
+    /// A debate on `topic` (trimmed) with its seats, analyst seat and options, and nothing
+    /// else yet: no cap, sources or web search, not forked.
+    pub fn new(
+        topic: &str,
+        seats: Vec<SeatConfig>,
+        analyst: impl Into<String>,
+        options: FormatOptions,
+    ) -> Self {
+        DebateConfig {
+            topic: topic.trim().to_string(),
+            seats,
+            analyst: analyst.into(),
+            options,
+            spending_cap: None,
+            forked_from: None,
+            sources: Vec::new(),
+            judges_read_sources: false,
+            sources_left_out: 0,
+            search_web: Vec::new(),
+        }
+    }
+
     pub fn format(&self) -> FormatId {
         self.options.format()
     }
@@ -292,12 +329,13 @@ impl DebateConfig {
             return Err("The spending cap must be more than $0 (or left empty for none).".into());
         }
         // What only one format can get wrong, checked in its folder.
-        use super::formats::{classic, crux, duelogic, forecast};
+        use super::formats::{classic, council, crux, duelogic, forecast};
         match &self.options {
             FormatOptions::Classic(o) => classic::validate(o),
             FormatOptions::Duelogic(o) => duelogic::validate(self, o),
             FormatOptions::Forecast(o) => forecast::validate(self, o),
             FormatOptions::Crux(o) => crux::validate(self, o),
+            FormatOptions::Council(o) => council::validate(self, o),
             #[cfg(test)]
             FormatOptions::Probe => Ok(()),
         }

@@ -26,6 +26,7 @@ pub struct Finding {
 // Each format's own finding types live in its folder; `FindingBody` keeps one arm per
 // kind and names them here.
 pub use super::formats::classic::findings::*;
+pub use super::formats::council::findings::CouncilFinding;
 pub use super::formats::crux::findings::*;
 pub use super::formats::duelogic::findings::*;
 pub use super::formats::duelogic::rules::InterruptReason;
@@ -99,6 +100,8 @@ pub enum FindingBody {
     },
     /// The forecast panel's findings (seed 001).
     Forecast(Box<super::formats::forecast::types::ForecastFinding>),
+    /// The council's ballots, ranking, vote and verdict.
+    Council(Box<super::formats::council::findings::CouncilFinding>),
     /// The analyst's answer could not be read: no number is shown for it.
     Unscored {
         what: String,
@@ -135,6 +138,7 @@ impl FindingBody {
             FindingBody::RoomCheck { .. } => "Room check",
             FindingBody::PositionShift { .. } => "Position shift",
             FindingBody::Forecast(f) => f.label(),
+            FindingBody::Council(f) => f.label(),
             FindingBody::Unscored { .. } => "Unscored",
             FindingBody::FactCheck { .. } => "Fact check",
             FindingBody::ModeratorNote { .. } => "Moderator's note",
@@ -250,6 +254,7 @@ impl FindingBody {
                 }
             }
             FindingBody::Forecast(f) => f.summary(),
+            FindingBody::Council(f) => f.summary(),
             FindingBody::Unscored { what, reason } => format!("{what} unscored: {reason}"),
             FindingBody::FactCheck { claims } if claims.is_empty() => "no checkable claims".into(),
             FindingBody::FactCheck { claims } => claims

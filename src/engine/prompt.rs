@@ -7,6 +7,7 @@ pub const JSON_REPAIR: &str = include_str!("../../prompts/json_repair.md");
 
 // Each format's prompt files are named in its folder (`formats/<format>/prompts.rs`).
 pub use super::formats::classic::prompts as classic;
+pub use super::formats::council::prompts as council;
 pub use super::formats::crux::prompts as crux;
 pub use super::formats::duelogic::prompts as duelogic;
 pub use super::formats::forecast::prompts as forecast;

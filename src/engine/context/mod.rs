@@ -324,6 +324,20 @@ impl DebateCtx {
         self.decide(&format!("random/{key}"), || rng::uniform(seed, key))
     }
 
+    /// `items` in a random order drawn from the debate's seed and `key` (Fisher–Yates),
+    /// recorded as the decision `order/{key}`, so the log says which order was used and a
+    /// replay uses it again.
+    pub fn shuffle<T: Serialize + DeserializeOwned>(&self, key: &str, mut items: Vec<T>) -> Vec<T> {
+        let seed = self.seed();
+        self.decide(&format!("order/{key}"), move || {
+            for i in (1..items.len()).rev() {
+                let j = (rng::uniform(seed, &format!("{key}/{i}")) * (i + 1) as f64) as usize;
+                items.swap(i, j.min(i));
+            }
+            items
+        })
+    }
+
     /// The debate's time now (virtual in tests), recorded as a decision under `key`, for
     /// choices that depend on it (a cooldown).
     pub fn now_ms(&self, key: &str) -> u64 {

@@ -11,9 +11,9 @@ use crate::engine::script::{Script, ScriptedModel};
 use futures::task::LocalSpawnExt;
 
 fn config() -> DebateConfig {
-    DebateConfig {
-        topic: "bounds".into(),
-        seats: vec![SeatConfig {
+    DebateConfig::new(
+        "bounds",
+        vec![SeatConfig {
             id: "a".into(),
             name: "A".into(),
             stance: None,
@@ -25,15 +25,9 @@ fn config() -> DebateConfig {
                 price: None,
             },
         }],
-        analyst: "a".into(),
-        options: FormatOptions::Probe,
-        spending_cap: None,
-        forked_from: None,
-        sources: Vec::new(),
-        judges_read_sources: false,
-        sources_left_out: 0,
-        search_web: Vec::new(),
-    }
+        "a",
+        FormatOptions::Probe,
+    )
 }
 
 struct Outcome {

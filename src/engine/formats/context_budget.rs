@@ -429,6 +429,50 @@ fn crux_prompts_fit_the_window_and_late_takes_carry_every_aspect_summary() {
     }
 }
 
+#[test]
+fn council_prompts_fit_the_window_with_every_members_answer_in_them() {
+    for (size, members, second_round) in [
+        ("short (2 members)", 2, false),
+        ("medium (5 members, revised)", 5, true),
+        ("long (8 members, revised)", 8, true),
+    ] {
+        let mut config = config(FormatId::Council);
+        let analyst = config.seats.pop().expect("the analyst");
+        let chair = config.seats.pop().expect("the chair");
+        config.seats = (0..members)
+            .map(|i| crate::engine::config::SeatConfig {
+                id: super::council::member_seat(i),
+                name: format!("Member {}", i + 1),
+                stance: None,
+                participant: model_with_window("local", WINDOW),
+            })
+            .chain([chair, analyst])
+            .collect();
+        let r = run(
+            config,
+            |o| {
+                if let FormatOptions::Council(o) = o {
+                    o.second_round = second_round;
+                }
+            },
+            Script {
+                answers: vec![answer(None, Some("argument"), long_turn("[an answer]"))],
+                default: None,
+            },
+        );
+        fits_the_window("council", size, &r);
+        // Every reviewer sees every answer, cut to share the window.
+        let round = if second_round { 2 } else { 1 };
+        let review = r
+            .requests
+            .iter()
+            .find(|q| q.call == format!("review/{round}/member-1"))
+            .map(user)
+            .expect("a review");
+        assert_eq!(review.matches("[an answer]").count(), members, "{size}");
+    }
+}
+
 /// A report of about twenty passages: one on each of the matters a debate on car-free
 /// centres turns on.
 fn report() -> crate::engine::sources::Source {

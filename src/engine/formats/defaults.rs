@@ -4,10 +4,10 @@
 //! lists.
 
 use super::super::config::{
-    ClassicOptions, CruxOptions, DebateConfig, DuelogicOptions, ForecastOptions, FormatId,
-    Participant,
+    ClassicOptions, CouncilOptions, CruxOptions, DebateConfig, DuelogicOptions, ForecastOptions,
+    FormatId, Participant,
 };
-use super::{classic, crux, duelogic, forecast};
+use super::{classic, council, crux, duelogic, forecast};
 
 /// Frameworks offered to new duelogic chairs, in order, so each starts different.
 pub const DUELOGIC_FRAMEWORKS: [&str; 6] = [
@@ -18,6 +18,9 @@ pub const DUELOGIC_FRAMEWORKS: [&str; 6] = [
     "precautionary",
     "care",
 ];
+
+/// How many members a new council seats.
+pub const COUNCIL_MEMBERS: usize = 3;
 
 /// The personas a new crux debate seats (ids in the built-in catalogue).
 pub const CRUX_PERSONAS: [&str; 2] = ["actuary", "founder"];
@@ -73,6 +76,15 @@ pub fn default_config(
                 .collect();
             crux::new_config(topic, personas, blank(), CruxOptions::default())
         }
+        FormatId::Council => council::new_config(
+            topic,
+            (0..COUNCIL_MEMBERS)
+                .map(|i| (format!("Member {}", i + 1), blank()))
+                .collect(),
+            blank(),
+            blank(),
+            CouncilOptions::default(),
+        ),
         #[cfg(test)]
         FormatId::Probe => unreachable!("the probe has no default debate"),
     };
@@ -99,6 +111,7 @@ mod tests {
             FormatId::Duelogic,
             FormatId::Forecast,
             FormatId::Crux,
+            FormatId::Council,
         ] {
             let config = default_config(format, "  Should cities ban cars?  ", &|_| model("c"));
             assert_eq!(config.format(), format);
@@ -133,6 +146,7 @@ mod tests {
                 FormatId::Duelogic => "Evaluation",
                 FormatId::Crux => "Crux card",
                 FormatId::Forecast => "Forecast",
+                FormatId::Council => "Was the debate worth it?",
                 // The default style is formal, which is always scored.
                 FormatId::Classic | FormatId::Probe => "Score",
             };

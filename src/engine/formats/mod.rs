@@ -5,6 +5,7 @@ mod answers_read_back;
 pub mod classic;
 #[cfg(test)]
 mod context_budget;
+pub mod council;
 pub mod crux;
 pub mod defaults;
 pub mod duelogic;
@@ -46,6 +47,7 @@ pub fn searching_seats(config: &DebateConfig) -> Vec<&super::config::SeatConfig>
         FormatId::Forecast => return Vec::new(),
         FormatId::Classic => classic::MODERATOR,
         FormatId::Duelogic => duelogic::ARBITER,
+        FormatId::Council => council::CHAIR,
         _ => "",
     };
     config
@@ -74,6 +76,7 @@ pub async fn run(ctx: &DebateCtx) -> Result<(), DebateError> {
         FormatId::Duelogic => Box::pin(duelogic::run(ctx)).await,
         FormatId::Crux => Box::pin(crux::run(ctx)).await,
         FormatId::Forecast => Box::pin(forecast::run(ctx)).await,
+        FormatId::Council => Box::pin(council::run(ctx)).await,
         // The probe is run by its own tests, never through here.
         #[cfg(test)]
         FormatId::Probe => Err(DebateError::Config(

@@ -40,7 +40,11 @@ impl Plan {
         seats: impl IntoIterator<Item = &'s str>,
         max_tokens: u32,
     ) {
-        for seat in seats {
+        self.together_mixed(seats.into_iter().map(|s| (s, max_tokens)));
+    }
+    /// Calls of different sizes that run together in one stage.
+    pub(super) fn together_mixed<'s>(&mut self, calls: impl IntoIterator<Item = (&'s str, u32)>) {
+        for (seat, max_tokens) in calls {
             self.calls.push(PlannedCall {
                 seat: seat.to_string(),
                 max_tokens,
@@ -61,6 +65,7 @@ pub fn plan(config: &DebateConfig) -> Vec<PlannedCall> {
         FormatOptions::Duelogic(o) => super::duelogic::plan::plan(config, o, &mut p),
         FormatOptions::Forecast(o) => super::forecast::plan::plan(config, o, &mut p),
         FormatOptions::Crux(o) => super::crux::plan::plan(config, o, &mut p),
+        FormatOptions::Council(o) => super::council::plan::plan(config, o, &mut p),
         #[cfg(test)]
         FormatOptions::Probe => {}
     }
@@ -89,9 +94,9 @@ mod tests {
     };
 
     fn config(seats: &[&str], analyst: &str, options: FormatOptions) -> DebateConfig {
-        DebateConfig {
-            topic: "t".into(),
-            seats: seats
+        DebateConfig::new(
+            "t",
+            seats
                 .iter()
                 .map(|id| SeatConfig {
                     id: id.to_string(),
@@ -100,15 +105,9 @@ mod tests {
                     participant: Participant::Human,
                 })
                 .collect(),
-            analyst: analyst.into(),
+            analyst,
             options,
-            spending_cap: None,
-            forked_from: None,
-            sources: Vec::new(),
-            judges_read_sources: false,
-            sources_left_out: 0,
-            search_web: Vec::new(),
-        }
+        )
     }
 
     #[test]

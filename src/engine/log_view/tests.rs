@@ -75,11 +75,12 @@ fn debate(format: FormatId) -> DebateConfig {
     c
 }
 
-const FORMATS: [FormatId; 4] = [
+const FORMATS: [FormatId; 5] = [
     FormatId::Classic,
     FormatId::Duelogic,
     FormatId::Forecast,
     FormatId::Crux,
+    FormatId::Council,
 ];
 
 /// What the screens show of a view: every block with its turn, the findings, the progress,

@@ -357,9 +357,9 @@ pub fn new_config(
         }
     };
     let fact_checker = options.fact_checker;
-    let mut config = DebateConfig {
-        topic: topic.trim().to_string(),
-        seats: vec![
+    let mut config = DebateConfig::new(
+        topic,
+        vec![
             SeatConfig {
                 id: MODERATOR.into(),
                 name: "Moderator".into(),
@@ -379,15 +379,9 @@ pub fn new_config(
                 participant: participant(POSITION_B),
             },
         ],
-        analyst: MODERATOR.into(),
-        options: FormatOptions::Classic(options),
-        spending_cap: None,
-        forked_from: None,
-        sources: Vec::new(),
-        judges_read_sources: false,
-        sources_left_out: 0,
-        search_web: Vec::new(),
-    };
+        MODERATOR,
+        FormatOptions::Classic(options),
+    );
     if fact_checker {
         config.seats.push(SeatConfig {
             id: FACT_CHECKER.into(),

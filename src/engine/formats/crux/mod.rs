@@ -101,18 +101,7 @@ pub fn new_config(
         options.personas.push(CruxPersona::new(seat, &contract));
     }
     seats.push(super::analyst_seat(analyst));
-    DebateConfig {
-        topic: topic.trim().to_string(),
-        seats,
-        analyst: ANALYST.into(),
-        options: FormatOptions::Crux(options),
-        spending_cap: None,
-        forked_from: None,
-        sources: Vec::new(),
-        judges_read_sources: false,
-        sources_left_out: 0,
-        search_web: Vec::new(),
-    }
+    DebateConfig::new(topic, seats, ANALYST, FormatOptions::Crux(options))
 }
 
 /// Checks a crux configuration, with messages for the user.

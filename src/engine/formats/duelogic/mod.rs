@@ -109,18 +109,7 @@ pub fn new_config(
         }
         None => ARBITER,
     };
-    DebateConfig {
-        topic: topic.trim().to_string(),
-        seats,
-        analyst: analyst_seat.into(),
-        options: FormatOptions::Duelogic(options),
-        spending_cap: None,
-        forked_from: None,
-        sources: Vec::new(),
-        judges_read_sources: false,
-        sources_left_out: 0,
-        search_web: Vec::new(),
-    }
+    DebateConfig::new(topic, seats, analyst_seat, FormatOptions::Duelogic(options))
 }
 
 /// Checks a duelogic configuration, with messages for the user.

@@ -112,18 +112,12 @@ pub fn new_config(
         }
         None => JUDGE,
     };
-    DebateConfig {
-        topic: question.trim().to_string(),
+    DebateConfig::new(
+        question,
         seats,
-        analyst: analyst_seat.into(),
-        options: FormatOptions::Forecast(options),
-        spending_cap: None,
-        forked_from: None,
-        sources: Vec::new(),
-        judges_read_sources: false,
-        sources_left_out: 0,
-        search_web: Vec::new(),
-    }
+        analyst_seat,
+        FormatOptions::Forecast(options),
+    )
 }
 
 /// Checks a forecast's configuration, with messages for the user.
