@@ -14,6 +14,7 @@ const FORMATS = {
   duelogic: { script: 'e2e-duelogic.json', setUp: async page => { await page.getByRole('radio', { name: 'Duelogic' }).check(); await page.fill('#duelogic-rounds', '1'); } },
   forecast: { script: 'e2e-forecast.json', setUp: async page => { await page.getByRole('radio', { name: 'Forecast' }).check(); } },
   crux: { script: 'e2e-crux.json', setUp: async page => { await page.getByRole('radio', { name: 'Crux' }).check(); await page.fill('#crux-aspects', '1'); await page.fill('#crux-exchanges', '6'); } },
+  council: { script: 'e2e-council.json', setUp: async page => { await page.getByRole('radio', { name: 'Council' }).check(); } },
 };
 
 let site, browser;

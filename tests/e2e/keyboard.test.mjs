@@ -14,6 +14,7 @@ const FORMATS = {
   Duelogic: { script: 'e2e-duelogic.json', fields: { '#duelogic-rounds': '1' } },
   Forecast: { script: 'e2e-forecast.json', fields: { '#forecast-rounds': '2' } },
   Crux: { script: 'e2e-crux.json', fields: { '#crux-aspects': '1', '#crux-exchanges': '6' } },
+  Council: { script: 'e2e-council.json', fields: {} },
 };
 
 let site, browser;

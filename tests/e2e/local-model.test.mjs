@@ -106,6 +106,29 @@ test('a crux debate with two personas on the local model finishes; cards are ext
   await reads(page, 'crux');
 });
 
+test('a council of two members on the local model finishes; its ballots are read or marked not scored', { skip: !enabled && 'AGORA_LOCAL_MODEL is not 1', timeout: 900_000 }, async () => {
+  const { page, consoleLines } = await openOnLocalModel();
+  await page.getByRole('radio', { name: 'Council' }).check();
+  await page.fill('#topic', 'Should voting be compulsory in democracies?');
+  await page.locator('.remove-member').last().click();
+  assert.equal(await page.locator('.council-member').count(), 2);
+  await page.click('#start');
+  await page.waitForSelector('.badge.done, .badge.failed, .note.error', { timeout: 840_000 });
+  const turns = await transcript(page);
+  assert.ok(await page.locator('.badge.done').isVisible(), `the council failed: ${JSON.stringify(turns.at(-1))} ${consoleLines.join('\n')}`);
+  assert.equal(turns.filter(t => t.label === 'Answer').length, 2);
+  for (const t of turns) assert.ok(t.text.trim().length > 0, `${t.speaker} ${t.label} is empty`);
+  // Each member's ballot is read, or recorded as not scored with why: never nothing.
+  const ballots = await page.locator('.council-ballot').count();
+  const unread = await page.locator('.finding[data-kind="Unscored"]').filter({ hasText: 'ballot' }).count();
+  assert.equal(ballots + unread, 2, 'one ballot or "not scored" per member');
+  // The ranking and the verdict stand whatever the small model managed.
+  assert.equal(await page.locator('.council-ranking').count(), 1);
+  const verdict = await page.locator('.council-panel .council-worth .verdict').textContent();
+  console.log(`council on the local model: ${ballots} of 2 ballots read; ${verdict.trim()}`);
+  await reads(page, 'council');
+});
+
 test('a forecast on the local model (two roles and the judge, two rounds) finishes; its probabilities are read or rejected', { skip: !enabled && 'AGORA_LOCAL_MODEL is not 1', timeout: 900_000 }, async () => {
   const { page, consoleLines } = await openOnLocalModel();
   await page.getByRole('radio', { name: 'Forecast' }).check();

@@ -19,7 +19,7 @@
 // format; the goal is ≤ 1.03. Forecast also runs on a connection that takes one call at a
 // time, to show what the parallel schedule saves. A figure, not a test.
 // Run (from the repository root, after a release build and `cargo build --bin agora-standin`):
-//   node tests/e2e/orchestration-bench.mjs [classic|duelogic|forecast|crux …]
+//   node tests/e2e/orchestration-bench.mjs [classic|duelogic|forecast|crux|council …]
 import { serveDist, startStandin, launch, openApp, storedEvents, addConnection } from './harness.mjs';
 
 const LATENCY_MS = 400;
@@ -135,7 +135,20 @@ const crux = {
   critical: J + P + 3 * (3 * P + J + J + P + 14 * P + 6 * J + J + J) + P + J + J,
 };
 
-const FORMATS = { classic, duelogic, forecast, crux };
+const council = {
+  script: () => ({
+    answers: [
+      timed({ path: 'review/' }, { ranking: ['A', 'B', 'C'].map(label => ({ label, reason: `Answer ${label} reasons as well as it can.` })) }),
+      timed({ path: 'vote' }, { groups: [{ answer: 'Yes, ban them.', members: ['Member 1', 'Member 2'] }, { answer: 'No.', members: ['Member 3'] }] }),
+      timed({ path: 'verdict' }, { same: true, reason: 'The final answer keeps the yes.' }),
+    ],
+    default: prose,
+  }),
+  calls: 10,
+  critical: P + J + P + P,
+};
+
+const FORMATS = { classic, duelogic, forecast, crux, council };
 
 async function run(browser, site, standin, name, f, concurrency = 10) {
   await standin.setScript(f.script());

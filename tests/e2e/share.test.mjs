@@ -43,6 +43,7 @@ const FORMATS = {
   Duelogic: async () => {},
   Forecast: async () => {},
   Crux: async page => { await page.fill('#crux-aspects', '1'); await page.fill('#crux-exchanges', '4'); },
+  Council: async () => {},
 };
 
 for (const [format, shorten] of Object.entries(FORMATS)) {

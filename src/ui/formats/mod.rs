@@ -4,6 +4,7 @@
 //! here (a `FormatUi` constant) and one line in `FORMATS`.
 
 pub mod classic;
+pub mod council;
 pub mod crux;
 pub mod duelogic;
 pub mod forecast;
@@ -65,11 +66,12 @@ mod registry {
     }
 
     /// Every format, in the order the picker offers them.
-    pub const FORMATS: [FormatUi; 4] = [
+    pub const FORMATS: [FormatUi; 5] = [
         super::classic::UI,
         super::duelogic::UI,
         super::forecast::UI,
         super::crux::UI,
+        super::council::UI,
     ];
 
     pub fn ui_for(id: FormatId) -> &'static FormatUi {
