@@ -986,7 +986,7 @@ fn a_finished_forecast_is_resolved_in_its_log_and_scored() {
     let e = entry(&loaded.events).unwrap();
     let r = e.resolution.clone().unwrap();
     assert_eq!((r.outcome.as_str(), r.on.as_str()), ("yes", "2027-01-02"));
-    let scored = scores(e.config, &e.result, &r).unwrap();
+    let scored = scores(e.config, &e.result, e.opening.as_deref(), &r).unwrap();
     let last = scored
         .iter()
         .find(|s| s.forecaster == Forecaster::Final)

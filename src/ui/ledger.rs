@@ -64,7 +64,7 @@ async fn load(state: AppState) -> Result<(Vec<Item>, Vec<String>), String> {
                 .position(|o| o.outcome == r.outcome)
         });
         let resolved = e.resolution.as_ref().zip(happened).and_then(|(r, k)| {
-            let scores = ledger::scores(e.config, &e.result, r).ok()?;
+            let scores = ledger::scores(e.config, &e.result, e.opening.as_deref(), r).ok()?;
             Some((r.clone(), e.result.outcomes[k].label.clone(), scores))
         });
         // As scored: normalised to sum to 1.
@@ -196,18 +196,39 @@ pub fn LedgerScreen() -> impl IntoView {
             }
         });
         let resolved_tables = (!resolved.is_empty()).then(|| {
+            // Did debating help? Each forecast's opening consensus against its final blend.
+            let pairs: Vec<(f64, f64)> = resolved
+                .iter()
+                .filter_map(|i| {
+                    let (_, _, scores) = i.resolved.as_ref()?;
+                    let of = |f: Forecaster| scores.iter().find(|s| s.forecaster == f).map(|s| s.brier);
+                    Some((of(Forecaster::Opening)?, of(Forecaster::Final)?))
+                })
+                .collect();
+            let debate_helped = (!pairs.is_empty()).then(|| {
+                let n = pairs.len();
+                let better = pairs.iter().filter(|(o, f)| f < o).count();
+                let mean = |k: fn(&(f64, f64)) -> f64| pairs.iter().map(k).sum::<f64>() / n as f64;
+                format!(
+                    "Did debating help? The final blend beat the opening consensus (the roles before any rebuttal) in {better} of {n} resolved forecast(s); mean Brier {} at the opening, {} after the debate (lower is better).",
+                    brier(mean(|p| p.0)),
+                    brier(mean(|p| p.1))
+                )
+            });
             let rows = resolved
                 .into_iter()
                 .filter_map(|i| {
                     let (r, label, scores) = i.resolved?;
+                    let opening = scores.iter().find(|s| s.forecaster == Forecaster::Opening).cloned();
                     let fin = scores.into_iter().find(|s| s.forecaster == Forecaster::Final);
                     let shown = |f: &dyn Fn(&Score) -> String| fin.as_ref().map_or("—".to_string(), f);
                     Some(vec![
                         Cell::Link(i.topic, Route::Debate(i.id)),
                         Cell::Two(label, r.on),
                         Cell::Text(shown(&|f| i.happened.map_or("—".into(), |k| pct(f.probabilities[k])))),
-                        Cell::Text(shown(&|f| brier(f.brier))),
-                        Cell::Text(shown(&|f| log_score(f.log))),
+                        // The opening consensus's score under the blend's: did debating help?
+                        Cell::Two(shown(&|f| brier(f.brier)), opening.as_ref().map_or(String::new(), |o| format!("opening {}", brier(o.brier)))),
+                        Cell::Two(shown(&|f| log_score(f.log)), opening.as_ref().map_or(String::new(), |o| format!("opening {}", log_score(o.log)))),
                     ])
                 })
                 .collect();
@@ -227,6 +248,7 @@ pub fn LedgerScreen() -> impl IntoView {
                     <h2>"Resolved"</h2>
                     {data_table("ledger-resolved", "Resolved forecasts", "", None, vec![Column("Question", false), Column("What happened", false),
                         Column("Blend gave it", true), Column("Brier", true), Column("Log", true)], rows)}
+                    {debate_helped.map(|t| view! { <p id="ledger-opening" class="hint">{t}</p> })}
                 </section>
                 <section class="card ledger-section">
                     <h2>"Record by model"</h2>

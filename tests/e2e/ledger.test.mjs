@@ -17,6 +17,9 @@ const SHOTS = join(ROOT, 'tests/e2e/artifacts');
 // Brier = Σ (p − o)²; log = ln p(what happened).
 const brier = (p, k) => p.reduce((s, x, i) => s + (x - (i === k ? 1 : 0)) ** 2, 0);
 const FINAL = [0.44, 0.34, 0.22];
+// The roles but the judge before any rebuttal: optimist .6/.2/.2, pessimist .1/.7/.2,
+// contrarian .3/.3/.4, historian .4/.4/.2.
+const OPENING = [0.35, 0.4, 0.25];
 
 // The row of one forecaster (`exact`: "Judge" the role, not "Judge's synthesis").
 async function scoreRow(page, forecaster) {
@@ -46,6 +49,10 @@ test('a resolved forecast is scored, kept, corrected and listed in the ledger', 
   assert.equal(fin.cells[1], brier(FINAL, 0).toFixed(3));
   assert.equal(fin.cells[2], `−${(-Math.log(0.44)).toFixed(3)}`);
   // Every role is scored with its model: the optimist said 60% Passes.
+  // The opening consensus is scored beside it, and the panel says what the debate moved.
+  const opening = await scoreRow(page, 'Opening consensus (before rebuttals)');
+  assert.equal(opening.cells[1], brier(OPENING, 0).toFixed(3));
+  assert.match(await page.locator('.fc-moved').textContent(), /Passes opened at 35\.0%, ends at 44\.0%: \+9\.0 points/);
   const opt = await scoreRow(page, 'Optimist');
   assert.equal(opt.cells[0], 'standin');
   assert.equal(opt.cells[1], brier([0.6, 0.2, 0.2], 0).toFixed(3));
@@ -72,8 +79,14 @@ test('a resolved forecast is scored, kept, corrected and listed in the ledger', 
   await page.waitForSelector('#ledger-summary');
   assert.equal(await page.locator('#ledger-summary').textContent(), '1 forecast: 1 resolved, 0 open.');
   const row = await page.locator('#ledger-resolved tbody tr').first().locator('td').allTextContents();
+  // Each score with the opening consensus's under it.
   assert.deepEqual(row, ['Will the transit bill pass this year?', 'Fails2027-03-31', '34.0%',
-    brier(FINAL, 1).toFixed(3), `−${(-Math.log(0.34)).toFixed(3)}`]);
+    `${brier(FINAL, 1).toFixed(3)}opening ${brier(OPENING, 1).toFixed(3)}`,
+    `−${(-Math.log(0.34)).toFixed(3)}opening −${(-Math.log(0.4)).toFixed(3)}`]);
+  // Debating made this forecast worse: the opening consensus gave Fails 40%, the blend 34%.
+  assert.match(await page.locator('#ledger-opening').textContent(),
+    new RegExp(`beat the opening consensus .* in 0 of 1 resolved forecast\\(s\\); mean Brier ${brier(OPENING, 1).toFixed(3)} at the opening, ${brier(FINAL, 1).toFixed(3)} after`));
+  assert.ok((await page.locator('#ledger-models tbody th').allTextContents()).includes('Opening consensus (before rebuttals)'));
   const models = await page.locator('#ledger-models tbody th').allTextContents();
   assert.ok(models.includes('standin') && models.includes('Final blend'), models.join());
   assert.match(await page.locator('#ledger-calibration').textContent(), /needs 10 resolved forecasts.*there is 1 so far/);

@@ -216,6 +216,18 @@ test('a person judges blind: no side is named until their verdicts are in', asyn
   assert.ok(shown.every(r => /^(alpha|beta)$/.test(r[2])), JSON.stringify(shown));
   assert.equal(await page.locator('#tournament-debates a').count(), 2);
   await fullScreenshot(page, join(SHOTS, 'tournament-person-1280.png'));
+
+  // Which judge agrees with you: the model judge's verdict beside the person's, on the one
+  // debate both judged (the other the person could not judge); too few to tell yet.
+  await page.getByRole('link', { name: 'Tournaments' }).click();
+  const you = page.locator('#judges-and-you');
+  await you.waitFor();
+  const row = (await cells(page, '#judges-and-you tbody tr'))[0];
+  assert.match(row[0], /^judge-x/);
+  assert.equal(row[1], '1', 'one shared verdict');
+  assert.match(row[2], /^[01] of 1$/);
+  assert.match(row[3], /Too few shared verdicts to tell \(it takes 10\)/);
+  assert.equal(row[4], '1');
 });
 
 test('a duelogic tournament seats the contestants as the two chairs and the host as the Arbiter', async () => {

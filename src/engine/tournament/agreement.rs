@@ -55,6 +55,51 @@ pub fn pairwise(
     out
 }
 
+/// Cohen's kappa between two raters over the items both rated, with its 95% interval.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Cohen {
+    pub shared: u32,
+    pub agreed: u32,
+    pub kappa: Option<f64>,
+    /// κ ± 1.96 × SE, clipped to [−1, 1], with the large-sample standard error
+    /// SE = √(p_o(1 − p_o) / (N(1 − p_e)²)) (Cohen, 1960).
+    pub interval: Option<(f64, f64)>,
+}
+
+/// Cohen's kappa of `pairs` (one rater's category, the other's), categories `0..categories`.
+pub fn cohen(pairs: &[(usize, usize)], categories: usize) -> Cohen {
+    let (mut by_a, mut by_b) = (vec![0u64; categories], vec![0u64; categories]);
+    let (mut shared, mut agreed) = (0u32, 0u32);
+    for &(x, y) in pairs
+        .iter()
+        .filter(|(x, y)| *x < categories && *y < categories)
+    {
+        shared += 1;
+        agreed += u32::from(x == y);
+        by_a[x] += 1;
+        by_b[y] += 1;
+    }
+    let kappa = cohen_kappa(shared, agreed, &by_a, &by_b);
+    let interval = kappa.map(|k| {
+        let n = f64::from(shared);
+        let po = f64::from(agreed) / n;
+        let pe = by_a
+            .iter()
+            .zip(&by_b)
+            .map(|(a, b)| (a * b) as f64)
+            .sum::<f64>()
+            / (n * n);
+        let se = (po * (1.0 - po) / (n * (1.0 - pe).powi(2))).sqrt();
+        ((k - 1.96 * se).max(-1.0), (k + 1.96 * se).min(1.0))
+    });
+    Cohen {
+        shared,
+        agreed,
+        kappa,
+        interval,
+    }
+}
+
 /// Fleiss' kappa over subjects rated by at least two raters; `counts[subject][category]` =
 /// raters choosing it. None when undefined (no subject with two raters, or every rating in
 /// one category, so chance agreement P̄e is 1).
@@ -218,5 +263,28 @@ mod tests {
         assert_eq!(fleiss_kappa(&[]), None);
         assert_eq!(fleiss_kappa(&[vec![1, 0], vec![0, 1]]), None);
         assert_eq!(fleiss_kappa(&category_counts(&same, 3)), None);
+    }
+
+    #[test]
+    fn cohens_kappa_has_its_interval_on_a_known_table() {
+        // 50 items: both yes 20, yes/no 5, no/yes 10, both no 15. p_o = 0.7; p_e =
+        // (25 × 30 + 25 × 20) / 2500 = 0.5; κ = 0.4; SE = √(0.21 / (50 × 0.25)) = 0.129615.
+        let mut pairs = vec![(0, 0); 20];
+        pairs.extend(vec![(0, 1); 5]);
+        pairs.extend(vec![(1, 0); 10]);
+        pairs.extend(vec![(1, 1); 15]);
+        let c = cohen(&pairs, 3);
+        assert_eq!((c.shared, c.agreed), (50, 35));
+        assert!((c.kappa.unwrap() - 0.4).abs() < 1e-12);
+        let (lo, hi) = c.interval.unwrap();
+        assert!((lo - (0.4 - 1.96 * 0.129_615)).abs() < 1e-5, "{lo}");
+        assert!((hi - (0.4 + 1.96 * 0.129_615)).abs() < 1e-5, "{hi}");
+        // One shared verdict: no kappa, no interval.
+        let one = cohen(&[(0, 0)], 3);
+        assert_eq!((one.shared, one.kappa, one.interval), (1, None, None));
+        // Perfect agreement: κ = 1 and the interval shrinks to it.
+        let same = cohen(&[(0, 0), (1, 1), (2, 2), (0, 0)], 3);
+        assert_eq!(same.kappa, Some(1.0));
+        assert_eq!(same.interval, Some((1.0, 1.0)));
     }
 }

@@ -10,3 +10,4 @@ pub mod schedule;
 pub mod spec;
 pub mod standings;
 pub mod verdict;
+pub mod you;

@@ -75,7 +75,7 @@ pub struct Standings {
 
 /// A vote as an agreement category: 0 the side that spoke first, 1 the other, 2 a tie;
 /// "could not be judged" is no verdict to agree on.
-fn category(d: Decision) -> Option<usize> {
+pub(super) fn category(d: Decision) -> Option<usize> {
     match d {
         Decision::Side(s) => Some(s),
         Decision::Tie => Some(2),

@@ -7,7 +7,10 @@ use leptos::task::spawn_local;
 use super::super::app::{href, navigate};
 use super::super::state::{AppState, Route};
 use super::setup::TournamentSetup;
+use crate::engine::tournament::progress::Tournament;
+use crate::engine::tournament::you::{judges_and_you, WithYou, MIN_SHARED};
 use crate::store::TournamentSummary;
+use crate::ui::table::{data_table, Cell, Column};
 
 /// Where a tournament stands, as a badge and a word.
 pub(super) fn standing(t: &TournamentSummary) -> (&'static str, &'static str) {
@@ -56,6 +59,7 @@ fn TournamentRow(item: TournamentSummary) -> impl IntoView {
 pub fn TournamentsScreen() -> impl IntoView {
     let state = expect_context::<AppState>();
     let list = RwSignal::new(None::<Result<Vec<TournamentSummary>, String>>);
+    let with_you = RwSignal::new(Vec::<WithYou>::new());
     // Read once the store is open (at once when it already is).
     Effect::new(move |_| {
         if !state.ready.get() {
@@ -64,8 +68,23 @@ pub fn TournamentsScreen() -> impl IntoView {
         let Some(s) = state.session() else { return };
         spawn_local(async move {
             let read = s.store().tournaments().await;
+            let ids: Vec<String> = read
+                .as_ref()
+                .map(|items| items.iter().map(|t| t.id.clone()).collect())
+                .unwrap_or_default();
             // The screen may be gone by now.
             let _ = list.try_set(Some(read));
+            // Every tournament folded, for the judges' agreement with the person; one that
+            // does not read is left out here (its own screen says why).
+            let mut folded = Vec::new();
+            for id in ids {
+                if let Ok(Some(log)) = s.store().tournament(&id).await {
+                    if let Ok(t) = Tournament::from_events(&log) {
+                        folded.push(t);
+                    }
+                }
+            }
+            let _ = with_you.try_set(judges_and_you(&folded));
         });
     });
     view! {
@@ -85,6 +104,50 @@ pub fn TournamentsScreen() -> impl IntoView {
                 </ul>
             }.into_any(),
         }}
+        {move || {
+            let rows = with_you.get();
+            (!rows.is_empty()).then(|| view! { <JudgesAndYou rows/> })
+        }}
         <TournamentSetup/>
+    }
+}
+
+/// Each judge model's agreement with the person who judged beside it, over every
+/// tournament here: Cohen's kappa with its 95% interval, or why it cannot be told yet.
+#[component]
+fn JudgesAndYou(rows: Vec<WithYou>) -> impl IntoView {
+    let signed = crate::engine::formats::council::findings::signed;
+    let body = rows
+        .into_iter()
+        .map(|w| {
+            let a = &w.agreement;
+            let kappa = match (w.enough(), a.kappa, a.interval) {
+                (true, Some(k), Some((lo, hi))) => {
+                    format!(
+                        "κ {} (95% interval {} to {})",
+                        signed(k),
+                        signed(lo),
+                        signed(hi)
+                    )
+                }
+                _ => format!("Too few shared verdicts to tell (it takes {MIN_SHARED})"),
+            };
+            vec![
+                Cell::Head(w.judge.clone()),
+                Cell::Text(a.shared.to_string()),
+                Cell::Text(format!("{} of {}", a.agreed, a.shared)),
+                Cell::Text(kappa),
+                Cell::Text(w.tournaments.to_string()),
+            ]
+        })
+        .collect();
+    view! {
+        <section class="card ledger-section" id="judges-and-you-section">
+            <h2>"Which judge agrees with you"</h2>
+            {data_table("judges-and-you", "Judges and you", "", Some(
+                "Wherever you judged a debate blind, each model judge's verdict on it beside yours, over every tournament in this browser. Kappa discounts the agreement chance alone would give: 1 always agrees, 0 no better than chance, below 0 disagrees more than chance.".into()),
+                vec![Column("Judge", false), Column("Shared verdicts", true), Column("Agreed", true), Column("Agreement (Cohen's kappa)", false), Column("Tournaments", true)],
+                body)}
+        </section>
     }
 }

@@ -739,3 +739,42 @@ fn a_rebuttal_that_names_nothing_it_rebuts_is_used_and_marked() {
         res.notes
     );
 }
+
+#[test]
+fn the_opening_round_is_kept_as_its_own_forecast_and_scored_beside_the_final_blend() {
+    // The optimist and the pessimist open at 0.9 and 0.3, then move to 0.8 and 0.2.
+    let r = run(
+        config(&FIVE, 3),
+        script(vec![
+            json!({"path": "round/1/optimist", "text": argument("optimist", 0.9)}),
+            json!({"path": "round/1/pessimist", "text": argument("pessimist", 0.3)}),
+            // The judge's opening is left out of the opening consensus, as of every consensus.
+            json!({"path": "round/1/judge", "text": argument("judge", 0.05)}),
+        ]),
+    );
+    assert_eq!(r.outcome, Outcome::Completed);
+    let e = ledger::entry(&r.events).unwrap();
+    // Opening on yes: (0.9 + 0.3 + 0.4 + 0.6) / 4 = 0.55; the final blend 0.62.
+    let opening = e.opening.clone().unwrap();
+    close(opening[0], 0.55);
+    close(opening[1], 0.45);
+    close(e.result.outcomes[0].final_probability.unwrap(), 0.62);
+    let happened = ledger::Resolution {
+        outcome: "yes".into(),
+        value: None,
+        on: "2027-01-01".into(),
+        note: String::new(),
+    };
+    let scores = ledger::scores(e.config, &e.result, e.opening.as_deref(), &happened).unwrap();
+    let of = |f: ledger::Forecaster| scores.iter().find(|s| s.forecaster == f).unwrap();
+    // Brier over both outcomes: 2 × 0.45² = 0.405 against 2 × 0.38² = 0.2888.
+    close(of(ledger::Forecaster::Opening).brier, 0.405);
+    close(of(ledger::Forecaster::Opening).log, 0.55f64.ln());
+    close(of(ledger::Forecaster::Final).brier, 0.2888);
+    close(of(ledger::Forecaster::Final).log, 0.62f64.ln());
+    // Over resolved forecasts the opening consensus keeps its own row.
+    let a = ledger::averages(&[scores]);
+    assert!(a
+        .iter()
+        .any(|x| x.who == "Opening consensus (before rebuttals)"));
+}

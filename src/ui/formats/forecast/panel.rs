@@ -398,10 +398,43 @@ pub fn ForecastOutcome(with_roles: bool) -> impl IntoView {
             </div>
         })
     };
+    // How far debating moved each outcome: the roles' opening consensus (before any
+    // rebuttal) against the final blend.
+    let moved = move || {
+        let res = result()?;
+        let opening = d
+            .findings
+            .with(|all| crate::engine::formats::forecast::ledger::opening(all.iter(), &res))?;
+        let rows = res
+            .outcomes
+            .iter()
+            .zip(&opening)
+            .filter_map(|(o, open)| {
+                let fin = o.final_probability?;
+                let points = (fin - open) * 100.0;
+                let change = if points.abs() < 0.05 {
+                    "unmoved".to_string()
+                } else {
+                    format!("{}{} points", if points > 0.0 { "+" } else { "−" }, dec(points.abs(), 1))
+                };
+                Some(view! {
+                    <li><b>{o.label.clone()}</b>" opened at "{pct(*open)}", ends at "{pct(fin)}": "<span class="fc-change">{change}</span></li>
+                })
+            })
+            .collect_view();
+        Some(view! {
+            <div class="fc-moved">
+                <h3>"What the debate moved"</h3>
+                <ul>{rows}</ul>
+                <p class="hint">"Opening: the roles' consensus before any rebuttal, the forecast you would have had without the debate. Once resolved, the ledger scores both."</p>
+            </div>
+        })
+    };
     view! {
         {verdict}
         <div class="fc-charts">{charts}</div>
         {meter}
+        {moved}
         {move || with_roles.then(|| result_key().map(|key| view! { <div class="fc-share"><crate::ui::share::ShareFinding key what="forecast"/></div> }))}
     }
 }

@@ -17,7 +17,8 @@ use crate::ui::table::{data_table, Cell, Column};
 fn scores_table(d: DebateView, resolution: &Resolution) -> Option<AnyView> {
     let config = d.config.get()?;
     let result = d.findings.with(|all| result_in(all.iter()).cloned())?;
-    let rows = ledger::scores(&config, &result, resolution)
+    let opening = d.findings.with(|all| ledger::opening(all.iter(), &result));
+    let rows = ledger::scores(&config, &result, opening.as_deref(), resolution)
         .ok()?
         .into_iter()
         .map(|s| {

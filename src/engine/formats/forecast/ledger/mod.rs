@@ -42,6 +42,8 @@ pub struct Resolution {
 pub struct Entry<'a> {
     pub config: &'a DebateConfig,
     pub result: ForecastResult,
+    /// The opening round's consensus (`opening`), in the result's outcomes order.
+    pub opening: Option<Vec<f64>>,
     pub resolution: Option<Resolution>,
 }
 
@@ -67,11 +69,58 @@ pub fn entry(events: &[Event]) -> Option<Entry<'_>> {
             _ => {}
         }
     }
+    let result = result?;
+    let findings = events.iter().filter_map(|e| match &e.kind {
+        EventKind::FindingRecorded(f) => Some(f),
+        _ => None,
+    });
     Some(Entry {
         config,
-        result: result?,
+        opening: opening(findings, &result),
+        result,
         resolution,
     })
+}
+
+/// The forecast before any rebuttal: the mean of every role's opening-round probabilities
+/// but the judge's (each role's last readable opening argument, so a regenerated one counts
+/// instead of the first), in `result`'s outcomes order. `None` when no role's opening was
+/// read for every outcome.
+pub fn opening<'a>(
+    findings: impl IntoIterator<Item = &'a crate::engine::finding::Finding>,
+    result: &ForecastResult,
+) -> Option<Vec<f64>> {
+    let mut by_role: Vec<(&str, Vec<f64>)> = Vec::new();
+    for f in findings {
+        let FindingBody::Forecast(x) = &f.body else {
+            continue;
+        };
+        let ForecastFinding::Argument(a) = x.as_ref() else {
+            continue;
+        };
+        if a.round != 1 || f.seat == super::JUDGE {
+            continue;
+        }
+        let row: Option<Vec<f64>> = result
+            .outcomes
+            .iter()
+            .map(|o| {
+                a.probabilities
+                    .iter()
+                    .find(|p| p.outcome == o.outcome)
+                    .map(|p| p.probability)
+            })
+            .collect();
+        let Some(row) = row else {
+            continue;
+        };
+        match by_role.iter_mut().find(|(s, _)| *s == f.seat) {
+            Some(r) => r.1 = row,
+            None => by_role.push((&f.seat, row)),
+        }
+    }
+    let rows: Vec<Vec<f64>> = by_role.into_iter().map(|(_, r)| r).collect();
+    super::consensus::mean(&rows)
 }
 
 /// A resolution in words, for the transcript exports: "Passes on 2027-03-31 (value 2.1) ·

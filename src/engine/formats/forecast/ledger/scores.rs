@@ -20,6 +20,9 @@ pub enum Forecaster {
         name: String,
         model: Option<String>,
     },
+    /// The roles' consensus of the opening round, before any rebuttal: what the panel
+    /// would have said without debating.
+    Opening,
     Consensus,
     Judge,
     Final,
@@ -29,6 +32,7 @@ impl Forecaster {
     pub fn label(&self) -> String {
         match self {
             Forecaster::Role { name, .. } => name.clone(),
+            Forecaster::Opening => "Opening consensus (before rebuttals)".into(),
             Forecaster::Consensus => "Role consensus".into(),
             Forecaster::Judge => "Judge's synthesis".into(),
             Forecaster::Final => "Final blend".into(),
@@ -74,6 +78,7 @@ pub fn score(probabilities: &[f64], happened: usize) -> Option<(Vec<f64>, f64, f
 pub fn scores(
     config: &DebateConfig,
     result: &ForecastResult,
+    opening: Option<&[f64]>,
     resolution: &Resolution,
 ) -> Result<Vec<Score>, String> {
     let happened = result
@@ -130,6 +135,12 @@ pub fn scores(
         &crate::engine::formats::forecast::types::OutcomeResult,
     ) -> Option<f64>|
      -> Vec<Option<f64>> { result.outcomes.iter().map(f).collect() };
+    if let Some(opening) = opening {
+        columns.push((
+            Forecaster::Opening,
+            opening.iter().copied().map(Some).collect(),
+        ));
+    }
     columns.push((Forecaster::Consensus, aggregate(|o| o.consensus)));
     columns.push((Forecaster::Judge, aggregate(|o| o.judge)));
     columns.push((Forecaster::Final, aggregate(|o| o.final_probability)));
