@@ -3,9 +3,9 @@
 // configuration, a script and a result read the same here as in those files.
 // Kept true by tests/e2e/api.test.mjs: tests/e2e/api/sample.ts type-checks against this
 // file (tsc) and then runs, compiled, against the release build; every event kind and
-// finding kind the four formats record is checked to be declared here.
+// finding kind the five formats record is checked to be declared here.
 
-export type FormatId = 'classic' | 'duelogic' | 'forecast' | 'crux';
+export type FormatId = 'classic' | 'duelogic' | 'forecast' | 'crux' | 'council';
 
 /** What `runDebate` runs. Give `format` and `topic` (the format's default debate, as the
  * app's setup screen first offers it), or a whole `config` copied from an export
@@ -23,7 +23,7 @@ export interface DebateRequest {
   connections: ConnectionSpec[];
   /** By seat id: `moderator`, `position-a`, `position-b` (classic); `arbiter`, `chair-1`…
    * (duelogic); `optimist`, `pessimist`, `contrarian`, `historian`, `judge` (forecast);
-   * `persona-1`…, `analyst` (crux). */
+   * `persona-1`…, `analyst` (crux); `member-1`…, `chair`, `analyst` (council). */
   seats?: Record<string, SeatSpec>;
   /** Dollars the debate may spend. Reaching it stops the run (the promise rejects). */
   spending_cap?: number;
@@ -258,7 +258,26 @@ export type FindingBody =
   /** The forecast panel's findings: probabilities by role and round, scores, the blend. */
   | { Forecast: Record<string, unknown> }
   | { Unscored: { what: string; reason: string } }
-  | { FactCheck: { claims: { claim: string; verdict: 'supported' | 'disputed' | 'false' | 'unverifiable'; [more: string]: unknown }[] } };
+  | { FactCheck: { claims: { claim: string; verdict: 'supported' | 'disputed' | 'false' | 'unverifiable'; [more: string]: unknown }[] } }
+  /** A classic moderator's note on a turn that broke a rule, ran long or left the topic. */
+  | { ModeratorNote: { breach: string; rule?: string; note: string } }
+  | { Council: CouncilFinding };
+
+/** What a council's calls and deliberation cost: `dollars` is null when a seat had no price. */
+export interface Spend { calls: number; tokens: number; dollars: number | null }
+
+/** A council's findings, one key: a reviewer's ballot (the seats in the order shown as A,
+ * B, C…, and its ranking best first), the Borda ranking with each reviewer's leanings, the
+ * vote of the first answers, a chair that gave no final answer, and whether deliberating
+ * confirmed or changed the vote. */
+export type CouncilFinding =
+  | { Ballot: { round: number; shown: string[]; ranking: { seat: string; name: string; label: string; reason: string }[] } }
+  | { Ranking: { round: number; standings: { seat: string; name: string; points: number; firsts: number; lasts: number }[];
+      ties: string[]; ballots: number; unread: string[];
+      biases: { reviewer: string; name: string; own_place: number | null; of: number; others_place: number | null; self_preference: number | null; position_bias: number | null }[] } }
+  | { Vote: { groups: { answer: string; seats: string[]; names: string[] }[]; majority: number | null; answers: number } }
+  | { ChairFailed: { message: string } }
+  | { Worth: { verdict: 'confirmed' | 'changed' | 'no_majority' | 'undecided'; vote: string; reason: string; first: Spend; deliberation: Spend } };
 
 // ---- the widget ----
 

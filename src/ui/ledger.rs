@@ -197,20 +197,22 @@ pub fn LedgerScreen() -> impl IntoView {
         });
         let resolved_tables = (!resolved.is_empty()).then(|| {
             // Did debating help? Each forecast's opening consensus against its final blend.
-            let pairs: Vec<(f64, f64)> = resolved
+            // (opening, final blend, the roles' own consensus after the debate)
+            let triples: Vec<(f64, f64, Option<f64>)> = resolved
                 .iter()
                 .filter_map(|i| {
                     let (_, _, scores) = i.resolved.as_ref()?;
                     let of = |f: Forecaster| scores.iter().find(|s| s.forecaster == f).map(|s| s.brier);
-                    Some((of(Forecaster::Opening)?, of(Forecaster::Final)?))
+                    Some((of(Forecaster::Opening)?, of(Forecaster::Final)?, of(Forecaster::Consensus)))
                 })
                 .collect();
-            let debate_helped = (!pairs.is_empty()).then(|| {
-                let n = pairs.len();
-                let better = pairs.iter().filter(|(o, f)| f < o).count();
-                let mean = |k: fn(&(f64, f64)) -> f64| pairs.iter().map(k).sum::<f64>() / n as f64;
+            let debate_helped = (!triples.is_empty()).then(|| {
+                let n = triples.len();
+                let better = triples.iter().filter(|(o, f, _)| f < o).count();
+                let roles_better = triples.iter().filter(|(o, _, c)| c.is_some_and(|c| c < *o)).count();
+                let mean = |k: fn(&(f64, f64, Option<f64>)) -> f64| triples.iter().map(k).sum::<f64>() / n as f64;
                 format!(
-                    "Did debating help? The final blend beat the opening consensus (the roles before any rebuttal) in {better} of {n} resolved forecast(s); mean Brier {} at the opening, {} after the debate (lower is better).",
+                    "Did debating help? The final blend beat the opening consensus (the roles before any rebuttal) in {better} of {n} resolved forecast(s); mean Brier {} at the opening, {} after the debate (lower is better). The blend also carries the judge's synthesis; the roles' own consensus after the debate beat their opening in {roles_better} of {n}.",
                     brier(mean(|p| p.0)),
                     brier(mean(|p| p.1))
                 )

@@ -43,13 +43,13 @@ function declared(union) {
   return new Set([...body.matchAll(/\|\s*(?:\{\s*(\w+):|'(\w+)')/g)].map(m => m[1] ?? m[2]));
 }
 
-test('runDebate runs each of the four formats on a scripted connection and returns the export', async () => {
+test('runDebate runs each of the five formats on a scripted connection and returns the export', async () => {
   const { page, errors } = await hostPage();
   const runs = await page.evaluate(async () => {
     const agora = await import('./agora.js');
     const sample = await import('./sample.js');
     const out = [];
-    for (const f of ['classic', 'duelogic', 'forecast', 'crux']) out.push(await sample.runOne(agora, f));
+    for (const f of ['classic', 'duelogic', 'forecast', 'crux', 'council']) out.push(await sample.runOne(agora, f));
     return out;
   });
   const events = declared('EventKind');
@@ -67,6 +67,7 @@ test('runDebate runs each of the four formats on a scripted connection and retur
   assert.ok(byFormat.duelogic.includes('Evaluation'), `duelogic evaluates: ${byFormat.duelogic}`);
   assert.ok(byFormat.forecast.includes('Forecast'), `forecast forecasts: ${byFormat.forecast}`);
   assert.ok(byFormat.crux.includes('Aspects') && byFormat.crux.includes('CruxCard'), `crux finds aspects and cards: ${byFormat.crux}`);
+  assert.ok(byFormat.council.includes('Council'), `the council ranks and says whether it was worth it: ${byFormat.council}`);
   for (const r of runs) assert.ok(!r.findings.includes('Unscored'), `${r.format}: generated answers follow each call's schema: ${r.findings}`);
   assert.deepEqual(errors, []);
   assert.equal(await page.locator('body').innerText(), 'Host page', 'the API put nothing on the host page');

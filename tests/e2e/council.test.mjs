@@ -59,13 +59,27 @@ test('a council of three answers, reviews blind, and says whether deliberating c
   assert.equal(await ballots.first().locator('li').count(), 3);
   assert.equal(await ballots.first().locator('li.own').count(), 1, 'its own answer is marked after the fact');
 
-  // The ranking: three standings whose points add up to three (1 + 0 per ballot), and a
-  // row of leanings per reviewer.
+  // The ranking is the Borda count of the ballots on screen: k − 1 points for the best of
+  // k down to 0, nothing to a reviewer's own answer from its own ballot.
+  const expected = await page.$$eval('.council-ballot', cards => {
+    const points = {};
+    for (const card of cards) {
+      const items = [...card.querySelectorAll('li')];
+      items.forEach((li, i) => {
+        const name = li.querySelector('b').textContent;
+        points[name] ??= 0;
+        if (!li.classList.contains('own')) points[name] += items.length - 1 - i;
+      });
+    }
+    return points;
+  });
   const ranking = page.locator('.council-ranking');
   assert.match(await ranking.locator('h3').textContent(), /Borda count over 3 ballot\(s\)/);
-  const points = await ranking.locator('.council-standings tbody td.num:nth-of-type(2)').allTextContents();
-  assert.equal(points.length, 3);
-  assert.equal(points.map(Number).reduce((a, b) => a + b, 0), 3);
+  const standings = await ranking.locator('.council-standings tbody tr').evaluateAll(rows =>
+    rows.map(r => [r.querySelector('th').textContent, Number(r.querySelectorAll('td')[1].textContent)]));
+  assert.equal(standings.length, 3);
+  for (const [name, points] of standings) assert.equal(points, expected[name], `${name}'s points`);
+  assert.ok(standings.every((s, i) => i === 0 || standings[i - 1][1] >= s[1]), 'best first');
   assert.equal(await ranking.locator('.council-bias tbody tr').count(), 3);
   assert.match(await ranking.locator('.council-bias').textContent(), /Self-preference.*Position bias/s);
 

@@ -48,7 +48,7 @@ test('the recorded widget shows every turn and finding, and nothing is called', 
   await context.close();
 });
 
-test('recorded crux and forecast debates show their cards and charts in the widget', async () => {
+test('recorded crux, forecast and council debates show their cards, charts and verdicts in the widget', async () => {
   const context = await w.browser.newContext();
   const page = await context.newPage();
   await page.route(`${w.site.url}formats-host.html`, r => r.fulfill({ contentType: 'text/html',
@@ -58,7 +58,7 @@ test('recorded crux and forecast debates show their cards and charts in the widg
     const { runDebate } = await import('./agora.js');
     const scripted = [{ kind: 'scripted', script: {} }];
     const out = {};
-    for (const [format, options] of [['crux', { aspects: 1, max_exchanges: 4 }], ['forecast', { rounds: 2 }]]) {
+    for (const [format, options] of [['crux', { aspects: 1, max_exchanges: 4 }], ['forecast', { rounds: 2 }], ['council', { second_round: true }]]) {
       const debate = await runDebate({ format, topic: `A recorded ${format} debate`, options, connections: scripted });
       const el = document.createElement('agora-debate');
       el.id = format;
@@ -68,7 +68,8 @@ test('recorded crux and forecast debates show their cards and charts in the widg
       el.append(json);
       document.getElementById('here').append(el);
       const findings = debate.events.filter(e => e.kind.FindingRecorded).map(e => e.kind.FindingRecorded.body);
-      out[format] = { cards: findings.filter(b => b.CruxCard).length, outcomes: debate.events[0].kind.DebateStarted.config.options.forecast?.outcomes.length };
+      out[format] = { cards: findings.filter(b => b.CruxCard).length, outcomes: debate.events[0].kind.DebateStarted.config.options.forecast?.outcomes.length,
+        ballots: findings.filter(b => b.Council?.Ballot).length };
     }
     return out;
   });
@@ -78,6 +79,11 @@ test('recorded crux and forecast debates show their cards and charts in the widg
   await page.locator('#forecast .fc-chart').first().waitFor();
   assert.equal(await page.locator('#forecast .fc-chart').count(), expected.forecast.outcomes, 'a chart per outcome');
   assert.match(await page.locator('#forecast .fc-headline').textContent(), /Most likely/);
+  // The council's ballots, ranking and verdict, its three members revised and reviewed.
+  assert.equal(expected.council.ballots, 3);
+  await page.locator('#council .council-panel .council-worth').waitFor();
+  assert.equal(await page.locator('#council .council-ballot').count(), 3);
+  assert.match(await page.locator('#council .council-ranking h3').textContent(), /revised answers/);
   await context.close();
 });
 

@@ -7,6 +7,7 @@ use leptos::task::spawn_local;
 use super::super::app::{href, navigate};
 use super::super::state::{AppState, Route};
 use super::setup::TournamentSetup;
+use crate::engine::config::FormatId;
 use crate::engine::tournament::progress::Tournament;
 use crate::engine::tournament::you::{judges_and_you, WithYou, MIN_SHARED};
 use crate::store::TournamentSummary;
@@ -84,7 +85,16 @@ pub fn TournamentsScreen() -> impl IntoView {
                     }
                 }
             }
-            let _ = with_you.try_set(judges_and_you(&folded));
+            // And every finished council, where a person may have ranked the answers.
+            let mut councils = Vec::new();
+            for d in s.list().await.unwrap_or_default() {
+                if d.format == Some(FormatId::Council) {
+                    if let Ok(Some(stored)) = s.load(&d.id).await {
+                        councils.push(stored.events);
+                    }
+                }
+            }
+            let _ = with_you.try_set(judges_and_you(&folded, &councils));
         });
     });
     view! {
@@ -122,6 +132,18 @@ fn JudgesAndYou(rows: Vec<WithYou>) -> impl IntoView {
         .map(|w| {
             let a = &w.agreement;
             let kappa = match (w.enough(), a.kappa, a.interval) {
+                // Every shared verdict the same (or every one different): the large-sample
+                // interval has no width to give, so none is claimed.
+                (true, Some(k), Some((lo, hi)))
+                    if a.agreed == 0 || a.agreed == a.shared || lo == hi =>
+                {
+                    let all = if a.agreed == 0 { "differed" } else { "agreed" };
+                    format!(
+                        "κ {} (all {} {all}; no interval from that)",
+                        signed(k),
+                        a.shared
+                    )
+                }
                 (true, Some(k), Some((lo, hi))) => {
                     format!(
                         "κ {} (95% interval {} to {})",
@@ -130,6 +152,9 @@ fn JudgesAndYou(rows: Vec<WithYou>) -> impl IntoView {
                         signed(hi)
                     )
                 }
+                _ if a.shared >= MIN_SHARED => {
+                    "Kappa cannot be told: every verdict fell in one category".to_string()
+                }
                 _ => format!("Too few shared verdicts to tell (it takes {MIN_SHARED})"),
             };
             vec![
@@ -137,7 +162,7 @@ fn JudgesAndYou(rows: Vec<WithYou>) -> impl IntoView {
                 Cell::Text(a.shared.to_string()),
                 Cell::Text(format!("{} of {}", a.agreed, a.shared)),
                 Cell::Text(kappa),
-                Cell::Text(w.tournaments.to_string()),
+                Cell::Text(w.occasions.to_string()),
             ]
         })
         .collect();
@@ -145,8 +170,8 @@ fn JudgesAndYou(rows: Vec<WithYou>) -> impl IntoView {
         <section class="card ledger-section" id="judges-and-you-section">
             <h2>"Which judge agrees with you"</h2>
             {data_table("judges-and-you", "Judges and you", "", Some(
-                "Wherever you judged a debate blind, each model judge's verdict on it beside yours, over every tournament in this browser. Kappa discounts the agreement chance alone would give: 1 always agrees, 0 no better than chance, below 0 disagrees more than chance.".into()),
-                vec![Column("Judge", false), Column("Shared verdicts", true), Column("Agreed", true), Column("Agreement (Cohen's kappa)", false), Column("Tournaments", true)],
+                "Wherever you judged a debate blind, each model judge's verdict on it beside yours; wherever you ranked a council's answers, each model member's ranking beside yours, pair of answers by pair (your own answer left out); over every tournament and council in this browser. Kappa discounts the agreement chance alone would give: 1 always agrees, 0 no better than chance, below 0 disagrees more than chance.".into()),
+                vec![Column("Judge", false), Column("Shared verdicts", true), Column("Agreed", true), Column("Agreement (Cohen's kappa)", false), Column("Tournaments and councils", true)],
                 body)}
         </section>
     }

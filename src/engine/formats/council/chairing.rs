@@ -111,7 +111,7 @@ impl Council<'_> {
             CHAIR,
             CouncilFinding::ChairFailed {
                 message: format!(
-                    "{message} The members' answers and their ranking stand; resume or fork the debate with another chair for a final answer."
+                    "{message} The members' answers and their ranking stand; for a final answer, run the council again with another chair."
                 ),
             },
         );

@@ -38,7 +38,7 @@ pub struct Ranked {
     pub reason: String,
 }
 
-/// The Borda count over every readable ballot, each without the reviewer's own answer.
+/// The Borda count over every readable ballot (`tally::borda`).
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Ranking {
     pub round: u32,
@@ -51,6 +51,10 @@ pub struct Ranking {
     /// Reviewers (by name) whose ballot could not be read or never came.
     pub unread: Vec<String>,
     pub biases: Vec<ReviewerBias>,
+    /// Ballots that ranked best the answer they were shown first (by chance, one in the
+    /// number of answers): position bias across reviewers.
+    #[serde(default)]
+    pub shown_first_best: u32,
 }
 
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -169,7 +173,13 @@ impl CouncilFinding {
             CouncilFinding::Ballot(b) => b
                 .ranking
                 .iter()
-                .map(|r| format!("{} ({})", r.label, r.name))
+                .map(|r| {
+                    if r.reason.is_empty() {
+                        format!("{} ({})", r.label, r.name)
+                    } else {
+                        format!("{} ({}: {})", r.label, r.name, r.reason)
+                    }
+                })
                 .collect::<Vec<_>>()
                 .join(" > "),
             CouncilFinding::Ranking(r) => {
@@ -186,6 +196,22 @@ impl CouncilFinding {
                 }
                 if !r.unread.is_empty() {
                     s += &format!("; not counted: {}", r.unread.join(", "));
+                }
+                let leanings: Vec<String> = r
+                    .biases
+                    .iter()
+                    .map(|b| {
+                        let opt = |x: Option<f64>| x.map_or("–".to_string(), signed);
+                        format!(
+                            "{} self-preference {}, position bias {}",
+                            b.name,
+                            opt(b.self_preference),
+                            opt(b.position_bias)
+                        )
+                    })
+                    .collect();
+                if !leanings.is_empty() {
+                    s += &format!("; leanings: {}", leanings.join("; "));
                 }
                 s
             }

@@ -2,8 +2,8 @@
 //! a question on their own and at once; optionally each revises its answer after reading
 //! the others' (a second round, as in Du et al.'s multi-agent debate); each member then
 //! ranks every answer, labelled A, B, C… in an order drawn for that reviewer and recorded,
-//! its own among them unmarked; a Borda count over the ballots (each without the
-//! reviewer's own answer) ranks the answers, and every ballot's self-preference and
+//! its own among them unmarked; a Borda count over the ballots (a reviewer's own
+//! answer earns nothing from its own ballot) ranks the answers, and every ballot's self-preference and
 //! position bias is measured (`tally`); the chair writes the final answer and a minority
 //! report. Beside the review the analyst reads which first answers agree (the vote), and at
 //! the end checks whether the final answer confirmed or changed it, with what deliberating
@@ -235,6 +235,22 @@ pub fn validate(config: &DebateConfig, o: &CouncilOptions) -> Result<(), String>
     if !(MIN_MEMBERS..=MAX_MEMBERS).contains(&n) {
         return Err(format!(
             "A council has between {MIN_MEMBERS} and {MAX_MEMBERS} members; this one has {n}."
+        ));
+    }
+    // The analyst's vote names members by name, so two of one name could not be told apart.
+    let names: Vec<&str> = config
+        .seats
+        .iter()
+        .filter(|s| s.id.starts_with(MEMBER))
+        .map(|s| s.name.trim())
+        .collect();
+    if let Some((_, twice)) = names
+        .iter()
+        .enumerate()
+        .find(|(i, n)| names[..*i].iter().any(|m| m.eq_ignore_ascii_case(n)))
+    {
+        return Err(format!(
+            "Two members are named \"{twice}\": give each member a name of its own."
         ));
     }
     if config.seat(CHAIR).is_none() {

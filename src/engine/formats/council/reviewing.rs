@@ -112,7 +112,7 @@ pub fn read_typed_ballot(text: &str, labels: &[String]) -> Result<Vec<(usize, St
         .iter()
         .map(|e| {
             let e = e.trim_start_matches(|c: char| c.is_ascii_digit() || "-*•.) ".contains(c));
-            let (head, reason) = e.split_once([':', '—']).unwrap_or((e, ""));
+            let (head, reason) = e.split_once([':', '—', '–', '-']).unwrap_or((e, ""));
             let l = which(head, labels).ok_or_else(|| {
                 Problem::wrong(
                     format!("“{}”", head.trim()),
@@ -271,6 +271,10 @@ impl Council<'_> {
                 .map(|m| self.name(m))
                 .collect(),
             biases: tally::biases(&casts, &name),
+            shown_first_best: casts
+                .iter()
+                .filter(|c| !c.shown.is_empty() && c.shown.first() == c.ranking.first())
+                .count() as u32,
         };
         self.ctx.record(Finding {
             key: "council/ranking".into(),

@@ -1,10 +1,13 @@
 //! The council's arithmetic, pure: the Borda count with its tie-break, and what each
 //! reviewer's ballot says about its own leanings (self-preference, position bias).
 //!
-//! Borda: each ballot, without the reviewer's own answer, gives the answer it ranks best
-//! among m others m − 1 points, the next m − 2, … the last 0. Ties on points are broken, in
-//! this order, by more first places, by fewer last places, and then by seat order (the
-//! member seated first), and every tie says which rule separated it.
+//! Borda: a ballot of k answers gives the answer it ranks best k − 1 points, the next
+//! k − 2, … the last 0, and the reviewer's own answer earns nothing from its own ballot (it
+//! still takes its place, so a reviewer that ranks another answer above its own gives that
+//! answer the point: a council of two is ranked too, and every ballot weighs the same).
+//! Ties on points are broken, in this order, by more first places, by fewer last places,
+//! and then by seat order (the member seated first), and every tie says which rule
+//! separated it.
 
 use super::findings::{ReviewerBias, Standing};
 
@@ -33,21 +36,19 @@ pub fn borda(
         })
         .collect();
     for cast in casts {
-        let others: Vec<&String> = cast
-            .ranking
-            .iter()
-            .filter(|s| s.as_str() != cast.reviewer && seats.contains(s))
-            .collect();
-        let m = others.len();
-        for (i, seat) in others.iter().enumerate() {
+        let ranked: Vec<&String> = cast.ranking.iter().filter(|s| seats.contains(s)).collect();
+        let k = ranked.len();
+        for (i, seat) in ranked.iter().enumerate() {
+            if seat.as_str() == cast.reviewer {
+                continue;
+            }
             let Some(st) = standings.iter_mut().find(|st| &&st.seat == seat) else {
                 continue;
             };
-            st.points += (m - 1 - i) as u32;
-            // With one other answer there is nothing to place first or last.
-            if m >= 2 {
+            st.points += (k - 1 - i) as u32;
+            if k >= 2 {
                 st.firsts += u32::from(i == 0);
-                st.lasts += u32::from(i == m - 1);
+                st.lasts += u32::from(i == k - 1);
             }
         }
     }
@@ -156,10 +157,10 @@ mod tests {
         s.replace("m", "Member ")
     }
 
-    /// Three members, each ranking all three answers, worked by hand:
-    /// m1 ranks m1 > m2 > m3 (without its own: m2 1 point, m3 0);
-    /// m2 ranks m1 > m3 > m2 (m1 1, m3 0); m3 ranks m2 > m3 > m1 (m2 1, m1 0).
-    /// Borda: m2 2, m1 1, m3 0.
+    /// Three members, each ranking all three answers, worked by hand (2, 1, 0 points by
+    /// place; nothing to the reviewer's own):
+    /// m1 ranks m1 > m2 > m3 (m2 1, m3 0); m2 ranks m1 > m3 > m2 (m1 2, m3 1);
+    /// m3 ranks m2 > m3 > m1 (m2 2, m1 0). Borda: m2 3, m1 2, m3 1.
     /// Each reviewer's ballot: the order shown and the order ranked.
     type Shown = Vec<(Vec<String>, Vec<String>)>;
 
@@ -196,7 +197,9 @@ mod tests {
             .iter()
             .map(|s| (s.seat.as_str(), s.points, s.firsts, s.lasts))
             .collect();
-        assert_eq!(got, [("m2", 2, 2, 0), ("m1", 1, 1, 1), ("m3", 0, 0, 2)]);
+        // First places: m2 from m3, m1 from m2 (m1's own ballot puts itself first). Last
+        // places: m3 from m1, m1 from m3.
+        assert_eq!(got, [("m2", 3, 1, 0), ("m1", 2, 1, 1), ("m3", 1, 0, 1)]);
         assert!(ties.is_empty());
         assert_eq!(standings[0].name, "Member 2");
     }
@@ -292,6 +295,23 @@ mod tests {
     }
 
     #[test]
+    fn a_council_of_two_is_ranked_by_whether_each_puts_the_other_above_itself() {
+        let seats = v(&["m1", "m2"]);
+        // m1 ranks m2 above its own answer; m2 ranks its own first.
+        let ballots = vec![
+            (v(&["m1", "m2"]), v(&["m2", "m1"])),
+            (v(&["m2", "m1"]), v(&["m2", "m1"])),
+        ];
+        let (standings, ties) = borda(&seats, &name, &casts(&seats, &ballots));
+        let got: Vec<(&str, u32)> = standings
+            .iter()
+            .map(|s| (s.seat.as_str(), s.points))
+            .collect();
+        assert_eq!(got, [("m2", 1), ("m1", 0)]);
+        assert!(ties.is_empty());
+    }
+
+    #[test]
     fn a_reviewer_whose_answer_was_not_shown_has_no_self_preference() {
         let seats = v(&["m1", "m2"]);
         let reviewers = v(&["m3", "m1"]);
@@ -303,7 +323,7 @@ mod tests {
         assert_eq!(b[0].own_place, None);
         assert_eq!(b[0].self_preference, None);
         let (standings, _) = borda(&seats, &name, &casts(&reviewers, &ballots));
-        // m3's ballot gives m2 1 point, m1's own ballot leaves only m2 (0 points).
+        // m3's ballot gives m2 1 point; m1's ranks m1 over m2, so m2 gets 0 from it.
         assert_eq!(standings[0].seat, "m2");
         assert_eq!(standings[0].points, 1);
     }

@@ -82,7 +82,7 @@ pub fn RankingCard(ranking: Ranking) -> impl IntoView {
                 </tbody>
             </table>
             </div>
-            <p class="hint">"Each ballot, without the reviewer's own answer, gives the best of the m others m − 1 points down to 0 for the last. Ties go to more first places, then fewer last places, then the member seated first."</p>
+            <p class="hint">"A ballot of k answers gives the best k − 1 points down to 0 for the last; the reviewer's own answer earns nothing from its own ballot. Ties go to more first places, then fewer last places, then the member seated first."</p>
             {(!ranking.ties.is_empty()).then(|| view! {
                 <ul class="council-ties">{ranking.ties.into_iter().map(|t| view! { <li>{t}</li> }).collect_view()}</ul>
             })}
@@ -113,8 +113,12 @@ pub fn RankingCard(ranking: Ranking) -> impl IntoView {
             </table>
             </div>
             <p class="hint">
-                "Self-preference above 0: it ranked its own answer, not knowing it was its own, higher than the others did (1 is first against last). Position bias: the rank correlation between the order answers were shown in and the order it ranked them; near 1, the first shown came out best."
+                "Self-preference above 0: it ranked its own answer (shown unmarked) higher than the others did (1 is first against last). Position bias: the rank correlation between the order answers were shown in and the order it ranked them; near 1, the first shown came out best. One ballot of three answers can only give ±0.5 or ±1: read it across reviewers."
                 {mean_rho.map(|r| format!(" Across reviewers: {}.", signed(r)))}
+                {(ranking.ballots > 0).then(|| format!(
+                    " The answer shown first was ranked best in {} of {} ballot(s).",
+                    ranking.shown_first_best, ranking.ballots
+                ))}
             </p>
         </section>
     }
