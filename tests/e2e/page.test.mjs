@@ -116,6 +116,10 @@ test('a script, style, frame, form or connection the page did not ship is refuse
   assert.equal(outcome.base, false, '<base> moved the page\'s URLs');
   assert.equal(outcome.fetchPlainHttp, 'refused');
   assert.equal(outcome.fetchLan, 'refused');
+  // A refused form submission is reported after the submission is tried, which on a busy
+  // machine can be later than the 200 ms above: wait for it rather than guess.
+  await page.waitForFunction(() => (window.__violations ?? []).some(v => v.startsWith('form-action')), null, { timeout: 5_000 })
+    .catch(() => {});
   const seen = (await page.evaluate(() => window.__violations)).map(v => v.split(' ')[0]);
   for (const directive of ['script-src-elem', 'script-src-attr', 'style-src-attr', 'style-src-elem', 'script-src',
     'frame-src', 'object-src', 'img-src', 'base-uri', 'connect-src', 'form-action']) {
