@@ -10,7 +10,8 @@ use crate::engine::prompt::render;
 use crate::engine::transcript;
 
 impl Council<'_> {
-    fn member_system(&self, seat: &str) -> String {
+    /// A member's system prompt, for its answers and its ballot alike.
+    pub(super) fn member_system(&self, seat: &str) -> String {
         render(
             p::MEMBER_SYSTEM,
             &[

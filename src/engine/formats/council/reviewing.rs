@@ -156,13 +156,7 @@ impl Council<'_> {
             ("example", &example),
         ];
         let shell = render(template, &fixed);
-        let system = render(
-            p::MEMBER_SYSTEM,
-            &[
-                ("name", &self.name(seat)),
-                ("members", &self.members.len().to_string()),
-            ],
-        );
+        let system = self.member_system(seat);
         let budget = crate::engine::transcript::budget(
             self.window(seat),
             self.o.review_tokens,
