@@ -70,6 +70,15 @@ ensure_trunk() {
   with_heartbeat "Building trunk $TRUNK_VERSION" cargo install -q trunk --version "$TRUNK_VERSION" --locked --force
 }
 
+# wasm-split-cli, which the release build's Trunk hook (.ci/split-wasm.mjs) runs to split the
+# wasm into the first screen's module and the later screens' chunks, built from crates.io.
+WASM_SPLIT_VERSION=0.2.4
+ensure_wasm_split() {
+  if command -v wasm-split-cli >/dev/null && [ -f "$HOME/.cargo/.crates.toml" ] \
+     && grep -q "wasm_split_cli_support $WASM_SPLIT_VERSION" "$HOME/.cargo/.crates.toml"; then return; fi
+  with_heartbeat "Building wasm-split-cli $WASM_SPLIT_VERSION" cargo install -q --locked wasm_split_cli_support --version "$WASM_SPLIT_VERSION" --features build-binary --force
+}
+
 # playwright-core, binaryen (wasm-opt 132), terser, @argdown/core, typescript, axe-core,
 # wllama and pdfjs-dist from the lockfile.
 ensure_npm() {

@@ -24,7 +24,11 @@ for (const name of OWN) {
   const out = await minify(await readFile(path, 'utf8'), { module: true, compress: { passes: 2 }, mangle: true });
   await writeFile(path, out.code);
 }
-for (const name of (await readdir(dist)).filter(f => f.endsWith('.js') && !OWN.includes(f))) {
+// The wasm's glue and its chunks' loader sit in the split's folder (.ci/split-wasm.mjs).
+const top = await readdir(dist);
+const split = top.filter(f => /^wasm-[0-9a-f]+$/.test(f));
+const nested = (await Promise.all(split.map(async d => (await readdir(join(dist, d))).map(f => `${d}/${f}`)))).flat();
+for (const name of [...top, ...nested].filter(f => f.endsWith('.js') && !OWN.includes(f))) {
   const path = join(dist, name);
   const before = await readFile(path);
   const out = await minify(before.toString('utf8'), { module: true, compress: { passes: 2 }, mangle: true });

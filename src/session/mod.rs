@@ -5,6 +5,7 @@
 pub mod address;
 #[cfg(target_arch = "wasm32")]
 pub mod browser;
+pub mod chunk;
 pub mod connections;
 pub mod error;
 pub mod prices;

@@ -373,7 +373,8 @@ impl Session {
                 if paced {
                     clock.sleep(0).await;
                 }
-                formats::drive(&ctx).await;
+                // The formats' runs are a chunk of their own in the browser (`chunk`).
+                formats::conclude(&ctx, super::chunk::run(&ctx).await);
             };
             let lock = async {
                 match lock {

@@ -7,6 +7,7 @@
 #[cfg(target_arch = "wasm32")]
 pub mod idb;
 pub mod memory;
+pub mod opening;
 
 use futures::future::LocalBoxFuture;
 use serde::{Deserialize, Serialize};

@@ -6,14 +6,14 @@ use std::rc::Rc;
 use leptos::prelude::*;
 use leptos::task::spawn_local;
 
-use super::debate::DebateScreen;
-use super::history::HistoryScreen;
+use super::chunks::{self, Lazy};
 use super::setup::SetupScreen;
 use super::state::{AppState, DebateView, Route};
 use crate::session::browser;
 use crate::session::{Connection, Session, Update};
 use crate::store::idb::IdbStore;
 use crate::store::memory::MemoryStore;
+use crate::store::opening::OpeningStore;
 use crate::store::Store;
 
 /// The session a view runs debates on: the app's (once IndexedDB is open), or a widget's
@@ -182,7 +182,9 @@ pub fn App() -> impl IntoView {
     // The debate view reads its own state, whoever mounts it.
     provide_context(state.debate);
 
-    spawn_local(async move {
+    // The session is built at once, on a store still opening: the setup screen is usable
+    // before IndexedDB answers, and the first read or write waits for it.
+    let store = OpeningStore::new(async move {
         let store: Rc<dyn Store> = match IdbStore::open("agora").await {
             Ok(s) => Rc::new(s),
             Err(e) => {
@@ -192,6 +194,14 @@ pub fn App() -> impl IntoView {
                 Rc::new(MemoryStore::new())
             }
         };
+        store
+    });
+    let opening = store.clone();
+    spawn_local(async move {
+        opening.opened().await;
+    });
+    {
+        let store: Rc<dyn Store> = Rc::new(store);
         let mut connections = vec![
             Connection::local_model(),
             Connection::in_browser(),
@@ -221,7 +231,18 @@ pub fn App() -> impl IntoView {
         session.set(s);
         state.ready.set(true);
         open_route(state, state.route.get_untracked());
-    });
+        // Once the first screen is drawn, the other screens' chunks and the formats' runs
+        // come, all at once, so Start or a link finds them here.
+        set_timeout(
+            || {
+                chunks::prefetch(&chunks::ALL);
+                spawn_local(async {
+                    crate::session::chunk::prefetch().await;
+                });
+            },
+            std::time::Duration::ZERO,
+        );
+    }
 
     let _ = window_event_listener(leptos::ev::popstate, move |_| {
         open_route(state, route_from_location())
@@ -293,11 +314,12 @@ pub fn App() -> impl IntoView {
         <main class="page" class:wide=wide>
             {move || match state.route.get() {
                 Route::Setup => view! { <SetupScreen/> }.into_any(),
-                Route::Debate(_) | Route::Shared => view! { <DebateScreen/> }.into_any(),
-                Route::History => view! { <HistoryScreen/> }.into_any(),
-                Route::Ledger => view! { <super::ledger::LedgerScreen/> }.into_any(),
-                Route::Tournaments => view! { <super::tournaments::TournamentsScreen/> }.into_any(),
-                Route::Tournament(_) => view! { <super::tournaments::TournamentScreen/> }.into_any(),
+                // Every other screen is a chunk of its own (`chunks`), fetched after this one.
+                Route::Debate(_) | Route::Shared => view! { <Lazy chunk=&chunks::DEBATE/> }.into_any(),
+                Route::History => view! { <Lazy chunk=&chunks::HISTORY/> }.into_any(),
+                Route::Ledger => view! { <Lazy chunk=&chunks::LEDGER/> }.into_any(),
+                Route::Tournaments => view! { <Lazy chunk=&chunks::TOURNAMENTS/> }.into_any(),
+                Route::Tournament(_) => view! { <Lazy chunk=&chunks::TOURNAMENT/> }.into_any(),
             }}
         </main>
         <footer class="foot">

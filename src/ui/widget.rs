@@ -14,7 +14,7 @@ use serde::Deserialize;
 use wasm_bindgen::prelude::*;
 
 use super::app::SessionHandle;
-use super::debate::DebateScreen;
+use super::chunks::{self, Lazy};
 use super::state::DebateView;
 use crate::api::request;
 use crate::engine::event::{Event, EventKind};
@@ -257,6 +257,8 @@ fn WidgetView(options: WidgetOptions, dispatch: Dispatch, alive: Rc<Cell<bool>>)
     let problem = RwSignal::new(None::<String>);
     let live = StoredValue::new_local(None::<Live>);
     let started = RwSignal::new(false);
+    // The debate screen's chunk, fetched at once beside the debate it will show.
+    chunks::prefetch(&[&chunks::DEBATE]);
     let fail = {
         let dispatch = dispatch.clone();
         move |message: String| {
@@ -451,7 +453,7 @@ fn WidgetView(options: WidgetOptions, dispatch: Dispatch, alive: Rc<Cell<bool>>)
                     </section>
                 }
             }))}
-            {move || started.get().then(|| view! { <DebateScreen/> })}
+            {move || started.get().then(|| view! { <Lazy chunk=&chunks::DEBATE/> })}
         </div>
     }
 }

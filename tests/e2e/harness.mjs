@@ -6,7 +6,7 @@ import { createServer } from 'node:http';
 import { readFile } from 'node:fs/promises';
 import { createInterface } from 'node:readline';
 import { extname, join, normalize, resolve } from 'node:path';
-import { gzipSync } from 'node:zlib';
+import { gzipSync, brotliCompressSync, constants } from 'node:zlib';
 import { before, after, afterEach } from 'node:test';
 import { chromium } from 'playwright-core';
 
@@ -18,7 +18,7 @@ export const SUB_PATH = '/some/sub-path/';
 
 const TYPES = { '.html': 'text/html', '.js': 'text/javascript', '.wasm': 'application/wasm', '.css': 'text/css', '.svg': 'image/svg+xml' };
 
-/** Serves dist/ on 127.0.0.1 under SUB_PATH. With `gzip`, sends what the browser accepts
+/** Serves dist/ (or `dir`) on 127.0.0.1 under SUB_PATH (or `base`). With `gzip`, sends what the browser accepts
  * gzipped at level 9, as a static host would (the bundle budget counts those bytes);
  * compressed once, so compressing costs no time in a measurement. With `brotli`, sends the
  * release build's precompressed .br copies instead (.ci/precompress.mjs), as a host set up
@@ -28,8 +28,9 @@ const TYPES = { '.html': 'text/html', '.js': 'text/javascript', '.wasm': 'applic
  * path fetched, `probed` every path only asked about (HEAD: the page checks that the model
  * file is served without downloading it). With `cors`, any origin may fetch the files (as static hosts such as
  * GitHub Pages allow), so pages of another origin can load the widget and the API.
- * `headers` are sent with every response (`Server-Timing: agora-serve`, as .ci/serve.py). */
-export async function serveDist({ gzip = false, brotli = false, isolate = false, cors = false, routes = {}, headers: extra = {} } = {}) {
+ * `headers` are sent with every response (`Server-Timing: agora-serve`, as .ci/serve.py).
+ * With `brotliMissing`, a file without a .br copy is compressed at quality 11 once. */
+export async function serveDist({ gzip = false, brotli = false, isolate = false, cors = false, routes = {}, headers: extra = {}, dir = DIST, base = SUB_PATH, brotliMissing = false } = {}) {
   const compressed = new Map();
   const seen = [];
   const probed = [];
@@ -42,11 +43,11 @@ export async function serveDist({ gzip = false, brotli = false, isolate = false,
       res.setHeader('Cross-Origin-Opener-Policy', 'same-origin');
       res.setHeader('Cross-Origin-Embedder-Policy', 'require-corp');
     }
-    if (!url.pathname.startsWith(SUB_PATH)) { res.writeHead(404).end(); return; }
-    let rel = url.pathname.slice(SUB_PATH.length) || 'index.html';
+    if (!url.pathname.startsWith(base)) { res.writeHead(404).end(); return; }
+    let rel = url.pathname.slice(base.length) || 'index.html';
     if (routes[rel]) return routes[rel](req, res);
-    const file = normalize(join(DIST, rel));
-    if (!file.startsWith(DIST)) { res.writeHead(403).end(); return; }
+    const file = normalize(join(dir, rel));
+    if (!file.startsWith(dir)) { res.writeHead(403).end(); return; }
     try {
       const headers = { 'Content-Type': TYPES[extname(file)] || 'application/octet-stream' };
       const accepted = req.headers['accept-encoding'] || '';
@@ -56,7 +57,9 @@ export async function serveDist({ gzip = false, brotli = false, isolate = false,
         return compressed.get(key);
       };
       const br = brotli && /\bbr\b/.test(accepted)
-        ? await encoded(`br ${file}`, () => readFile(`${file}.br`).catch(() => null)) : null;
+        ? await encoded(`br ${file}`, () => readFile(`${file}.br`).catch(async () => brotliMissing
+          // Another build without .br copies (load-time.mjs's peer): made here as ours are.
+          ? brotliCompressSync(await readFile(file), { params: { [constants.BROTLI_PARAM_QUALITY]: 11 } }) : null)) : null;
       if (br) {
         res.writeHead(200, { ...headers, 'Content-Encoding': 'br', Vary: 'Accept-Encoding' }).end(br);
       } else if (gzip && /\bgzip\b/.test(accepted)) {
@@ -70,7 +73,7 @@ export async function serveDist({ gzip = false, brotli = false, isolate = false,
     } catch { res.writeHead(404).end(); }
   });
   await new Promise(r => server.listen(0, '127.0.0.1', r));
-  return { url: `http://127.0.0.1:${server.address().port}${SUB_PATH}`, seen, probed, close: () => server.close() };
+  return { url: `http://127.0.0.1:${server.address().port}${base}`, seen, probed, close: () => server.close() };
 }
 
 /** Starts the stand-in with a script file from tests/scripts. */

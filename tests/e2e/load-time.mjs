@@ -9,8 +9,16 @@
 // brotli (a host serving the build's precompressed .br files). Prints every run and the
 // median; a figure, not a test.
 //
+// With PEER_DIST set to another debate app's production build (BENCHMARKS.md says which and
+// how it was obtained), that app is loaded in the same run, its cold loads alternating with
+// Agora's, and both medians are printed with their ratio: Agora's setup screen against the
+// peer's first screen (usable when its topic textarea is there), and the recorded debate in
+// the widget against the same peer figure (the peer has no widget).
+//
 // Usage (from the repository root, after a release build):
 //   node tests/e2e/load-time.mjs            # AGORA_LOAD_RUNS=N for other than 5 runs
+//   PEER_DIST=path/to/peer/dist node tests/e2e/load-time.mjs
+import { resolve } from 'node:path';
 import { serveDist, launch } from './harness.mjs';
 
 const RUNS = Number(process.env.AGORA_LOAD_RUNS || 5);
@@ -29,6 +37,16 @@ function watchWidget() {
     else requestAnimationFrame(check);
   };
   requestAnimationFrame(check);
+}
+
+/** In the page: notes when the peer's first screen is usable (its topic field is there). */
+function watchPeer() {
+  new MutationObserver((_, observer) => {
+    if (document.querySelector('textarea')) {
+      window.__agoraUsableAt = performance.now();
+      observer.disconnect();
+    }
+  }).observe(document, { subtree: true, childList: true });
 }
 
 /** In the page: notes when the setup screen becomes usable. */
@@ -62,12 +80,15 @@ async function once(browser, url, watch = watchSetup) {
     await page.goto(url, { waitUntil: 'commit' });
     await page.waitForFunction(() => window.__agoraUsableAt, null, { timeout: 120_000 });
     return await page.evaluate(() => {
-      const wasm = performance.getEntriesByType('resource').find(e => e.name.endsWith('.wasm'));
       const all = performance.getEntriesByType('resource');
+      // The first screen's module (the split's chunks are other .wasm files).
+      const wasm = all.find(e => e.name.endsWith('agora_bg.wasm')) ?? all.find(e => e.name.endsWith('.wasm'));
+      const before = all.filter(e => e.responseEnd <= window.__agoraUsableAt);
       return {
         usable: window.__agoraUsableAt, wasmEnd: wasm?.responseEnd ?? NaN, wasmBytes: wasm?.encodedBodySize ?? NaN,
         // Everything fetched before the screen was usable (the page itself aside).
-        bytes: all.filter(e => e.responseEnd <= window.__agoraUsableAt).reduce((n, e) => n + e.encodedBodySize, 0),
+        bytes: before.reduce((n, e) => n + e.encodedBodySize, 0),
+        files: before.length,
       };
     });
   } finally {
@@ -77,26 +98,47 @@ async function once(browser, url, watch = watchSetup) {
 
 const median = xs => { const s = [...xs].sort((a, b) => a - b); const m = s.length >> 1; return s.length % 2 ? s[m] : (s[m - 1] + s[m]) / 2; };
 const ms = x => `${Math.round(x)} ms`;
+const runsOf = rs => `${rs.map(r => Math.round(r.usable)).join(', ')} ms`;
 
-/** Both figures with the files sent as `encoding` says. */
+/** Every figure with the files sent as `encoding` says; the peer's loads alternate with
+ * Agora's, so both meet the same moments of a shared machine. */
 async function measure(browser, encoding) {
-  const site = await serveDist({ gzip: true, brotli: encoding === 'brotli', routes: { 'widget-host.html': (req, res) => res.writeHead(200, { 'Content-Type': 'text/html' }).end(WIDGET_HOST) } });
+  const brotli = encoding === 'brotli';
+  const site = await serveDist({ gzip: true, brotli, routes: { 'widget-host.html': (req, res) => res.writeHead(200, { 'Content-Type': 'text/html' }).end(WIDGET_HOST) } });
+  // The peer's build names its files from the root ("/assets/…").
+  const peer = process.env.PEER_DIST
+    ? await serveDist({ gzip: true, brotli, brotliMissing: true, dir: resolve(process.env.PEER_DIST), base: '/' }) : null;
   try {
-    await once(browser, site.url); // warm-up: the server compresses each file once
-    const runs = [];
-    for (let i = 0; i < RUNS; i++) runs.push(await once(browser, site.url));
+    // Warm-up: the server compresses each file once.
+    await once(browser, site.url);
+    if (peer) await once(browser, peer.url, watchPeer);
+    const runs = [], theirs = [], widget = [];
+    for (let i = 0; i < RUNS; i++) {
+      runs.push(await once(browser, site.url));
+      if (peer) theirs.push(await once(browser, peer.url, watchPeer));
+      widget.push(await once(browser, `${site.url}widget-host.html`, watchWidget));
+    }
     const usable = median(runs.map(r => r.usable));
     const wasmEnd = median(runs.map(r => r.wasmEnd));
+    const how = brotli ? 'in brotli' : 'gzipped';
     console.log(`  load time to a usable setup screen (10 Mbit/s down, 40 ms RTT, CPU 4x slower, cache off, ${encoding})`);
-    console.log(`    runs:   ${runs.map(r => Math.round(r.usable)).join(', ')} ms`);
-    console.log(`    median: ${ms(usable)} (wasm, ${runs[0].wasmBytes} bytes ${encoding === 'brotli' ? 'in brotli' : 'gzipped'}, downloaded by ${ms(wasmEnd)}; ${runs[0].bytes} bytes fetched in all)`);
-    const widget = [];
-    for (let i = 0; i < RUNS; i++) widget.push(await once(browser, `${site.url}widget-host.html`, watchWidget));
+    console.log(`    runs:   ${runsOf(runs)}`);
+    console.log(`    median: ${ms(usable)} (first module's wasm, ${runs[0].wasmBytes} bytes ${how}, downloaded by ${ms(wasmEnd)}; ${runs[0].bytes} bytes in ${runs[0].files} files fetched by then)`);
+    const ours = median(widget.map(r => r.usable));
     console.log(`  load time to a recorded debate in the widget on a host page (same conditions)`);
-    console.log(`    runs:   ${widget.map(r => Math.round(r.usable)).join(', ')} ms`);
-    console.log(`    median: ${ms(median(widget.map(r => r.usable)))} (${widget[0].bytes} bytes fetched by then: agora.js, the module, its wasm, the widget's styles and the debate)`);
+    console.log(`    runs:   ${runsOf(widget)}`);
+    console.log(`    median: ${ms(ours)} (${widget[0].bytes} bytes fetched by then: agora.js, the module, its wasm, the debate screen's chunks, the widget's styles and the debate)`);
+    if (peer) {
+      const other = median(theirs.map(r => r.usable));
+      console.log(`  the peer (PEER_DIST), its first screen usable (topic field there), same conditions`);
+      console.log(`    runs:   ${runsOf(theirs)}`);
+      console.log(`    median: ${ms(other)} (${theirs[0].bytes} bytes in ${theirs[0].files} files fetched by then)`);
+      console.log(`    ratio, Agora's setup screen to the peer's (${encoding}): ${(usable / other).toFixed(2)}`);
+      console.log(`    ratio, a recorded debate in Agora's widget to the peer's first screen (${encoding}): ${(ours / other).toFixed(2)}`);
+    }
   } finally {
     site.close();
+    peer?.close();
   }
 }
 

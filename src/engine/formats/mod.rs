@@ -88,8 +88,14 @@ pub async fn run(ctx: &DebateCtx) -> Result<(), DebateError> {
 /// Runs the format and records how it ended: `Finished` with the outcome, preceded by an
 /// `Error` event worded for the user when a call failed.
 pub async fn drive(ctx: &DebateCtx) -> super::event::Outcome {
+    conclude(ctx, run(ctx).await)
+}
+
+/// Records how a run ended (what `drive` does after `run`), for a caller that ran the
+/// format its own way (the app fetches the runs in a chunk of their own).
+pub fn conclude(ctx: &DebateCtx, ended: Result<(), DebateError>) -> super::event::Outcome {
     use super::event::Outcome;
-    match run(ctx).await {
+    match ended {
         Ok(()) => {
             ctx.finish(Outcome::Completed, None);
             Outcome::Completed

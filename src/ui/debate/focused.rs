@@ -6,7 +6,7 @@ use leptos::prelude::*;
 use super::head::DebateHead;
 use crate::engine::event::EventKind;
 use crate::engine::finding::Finding;
-use crate::ui::formats::ui_for;
+use crate::ui::formats::views_for;
 use crate::ui::state::{AppState, DebateView};
 
 /// The finding the link opened on, when its format can show it alone.
@@ -17,7 +17,7 @@ pub(super) fn focused_finding(d: DebateView) -> Memo<Option<Finding>> {
         d.findings.with(|all| {
             all.iter()
                 .find(|f| f.key == key)
-                .filter(|f| (ui_for(format).alone)(f).is_some())
+                .filter(|f| (views_for(format).alone)(f).is_some())
                 .cloned()
         })
     })
@@ -47,7 +47,7 @@ pub(super) fn FocusedFinding(focused: Memo<Option<Finding>>) -> impl IntoView {
                     </div>
                 })}
                 <DebateHead whole=false/>
-                {(ui_for(format).alone)(&f)}
+                {(views_for(format).alone)(&f)}
                 {move || if whole_in_link() {
                     view! { <button type="button" id="see-whole" class="secondary" on:click=move |_| d.focus.set(None)>"See the whole debate"</button> }.into_any()
                 } else {

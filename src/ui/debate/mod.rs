@@ -23,7 +23,7 @@ use leptos::prelude::*;
 
 use super::app::navigate;
 use super::fork::{ForkAt, ForkPanel};
-use super::formats::ui_for;
+use super::formats::views_for;
 use super::state::{AppState, DebateView, Route};
 use crate::engine::event::Outcome;
 
@@ -52,7 +52,8 @@ pub fn DebateScreen() -> impl IntoView {
         },
         std::time::Duration::ZERO,
     );
-    let panels = move || (drawn_in.get() >= 1).then(|| format.get().map(|f| (ui_for(f).panels)()));
+    let panels =
+        move || (drawn_in.get() >= 1).then(|| format.get().map(|f| (views_for(f).panels)()));
     let blocks = move || {
         if drawn_in.get() >= 2 {
             drawn()

@@ -10,7 +10,7 @@ use crate::engine::event::{FinishReason, Input};
 use crate::engine::finding::Finding;
 use crate::engine::reading;
 use crate::ui::fork::fork_button;
-use crate::ui::formats::{ui_for, FormatUi, TurnCtx};
+use crate::ui::formats::{views_for, FormatViews, TurnCtx};
 use crate::ui::markdown::Markdown;
 use crate::ui::state::{turn_anchor, AppState, Block, BlockKind, DebateView, TurnStatus, TurnView};
 
@@ -94,9 +94,9 @@ fn Countdown(until_ms: u64) -> impl IntoView {
 }
 
 /// The screens of the debate on screen's format.
-fn this_format(d: DebateView) -> Option<&'static FormatUi> {
+fn this_format(d: DebateView) -> Option<&'static FormatViews> {
     d.config
-        .with_untracked(|c| c.as_ref().map(|c| ui_for(c.format())))
+        .with_untracked(|c| c.as_ref().map(|c| views_for(c.format())))
 }
 
 /// A finding where it happened: in its format's own view, else as one plain line.

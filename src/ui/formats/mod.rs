@@ -40,26 +40,33 @@ mod registry {
         pub view: TurnView,
     }
 
-    /// Everything the shared screens need of one format.
+    /// What the first screen and the view's reducer need of one format. Its drawing on the
+    /// debate screen is apart, in `FormatViews`, so that it goes to the debate screen's
+    /// chunk and the setup screen does not wait for it (`ui::chunks`).
     pub struct FormatUi {
         pub id: FormatId,
         /// One sentence for the format picker.
         pub about: &'static str,
         pub form: fn() -> Box<dyn SetupForm>,
+        /// Whether a finding not tied to a turn stands in the transcript (a format whose
+        /// panel shows all its findings keeps them out of it).
+        pub in_transcript: fn(&Finding) -> bool,
+        /// Whether a call is shown folded, as an analysis call, rather than as a speech.
+        pub folded: fn(Purpose) -> bool,
+    }
+
+    /// How a format draws a debate: only the debate screen reads it.
+    pub struct FormatViews {
+        pub id: FormatId,
         /// Shown above the transcript (panels, a deck, Listen…).
         pub panels: fn() -> AnyView,
         /// A finding drawn in this format's own way where it happened; `None` draws it as
         /// one plain line.
         pub finding: fn(&Finding) -> Option<AnyView>,
-        /// Whether a finding not tied to a turn stands in the transcript (a format whose
-        /// panel shows all its findings keeps them out of it).
-        pub in_transcript: fn(&Finding) -> bool,
         /// What goes under a turn's text (a scorecard, a cut marker, fact checks).
         pub under_turn: fn(TurnCtx) -> AnyView,
         /// Extra classes of a turn (a crux-room turn is set apart).
         pub turn_class: fn(&CallKey) -> &'static str,
-        /// Whether a call is shown folded, as an analysis call, rather than as a speech.
-        pub folded: fn(Purpose) -> bool,
         /// A finding drawn on its own, for a link that opens on it (a crux card, a
         /// forecast); `None` where the format shares no finding alone.
         pub alone: fn(&Finding) -> Option<AnyView>,
@@ -76,6 +83,19 @@ mod registry {
 
     pub fn ui_for(id: FormatId) -> &'static FormatUi {
         FORMATS.iter().find(|f| f.id == id).unwrap_or(&FORMATS[0])
+    }
+
+    /// Every format's drawing, named only by the debate screen.
+    const VIEWS: [FormatViews; 5] = [
+        super::classic::VIEWS,
+        super::duelogic::VIEWS,
+        super::forecast::VIEWS,
+        super::crux::VIEWS,
+        super::council::VIEWS,
+    ];
+
+    pub fn views_for(id: FormatId) -> &'static FormatViews {
+        VIEWS.iter().find(|f| f.id == id).unwrap_or(&VIEWS[0])
     }
 
     // Defaults a format uses where it adds nothing of its own.

@@ -9,7 +9,7 @@ mod scorecard;
 mod setup;
 
 #[cfg(target_arch = "wasm32")]
-pub use ui::UI;
+pub use ui::{UI, VIEWS};
 
 #[cfg(target_arch = "wasm32")]
 mod ui {
@@ -18,7 +18,7 @@ mod ui {
     use super::scorecard::{fact_checks, ModeratorNote, ScoreCard};
     use crate::engine::config::FormatId;
     use crate::engine::finding::{Finding, FindingBody};
-    use crate::ui::formats::{self as f, FormatUi, TurnCtx};
+    use crate::ui::formats::{self as f, FormatUi, FormatViews, TurnCtx};
 
     fn finding(finding: &Finding) -> Option<AnyView> {
         match finding.body {
@@ -50,12 +50,16 @@ mod ui {
         id: FormatId::Classic,
         about: "A moderator and two positions: openings, rounds of argument and rebuttal, closings and a summary.",
         form: super::setup::form,
+        in_transcript: f::every_finding,
+        folded: f::analysis_folded,
+    };
+
+    pub const VIEWS: FormatViews = FormatViews {
+        id: FormatId::Classic,
         panels: f::no_panels,
         finding,
-        in_transcript: f::every_finding,
         under_turn,
         turn_class: f::no_class,
-        folded: f::analysis_folded,
         alone: f::nothing_alone,
     };
 }

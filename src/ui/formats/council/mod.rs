@@ -10,7 +10,7 @@ mod cards;
 mod setup;
 
 #[cfg(target_arch = "wasm32")]
-pub use ui::UI;
+pub use ui::{UI, VIEWS};
 
 #[cfg(target_arch = "wasm32")]
 mod ui {
@@ -19,7 +19,7 @@ mod ui {
     use super::cards::{BallotCard, ChairFailed, RankingCard, VoteCard, WorthCard};
     use crate::engine::config::FormatId;
     use crate::engine::finding::{CouncilFinding, Finding, FindingBody};
-    use crate::ui::formats::{self as f, FormatUi};
+    use crate::ui::formats::{self as f, FormatUi, FormatViews};
     use crate::ui::state::DebateView;
 
     fn finding(finding: &Finding) -> Option<AnyView> {
@@ -59,12 +59,16 @@ mod ui {
         id: FormatId::Council,
         about: "Several models answer on their own, rank each other's answers blind, and a chair writes the final answer with a minority report; Agora says whether deliberating changed the vote.",
         form: super::setup::form,
+        in_transcript: f::every_finding,
+        folded: f::analysis_folded,
+    };
+
+    pub const VIEWS: FormatViews = FormatViews {
+        id: FormatId::Council,
         panels,
         finding,
-        in_transcript: f::every_finding,
         under_turn: f::nothing_under,
         turn_class: f::no_class,
-        folded: f::analysis_folded,
         alone: f::nothing_alone,
     };
 }

@@ -10,7 +10,7 @@ mod setup;
 pub mod share;
 
 #[cfg(target_arch = "wasm32")]
-pub use ui::UI;
+pub use ui::{UI, VIEWS};
 
 #[cfg(target_arch = "wasm32")]
 mod ui {
@@ -20,7 +20,7 @@ mod ui {
     use crate::engine::config::FormatId;
     use crate::engine::formats::crux::paths::CruxPath;
     use crate::engine::CallKey;
-    use crate::ui::formats::{self as f, FormatUi};
+    use crate::ui::formats::{self as f, FormatUi, FormatViews};
 
     fn panels() -> AnyView {
         view! { <CruxPanels/> }.into_any()
@@ -39,12 +39,16 @@ mod ui {
         id: FormatId::Crux,
         about: "Personas argue until they find where they really disagree; a crux room digs it out and a card records it.",
         form: super::setup::form,
+        in_transcript: f::every_finding,
+        folded: f::analysis_folded,
+    };
+
+    pub const VIEWS: FormatViews = FormatViews {
+        id: FormatId::Crux,
         panels,
         finding: finding_view,
-        in_transcript: f::every_finding,
         under_turn: f::nothing_under,
         turn_class,
-        folded: f::analysis_folded,
         alone: super::card::alone,
     };
 }

@@ -10,7 +10,7 @@ mod scorecard;
 mod setup;
 
 #[cfg(target_arch = "wasm32")]
-pub use ui::UI;
+pub use ui::{UI, VIEWS};
 
 #[cfg(target_arch = "wasm32")]
 mod ui {
@@ -20,7 +20,7 @@ mod ui {
     use super::scorecard::{ChairPanel, CutMarker, Interjection, Scorecard};
     use crate::engine::config::{Accountability, FormatId, FormatOptions};
     use crate::engine::finding::{Finding, FindingBody};
-    use crate::ui::formats::{self as f, FormatUi, TurnCtx};
+    use crate::ui::formats::{self as f, FormatUi, FormatViews, TurnCtx};
     use crate::ui::state::{DebateView, TurnStatus};
 
     fn panels() -> AnyView {
@@ -72,12 +72,16 @@ mod ui {
         id: FormatId::Duelogic,
         about: "A podcast: chairs argue from philosophical frameworks and cut each other off; the Arbiter scores every answer.",
         form: super::setup::form,
+        in_transcript: f::every_finding,
+        folded: f::analysis_folded,
+    };
+
+    pub const VIEWS: FormatViews = FormatViews {
+        id: FormatId::Duelogic,
         panels,
         finding,
-        in_transcript: f::every_finding,
         under_turn,
         turn_class: f::no_class,
-        folded: f::analysis_folded,
         alone: f::nothing_alone,
     };
 }

@@ -11,7 +11,7 @@ mod resolve;
 mod setup;
 
 #[cfg(target_arch = "wasm32")]
-pub use ui::UI;
+pub use ui::{UI, VIEWS};
 
 #[cfg(target_arch = "wasm32")]
 mod ui {
@@ -21,7 +21,7 @@ mod ui {
     use crate::engine::config::FormatId;
     use crate::engine::event::Purpose;
     use crate::engine::finding::Finding;
-    use crate::ui::formats::{self as f, FormatUi};
+    use crate::ui::formats::{self as f, FormatUi, FormatViews};
 
     fn panels() -> AnyView {
         view! { <ForecastPanel/> }.into_any()
@@ -42,12 +42,16 @@ mod ui {
         id: FormatId::Forecast,
         about: "A panel of roles argues the odds of each outcome; the judge and the consensus give the forecast.",
         form: super::setup::form,
+        in_transcript,
+        folded,
+    };
+
+    pub const VIEWS: FormatViews = FormatViews {
+        id: FormatId::Forecast,
         panels,
         finding: f::plain_finding,
-        in_transcript,
         under_turn: f::nothing_under,
         turn_class: f::no_class,
-        folded,
         alone: super::panel::alone,
     };
 }

@@ -1,0 +1,87 @@
+// The app is split: the setup screen comes first, every other screen and the formats' runs
+// come in chunks of wasm fetched after it (README, "How the app is split"). A chunk that
+// cannot be fetched (offline, a deploy that replaced the files) says so with a Reload button;
+// the rest of the app keeps working, and nothing is lost.
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { ROOT, serveDist, startStandin, launch, openApp, addConnection } from './harness.mjs';
+
+const DIST = process.env.AGORA_DIST || join(ROOT, 'dist');
+const folder = readdirSync(DIST).find(f => /^wasm-[0-9a-f]+$/.test(f));
+/** Chunk files answered 404 while listed here, as after a deploy that replaced them. */
+const gone = new Set();
+const chunkRoute = name => (req, res) => {
+  if (gone.has(name)) return res.writeHead(404).end();
+  res.writeHead(200, { 'Content-Type': 'application/wasm' }).end(readFileSync(join(DIST, folder, name)));
+};
+const w = {};
+before(async () => {
+  w.site = await serveDist({
+    routes: Object.fromEntries(['split_history.wasm', 'split_formats.wasm'].map(n => [`${folder}/${n}`, chunkRoute(n)])),
+  });
+  w.standin = await startStandin('e2e-classic.json');
+  w.browser = await launch();
+});
+after(async () => { await w.browser?.close(); w.standin?.close(); w.site?.close(); });
+
+test('the first screen comes with the first module, and every chunk follows in the background', async () => {
+  const { page } = await openApp(w.browser, w.site.url);
+  const fetched = await page.evaluate(() => performance.getEntriesByType('resource').map(e => e.name));
+  const chunks = readdirSync(join(DIST, folder)).filter(f => f.startsWith('split_') && f.endsWith('.wasm'));
+  assert.ok(chunks.includes('split_debate.wasm') && chunks.includes('split_formats.wasm'), `chunks: ${chunks}`);
+  // Once usable, every chunk is fetched in the background; History then opens at once.
+  await page.waitForFunction(n => performance.getEntriesByType('resource').filter(e => /split_\w+\.wasm$/.test(e.name)).length >= n, chunks.length);
+  assert.ok(fetched.some(u => u.endsWith('/agora_bg.wasm')), 'the first module');
+  await page.getByRole('link', { name: 'History' }).click();
+  await page.waitForSelector('#history-search', { timeout: 10_000 });
+  assert.equal(await page.locator('.chunk-failed').count(), 0);
+});
+
+test('a screen whose chunk cannot be fetched says so with Reload, and the rest of the app still works', async () => {
+  gone.add('split_history.wasm');
+  try {
+    const context = await w.browser.newContext({ viewport: { width: 390, height: 844 } });
+    const page = await context.newPage();
+    await page.goto(`${w.site.url}?view=history`);
+    const alert = page.locator('.chunk-failed[role="alert"]');
+    await alert.waitFor({ timeout: 15_000 });
+    assert.match(await alert.textContent(), /This part of Agora could not be loaded\..*offline.*newer version.*reload the page/s);
+    await page.screenshot({ path: 'artifacts/chunk-missing-390.png' });
+    // The app around it still answers.
+    await page.getByRole('link', { name: 'New debate' }).click();
+    await page.waitForSelector('#topic');
+    await page.getByRole('link', { name: 'History' }).click();
+    await alert.waitFor();
+    // The files are back: Reload brings the screen.
+    gone.delete('split_history.wasm');
+    await Promise.all([page.waitForEvent('load'), alert.getByRole('button', { name: 'Reload' }).click()]);
+    await page.waitForSelector('#history-search');
+    assert.equal(await page.locator('.chunk-failed').count(), 0);
+    assert.match(await page.title(), /History/);
+    await context.close();
+  } finally {
+    gone.delete('split_history.wasm');
+  }
+});
+
+test('a debate started while the formats\' chunk cannot be fetched stops with a message, and Resume runs it after a reload', async () => {
+  gone.add('split_formats.wasm');
+  try {
+    const { page } = await openApp(w.browser, w.site.url);
+    await addConnection(page, { name: 'Stand-in', url: `${w.standin.base}/v1`, model: 'standin', callHeader: true });
+    await page.fill('#topic', 'Should cities ban private cars from their centres?');
+    await page.fill('#rounds', '1');
+    await page.click('#start');
+    const note = page.locator('.note.error').first();
+    await note.waitFor({ timeout: 30_000 });
+    assert.match(await note.textContent(), /could not load the part of the app that runs debates.*reload the page, then press Resume/);
+    gone.delete('split_formats.wasm');
+    await page.reload();
+    await page.click('#resume');
+    await page.waitForSelector('.badge.done', { timeout: 60_000 });
+  } finally {
+    gone.delete('split_formats.wasm');
+  }
+});
