@@ -79,6 +79,18 @@ const swap = (oldName, newName) => {
 };
 swap(trunkJs, 'agora.js');
 swap(trunkWasm, 'agora_bg.wasm');
+// What the debate screen's chunk needs, from the loader (each module's file and the shared
+// chunks it waits for): a debate link, a share link and the widget fetch them all at once,
+// beside the first module, instead of after it (www/boot.js, www/agora.js).
+const loader = readFileSync(join(target, '__wasm_split.js'), 'utf8');
+const defs = new Map();
+for (const m of loader.matchAll(/(?:const (__chunk_\d+)|export const __wasm_split_load_(\w+)) = [^;]*?new URL\("\.\/([\w.]+)"[\s\S]*?, \[([^\]]*)\]\)/g)) {
+  defs.set(m[1] ?? `split:${m[2]}`, { file: m[3], deps: m[4].split(',').map(d => d.trim()).filter(Boolean) });
+}
+const debate = defs.get('split:debate');
+if (!debate) throw new Error('the loader has no debate chunk (src/ui/chunks.rs\'s DEBATE)');
+const debateFiles = [debate.file, ...debate.deps.map(d => defs.get(d)?.file ?? (() => { throw new Error(`no file for ${d}`); })())];
+html = html.replace(/<script\b([^>]*)data-wasm=/, `<script$1data-debate="${debateFiles.join(' ')}" data-wasm=`);
 // The loader is imported by the glue: fetched beside it rather than after it.
 const loaderLink = `<link rel="modulepreload" href="./${folder}/__wasm_split.js" integrity="${sri('__wasm_split.js')}" crossorigin>`;
 html = html.replace('</head>', `${loaderLink}</head>`);

@@ -9,10 +9,26 @@
 const GLUE = '__AGORA_GLUE__';
 const WASM = '__AGORA_WASM__';
 const CSS = '__AGORA_CSS__';
+// The debate screen's chunk and the shared chunks it needs, beside the glue (README, "How
+// the app is split"): a widget fetches them with the module instead of after it.
+const DEBATE_CHUNKS = '__AGORA_DEBATE_CHUNKS__';
 const AGORA_ORIGIN = new URL(import.meta.url).origin;
 const EVENTS = ['agora-turn', 'agora-finding', 'agora-finished', 'agora-error'];
 
-let loaded;
+let loaded, preloaded;
+/** Starts the debate screen's chunks downloading; the module's loader then takes them from
+ * the browser's preload cache. */
+function preloadDebate() {
+  if (preloaded) return;
+  preloaded = true;
+  const glue = new URL(GLUE, import.meta.url);
+  for (const file of DEBATE_CHUNKS.split(' ').filter(Boolean)) {
+    const link = document.createElement('link');
+    Object.assign(link, { rel: 'preload', as: 'fetch', crossOrigin: 'anonymous', href: new URL(file, glue).href });
+    document.head.append(link);
+  }
+}
+
 function load() {
   // The wasm's download starts with the glue's instead of after it: one round trip less.
   loaded ??= (() => {
@@ -152,6 +168,7 @@ export class AgoraDebateElement extends HTMLElement {
       // later needs it as well), except for a visitor-key widget waiting for its config: that
       // debate runs in Agora's frame, which loads the module itself.
       const module = this.hasAttribute('visitor-key') ? null : load();
+      if (module) preloadDebate();
       module?.catch(() => {}); // awaited below when there is something to show
       const source = await this.#source();
       // Nothing to show yet (the page sets `config` later): wait for it quietly.

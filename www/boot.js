@@ -17,6 +17,16 @@ if (self.document) {
   // Imports beside this file (the in-page model, dist/inpage/, when used).
   window.agoraImport = (url) => import(url);
   const names = document.querySelector('script[data-wasm]').dataset;
+  // A debate link or a share link opens on the debate screen: its chunk's files (README,
+  // "How the app is split") download beside the first module instead of after it.
+  if (/[?&]debate=/.test(location.search) || location.hash.startsWith('#share=')) {
+    const glue = new URL(names.js, location.href);
+    for (const file of (names.debate ?? '').split(' ').filter(Boolean)) {
+      const link = document.createElement('link');
+      Object.assign(link, { rel: 'preload', as: 'fetch', crossOrigin: 'anonymous', href: new URL(file, glue).href });
+      document.head.append(link);
+    }
+  }
   import(names.js).then(async (m) => { await m.default({ module_or_path: names.wasm }); m.startApp(); });
 } else {
   // Every response this origin's pages get, with the two headers added. (The page loads no

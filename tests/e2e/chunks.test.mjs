@@ -6,7 +6,7 @@ import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { ROOT, serveDist, startStandin, launch, openApp, addConnection } from './harness.mjs';
+import { ROOT, serveDist, startStandin, launch, openApp, addConnection, axeAudit } from './harness.mjs';
 
 const DIST = process.env.AGORA_DIST || join(ROOT, 'dist');
 const folder = readdirSync(DIST).find(f => /^wasm-[0-9a-f]+$/.test(f));
@@ -49,6 +49,9 @@ test('a screen whose chunk cannot be fetched says so with Reload, and the rest o
     await alert.waitFor({ timeout: 15_000 });
     assert.match(await alert.textContent(), /This part of Agora could not be loaded\..*offline.*newer version.*reload the page/s);
     await page.screenshot({ path: 'artifacts/chunk-missing-390.png' });
+    await page.setViewportSize({ width: 1440, height: 900 });
+    await page.screenshot({ path: 'artifacts/chunk-missing-1440.png' });
+    assert.deepEqual(await axeAudit(page, 'a missing chunk'), []);
     // The app around it still answers.
     await page.getByRole('link', { name: 'New debate' }).click();
     await page.waitForSelector('#topic');
