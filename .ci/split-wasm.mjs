@@ -21,7 +21,15 @@ const root = resolve(dirname(new URL(import.meta.url).pathname), '..');
 const release = process.env.TRUNK_PROFILE === 'release';
 // The tools .ci/lib.sh installs, also when `trunk build` runs outside it.
 process.env.PATH = [join(root, 'tests/e2e/node_modules/.bin'), join(process.env.HOME ?? '', '.cargo/bin'), process.env.PATH].join(':');
-const run = (cmd, args) => execFileSync(cmd, args, { cwd: root, stdio: ['ignore', 'pipe', 'inherit'] }).toString();
+const run = (cmd, args) => {
+  try {
+    return execFileSync(cmd, args, { cwd: root, stdio: ['ignore', 'pipe', 'inherit'] }).toString();
+  } catch (e) {
+    // A tool .ci/lib.sh installs (ensure_wasm_split, ensure_wasm_bindgen) is missing.
+    if (e.code === 'ENOENT') throw new Error(`${cmd} is not installed: bash .ci/serve (or .ci/test) installs it`);
+    throw e;
+  }
+};
 
 const meta = JSON.parse(run('cargo', ['metadata', '--no-deps', '--format-version', '1']));
 const linked = join(meta.target_directory, 'wasm32-unknown-unknown', release ? 'release' : 'debug', 'agora.wasm');
@@ -35,6 +43,7 @@ const attr = name => {
 const trunkJs = attr('js'), trunkWasm = attr('wasm');
 
 const work = mkdtempSync(join(tmpdir(), 'agora-split-'));
+process.on('exit', () => rmSync(work, { recursive: true, force: true }));
 const split = join(work, 'split'), out = join(work, 'out');
 mkdirSync(split); mkdirSync(out);
 run('wasm-split-cli', ['--target', 'web', '--out-name', 'agora', linked, split]);
@@ -52,6 +61,7 @@ const optimise = (from, to) => new Promise((ok, fail) => {
     ? ['-Oz', '--strip-producers', '--low-memory-unused', '--converge', ...FEATURES, from, '-o', to]
     : ['-O0', '--strip-producers', ...FEATURES, from, '-o', to];
   const p = spawn('wasm-opt', args, { stdio: 'inherit' });
+  p.on('error', e => fail(new Error(`wasm-opt could not run (${e.message}): install npm's binaryen (bash -c 'source .ci/lib.sh && ensure_npm')`)));
   p.on('exit', code => (code === 0 ? ok() : fail(new Error(`wasm-opt failed on ${from}`))));
 });
 const jobs = [[join(out, 'agora_bg.wasm'), join(out, 'agora_bg.wasm')], ...chunks.map(c => [join(split, c), join(out, c)])];
@@ -60,6 +70,7 @@ await Promise.all(Array.from({ length: Math.min(2, availableParallelism()) }, as
   while (queue.length) { const [from, to] = queue.shift(); await optimise(from, to); }
 }));
 
+if (!existsSync(join(out, 'agora.js'))) throw new Error('wasm-bindgen wrote no agora.js');
 const files = readdirSync(out).sort();
 const hash = createHash('sha256');
 for (const f of files) hash.update(f).update(readFileSync(join(out, f)));
@@ -100,4 +111,3 @@ if (!html.includes(`${folder}/agora.js`) || !html.includes(`${folder}/agora_bg.w
 writeFileSync(htmlPath, html);
 const size = f => readFileSync(join(target, f)).length;
 console.log(`split the wasm into ${folder}/: agora_bg.wasm ${size('agora_bg.wasm')} bytes, ${chunks.length} chunks (${chunks.map(size).reduce((a, b) => a + b, 0)} bytes)`);
-if (!existsSync(join(target, 'agora.js'))) throw new Error('wasm-bindgen wrote no agora.js');

@@ -19,7 +19,7 @@ if (self.document) {
   const names = document.querySelector('script[data-wasm]').dataset;
   // A debate link or a share link opens on the debate screen: its chunk's files (README,
   // "How the app is split") download beside the first module instead of after it.
-  if (/[?&]debate=/.test(location.search) || location.hash.startsWith('#share=')) {
+  if (/^\?debate=[^&]/.test(location.search) || location.hash.startsWith('#share=')) {
     const glue = new URL(names.js, location.href);
     for (const file of (names.debate ?? '').split(' ').filter(Boolean)) {
       const link = document.createElement('link');

@@ -24,7 +24,7 @@ impl From<wasm_split_helpers::SplitLoaderError> for ChunkMissing {
 }
 
 /// What a debate says when the code that runs it could not be fetched.
-pub const RUNS_MISSING: &str = "Agora could not load the part of the app that runs debates: you may be offline, or a newer version of Agora has replaced its files. Nothing is lost: reload the page, then press Resume.";
+pub const RUNS_MISSING: &str = "Agora could not load the part of the app that runs debates: you may be offline, or a newer version of Agora has replaced its files. Nothing is lost: reload the page, then resume the debate.";
 
 /// A format's run, living in the chunk.
 pub type RunFormat = for<'a> fn(&'a DebateCtx) -> LocalBoxFuture<'a, Result<(), DebateError>>;

@@ -15,17 +15,7 @@ use std::pin::Pin;
 use leptos::prelude::*;
 use leptos::task::spawn_local;
 
-/// A chunk's file could not be fetched or started (offline, or a newer deploy replaced the
-/// files this page was built with).
-#[derive(Clone, Copy, Debug)]
-pub struct ChunkMissing;
-
-#[cfg(feature = "split")]
-impl From<wasm_split_helpers::SplitLoaderError> for ChunkMissing {
-    fn from(_: wasm_split_helpers::SplitLoaderError) -> Self {
-        ChunkMissing
-    }
-}
+pub use crate::session::chunk::ChunkMissing;
 
 /// A screen's constructor, living in its chunk.
 pub type Screen = fn() -> AnyView;

@@ -79,9 +79,9 @@ test('a debate started while the formats\' chunk cannot be fetched stops with a 
     await page.click('#start');
     const note = page.locator('.note.error').first();
     await note.waitFor({ timeout: 30_000 });
-    assert.match(await note.textContent(), /could not load the part of the app that runs debates.*reload the page, then press Resume/);
+    assert.match(await note.textContent(), /could not load the part of the app that runs debates.*reload the page, then resume the debate/);
     gone.delete('split_formats.wasm');
-    await page.reload();
+    await Promise.all([page.waitForEvent('load'), note.getByRole('button', { name: 'Reload' }).click()]);
     await page.click('#resume');
     await page.waitForSelector('.badge.done', { timeout: 60_000 });
   } finally {

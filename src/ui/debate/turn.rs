@@ -133,6 +133,20 @@ pub(super) fn block_view(block: Block) -> AnyView {
         .into_any(),
         BlockKind::Phase { title } => view! { <h2 class="phase">{title}</h2> }.into_any(),
         BlockKind::Finding(f) => finding_view(expect_context::<DebateView>(), f),
+        // The formats' runs could not be fetched: Reload is what brings them.
+        BlockKind::Note { text, .. } if text == crate::session::chunk::RUNS_MISSING => {
+            let reload = |_| {
+                let _ = window().location().reload();
+            };
+            view! {
+                <p class="note error">
+                    {text}
+                    " "
+                    <button type="button" class="link" on:click=reload>"Reload"</button>
+                </p>
+            }
+            .into_any()
+        }
         BlockKind::Note { text, error } => {
             view! { <p class="note" class:error=error>{text}</p> }.into_any()
         }

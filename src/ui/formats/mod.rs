@@ -1,7 +1,8 @@
 //! Each format's own screens, one folder per format, and the registry that lists them once.
-//! The setup and debate screens and the view's reducer ask `ui_for(format)` for what a
-//! format shows; they never name a format. Adding a format to the screens is its folder
-//! here (a `FormatUi` constant) and one line in `FORMATS`.
+//! The setup screen and the view's reducer ask `ui_for(format)` for what a format needs,
+//! the debate screen `views_for(format)` for how it draws; none names a format. Adding a
+//! format to the screens is its folder here (a `FormatUi` and a `FormatViews` constant)
+//! and one line in `FORMATS` and in `VIEWS`.
 
 pub mod classic;
 pub mod council;
