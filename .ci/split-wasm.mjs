@@ -64,8 +64,7 @@ const optimise = (from, to) => new Promise((ok, fail) => {
   p.on('error', e => fail(new Error(`wasm-opt could not run (${e.message}): install npm's binaryen (bash -c 'source .ci/lib.sh && ensure_npm')`)));
   p.on('exit', code => (code === 0 ? ok() : fail(new Error(`wasm-opt failed on ${from}`))));
 });
-const jobs = [[join(out, 'agora_bg.wasm'), join(out, 'agora_bg.wasm')], ...chunks.map(c => [join(split, c), join(out, c)])];
-const queue = [...jobs];
+const queue = [[join(out, 'agora_bg.wasm'), join(out, 'agora_bg.wasm')], ...chunks.map(c => [join(split, c), join(out, c)])];
 await Promise.all(Array.from({ length: Math.min(2, availableParallelism()) }, async () => {
   while (queue.length) { const [from, to] = queue.shift(); await optimise(from, to); }
 }));
@@ -77,7 +76,6 @@ for (const f of files) hash.update(f).update(readFileSync(join(out, f)));
 const folder = `wasm-${hash.digest('hex').slice(0, 16)}`;
 const target = join(staging, folder);
 renameSync(out, target);
-rmSync(work, { recursive: true, force: true });
 rmSync(join(staging, trunkJs), { force: true });
 rmSync(join(staging, trunkWasm), { force: true });
 

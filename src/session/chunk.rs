@@ -45,9 +45,10 @@ async fn runner() -> Result<RunFormat, ChunkMissing> {
     Ok(run_format)
 }
 
-/// Fetches the formats' runs ahead of the first Start; whether they are here.
-pub async fn prefetch() -> bool {
-    runner().await.is_ok()
+/// Fetches the formats' runs ahead of the first Start. A failure is said by the debate
+/// that needs them, which tries again.
+pub async fn prefetch() {
+    let _ = runner().await;
 }
 
 /// Runs the configured format to its end, once its chunk is here.

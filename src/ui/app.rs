@@ -185,64 +185,59 @@ pub fn App() -> impl IntoView {
     // The session is built at once, on a store still opening: the setup screen is usable
     // before IndexedDB answers, and the first read or write waits for it.
     let store = OpeningStore::new(async move {
-        let store: Rc<dyn Store> = match IdbStore::open("agora").await {
-            Ok(s) => Rc::new(s),
+        match IdbStore::open("agora").await {
+            Ok(s) => Rc::new(s) as Rc<dyn Store>,
             Err(e) => {
                 state.notice.set(Some(format!(
                     "{e}. Debates will not be kept after this tab closes."
                 )));
                 Rc::new(MemoryStore::new())
             }
-        };
-        store
+        }
     });
     let opening = store.clone();
     spawn_local(async move {
         opening.opened().await;
     });
-    {
-        let store: Rc<dyn Store> = Rc::new(store);
-        let mut connections = vec![
-            Connection::local_model(),
-            Connection::in_browser(),
-            Connection::demo(),
-        ];
-        connections.extend(crate::session::saved::load_connections());
-        let s = Session::new(browser::env(store), connections);
-        connect_listener(&s, state);
-        // A connection whose server refused a schema form (or answered one) keeps what was
-        // found, so the next visit does not ask again.
-        let weak = Rc::downgrade(&s);
-        s.on_connections_learned(move || {
-            if let Some(s) = weak.upgrade() {
-                crate::session::saved::save_connections(&s.connections());
-                state
-                    .connections_version
-                    .set(state.connections_version.get_untracked() + 1);
-            }
-        });
-        // Which no-key connection to start a visitor on: found beside the first screen,
-        // never before it (the setup picks it up when it comes).
-        let probe = s.clone();
-        spawn_local(async move {
-            let found = browser::no_key_choices(probe).await;
-            state.no_key.set(Some(found));
-        });
-        session.set(s);
-        state.ready.set(true);
-        open_route(state, state.route.get_untracked());
-        // Once the first screen is drawn, the other screens' chunks and the formats' runs
-        // come, all at once, so Start or a link finds them here.
-        set_timeout(
-            || {
-                chunks::prefetch(&chunks::ALL);
-                spawn_local(async {
-                    crate::session::chunk::prefetch().await;
-                });
-            },
-            std::time::Duration::ZERO,
-        );
-    }
+    let store: Rc<dyn Store> = Rc::new(store);
+    let mut connections = vec![
+        Connection::local_model(),
+        Connection::in_browser(),
+        Connection::demo(),
+    ];
+    connections.extend(crate::session::saved::load_connections());
+    let s = Session::new(browser::env(store), connections);
+    connect_listener(&s, state);
+    // A connection whose server refused a schema form (or answered one) keeps what was
+    // found, so the next visit does not ask again.
+    let weak = Rc::downgrade(&s);
+    s.on_connections_learned(move || {
+        if let Some(s) = weak.upgrade() {
+            crate::session::saved::save_connections(&s.connections());
+            state
+                .connections_version
+                .set(state.connections_version.get_untracked() + 1);
+        }
+    });
+    // Which no-key connection to start a visitor on: found beside the first screen,
+    // never before it (the setup picks it up when it comes).
+    let probe = s.clone();
+    spawn_local(async move {
+        let found = browser::no_key_choices(probe).await;
+        state.no_key.set(Some(found));
+    });
+    session.set(s);
+    state.ready.set(true);
+    open_route(state, state.route.get_untracked());
+    // Once the first screen is drawn, the other screens' chunks and the formats' runs
+    // come, all at once, so Start or a link finds them here.
+    set_timeout(
+        || {
+            chunks::prefetch(&chunks::ALL);
+            spawn_local(crate::session::chunk::prefetch());
+        },
+        std::time::Duration::ZERO,
+    );
 
     let _ = window_event_listener(leptos::ev::popstate, move |_| {
         open_route(state, route_from_location())
