@@ -151,6 +151,8 @@ release_build() {
   [ -f "$ROOT/$dist/index.html" ] || { echo "the release build failed" >&2; return 1; }
   node "$ROOT/.ci/minify-js.mjs" "$ROOT/$dist"
   node "$ROOT/.ci/api-entry.mjs" "$ROOT/$dist"
+  # After the files it loads are final (their integrity is in index.html), before compressing.
+  node "$ROOT/.ci/prerender.mjs" "$ROOT/$dist"
   check_csp "$ROOT/$dist/index.html"
   copy_inpage "$ROOT/$dist"
   copy_pdf "$ROOT/$dist"

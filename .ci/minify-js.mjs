@@ -17,11 +17,13 @@ let html = await readFile(join(dist, 'index.html'), 'utf8');
 // boot.js (www/boot.js, the starter the Content Security Policy allows instead of an inline
 // script, and the service worker of the in-page model's threads) and frame.js (the visitor-key
 // widget's frame) are a few lines of our own and carry no integrity hash: minified as they
-// are, nothing to refresh.
-const OWN = ['boot.js', 'frame.js'];
+// are, nothing to refresh. So is shell.js (www/shell.js, the prerendered setup screen's
+// script), a classic script rather than a module: it runs before the page is painted.
+const OWN = ['boot.js', 'frame.js', 'shell.js'];
 for (const name of OWN) {
   const path = join(dist, name);
-  const out = await minify(await readFile(path, 'utf8'), { module: true, compress: { passes: 2 }, mangle: true });
+  const module = name !== 'shell.js';
+  const out = await minify(await readFile(path, 'utf8'), { module, compress: { passes: 2 }, mangle: true });
   await writeFile(path, out.code);
 }
 // The wasm's glue and its chunks' loader sit in the split's folder (.ci/split-wasm.mjs).

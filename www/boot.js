@@ -27,7 +27,16 @@ if (self.document) {
       document.head.append(link);
     }
   }
-  import(names.js).then(async (m) => { await m.default({ module_or_path: names.wasm }); m.startApp(); });
+  // The app starts behind the prerendered setup screen (www/shell.js), which then hands
+  // over what the visitor did in it and steps aside.
+  import(names.js).then(async (m) => {
+    await m.default({ module_or_path: names.wasm });
+    m.startApp();
+    await window.agoraShell?.takeOver();
+  }).catch((e) => {
+    console.error(e);
+    window.agoraShell?.failed(`The app's files did not load (${e?.message ?? e}): check the connection and reload.`);
+  });
 } else {
   // Every response this origin's pages get, with the two headers added. (The page loads no
   // cross-origin resource without CORS, so no opaque response comes through here.) The

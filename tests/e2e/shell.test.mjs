@@ -1,0 +1,135 @@
+// The setup screen is in the page before the wasm (README, "The prerendered setup screen"):
+// a visitor can type a topic, pick a format and a connection and press Start while the app
+// downloads, and the app, once started, does all of it again on its own screen and takes
+// the copy's place without losing a keystroke or the caret. Other addresses never show it,
+// and an app that cannot start says so on it instead of waiting for ever.
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { serveDist, launch, axeAudit } from './harness.mjs';
+
+const w = {};
+before(async () => {
+  w.site = await serveDist({ gzip: true });
+  w.browser = await launch();
+});
+after(async () => { await w.browser?.close(); w.site?.close(); });
+
+/** A page whose first module is held back until `release()` (or refused with `fail`). */
+async function heldBack({ width = 390, fail = false, path = '' } = {}) {
+  const context = await w.browser.newContext({ viewport: { width, height: 844 } });
+  // No local model answers: the visitor's computer has none.
+  await context.route('http://127.0.0.1:8081/**', r => r.abort('connectionrefused'));
+  const page = await context.newPage();
+  let release;
+  const gate = new Promise(r => { release = r; });
+  await page.route(/agora_bg\.wasm$/, async route => (fail ? route.fulfill({ status: 404 }) : gate.then(() => route.continue())));
+  await page.goto(`${w.site.url}${path}`);
+  return { page, context, release };
+}
+
+const shell = page => page.locator('#agora-shell');
+/** The app's own screen is shown (the copy has stepped aside). */
+const appShown = page => page.waitForSelector('#start:not([disabled])', { timeout: 30_000 });
+
+test('the setup screen is there before the wasm, and is accessible', async () => {
+  const { page, context, release } = await heldBack();
+  const copy = shell(page);
+  await copy.getByRole('textbox', { name: 'Topic' }).waitFor();
+  assert.equal(await page.locator('#topic').count(), 0, 'the app has not drawn anything yet');
+  assert.ok(await copy.getByRole('button', { name: 'Start debate' }).isEnabled());
+  assert.ok(await copy.getByRole('radio', { name: /Classic/ }).isChecked(), 'the default format is picked');
+  await page.screenshot({ path: 'artifacts/shell-390.png', fullPage: true });
+  await page.setViewportSize({ width: 1440, height: 900 });
+  await page.screenshot({ path: 'artifacts/shell-1440.png' });
+  assert.deepEqual(await axeAudit(page, 'the prerendered setup screen'), []);
+  release();
+  await appShown(page);
+  assert.equal(await shell(page).count(), 0, 'the copy is gone once the app runs');
+  await context.close();
+});
+
+test('what is typed before the app starts stays, with the focus and the caret, and typing goes on', async () => {
+  const { page, context, release } = await heldBack();
+  const topic = shell(page).getByRole('textbox', { name: 'Topic' });
+  await topic.click();
+  await page.keyboard.type('Should cities tax');
+  assert.match(await shell(page).locator('.field .hint').first().textContent(), /^17 \/ 2000 characters/, 'the copy counts too');
+  await page.keyboard.press('ArrowLeft');
+  await page.keyboard.press('ArrowLeft');
+  release();
+  await appShown(page);
+  assert.equal(await page.locator('#topic').inputValue(), 'Should cities tax');
+  assert.equal(await page.evaluate(() => document.activeElement?.id), 'topic', 'the focus moved to the app\'s own field');
+  assert.equal(await page.evaluate(() => document.activeElement.selectionStart), 15, 'the caret stayed where it was');
+  await page.keyboard.press('End');
+  await page.keyboard.type(' cars?');
+  assert.equal(await page.locator('#topic').inputValue(), 'Should cities tax cars?');
+  // The app counts what was typed in the copy as its own.
+  assert.match(await page.locator('.field .hint').first().textContent(), /^23 \/ 2000 characters/);
+  await context.close();
+});
+
+test('a format, a connection, a section opened and a Start pressed before the app starts are all carried out', async () => {
+  const { page, context, release } = await heldBack();
+  const copy = shell(page);
+  await copy.getByRole('radio', { name: /Duelogic/ }).click();
+  // The picked card is marked at once.
+  assert.match(await copy.locator('label.format', { hasText: 'Duelogic' }).getAttribute('class'), /selected/);
+  await copy.getByRole('button', { name: 'Should voting be compulsory in democracies?' }).click();
+  assert.equal(await copy.getByRole('textbox', { name: 'Topic' }).inputValue(), 'Should voting be compulsory in democracies?');
+  await copy.getByRole('combobox', { name: 'Connection' }).selectOption('demo');
+  await copy.locator('details.costs > summary').click();
+  await copy.getByRole('button', { name: 'Start debate' }).click();
+  assert.equal(await copy.locator('#shell-start').textContent(), 'Starting…', 'the press is acknowledged');
+  assert.equal(await copy.locator('#shell-start').getAttribute('aria-busy'), 'true');
+  release();
+  // The debate starts, with the format, topic and connection picked in the copy.
+  await page.waitForSelector('section.debate', { timeout: 30_000 });
+  assert.match(await page.locator('section.debate h1, section.debate h2').first().textContent(), /Should voting be compulsory in democracies\?/);
+  assert.match(page.url(), /[?&]debate=/);
+  await page.waitForSelector('.badge.done', { timeout: 90_000 });
+  assert.equal(await page.locator('.turn[data-status="failed"], .note.error').count(), 0);
+  assert.ok(await page.locator('.chair-panel').count() > 0, 'a Duelogic debate: its chairs\' panel');
+  assert.ok(await page.locator('.scorecard').count() > 0, 'the Arbiter scored it');
+  await context.close();
+});
+
+test('a section opened and a field filled before the app starts are kept when nothing is pressed', async () => {
+  const { page, context, release } = await heldBack({ width: 1440 });
+  const copy = shell(page);
+  await copy.locator('details.costs > summary').click();
+  await copy.getByRole('spinbutton', { name: /Spending cap/ }).fill('0.25');
+  await copy.getByRole('spinbutton', { name: 'Rounds of argument' }).fill('3');
+  release();
+  await appShown(page);
+  assert.ok(await page.locator('details.costs').evaluate(d => d.open), 'the section stays open');
+  assert.equal(await page.locator('#spending-cap').inputValue(), '0.25');
+  assert.equal(await page.locator('#rounds').inputValue(), '3');
+  assert.match(await page.locator('#plan').textContent(), /model calls planned/);
+  await context.close();
+});
+
+test('the addresses of other screens never show the setup screen first', async () => {
+  for (const path of ['?view=history', '?view=ledger', '?view=tournaments', '?debate=d-1-x', '#share=1.abc']) {
+    const { page, context, release } = await heldBack({ path });
+    await page.waitForLoadState('domcontentloaded');
+    assert.ok(await shell(page).isHidden(), `${path}: the copy is hidden`);
+    release();
+    await context.close();
+  }
+});
+
+test('an app that cannot start says so on the setup screen, with Reload, and keeps what was typed', async () => {
+  const { page, context } = await heldBack({ fail: true });
+  const copy = shell(page);
+  await copy.getByRole('textbox', { name: 'Topic' }).fill('Is nuclear power essential?');
+  const alert = copy.getByRole('alert');
+  await alert.waitFor({ timeout: 15_000 });
+  assert.match(await alert.textContent(), /Agora could not start\..*check the connection and reload.*Nothing you typed was sent anywhere/s);
+  assert.ok(await copy.getByRole('button', { name: 'Start debate' }).isDisabled(), 'Start no longer promises anything');
+  assert.equal(await copy.getByRole('textbox', { name: 'Topic' }).inputValue(), 'Is nuclear power essential?');
+  await page.screenshot({ path: 'artifacts/shell-failed-390.png' });
+  assert.deepEqual(await axeAudit(page, 'the setup screen of an app that could not start'), []);
+  await Promise.all([page.waitForEvent('load'), alert.getByRole('button', { name: 'Reload' }).click()]);
+  await context.close();
+});
