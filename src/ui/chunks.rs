@@ -92,12 +92,24 @@ pub fn prefetch(chunks: &'static [&'static Chunk]) {
     }
 }
 
+/// How long "Loading…" may show before it says the wait is unusual: a chunk is a few
+/// hundred KB, well under a second on a slow phone's connection (BENCHMARKS.md).
+const SLOW: std::time::Duration = std::time::Duration::from_secs(6);
+
 /// Draws a chunk's screen: at once when it is here, else when it arrives, or a message with
-/// Reload when it cannot be fetched.
+/// Reload when it cannot be fetched. A fetch that neither arrives nor fails (a connection
+/// that stopped answering) says so after a while, with Reload, and keeps waiting.
 #[component]
 pub fn Lazy(chunk: &'static Chunk) -> impl IntoView {
     let state = RwSignal::new(loaded(chunk).map(Ok));
+    let slow = RwSignal::new(false);
     if state.get_untracked().is_none() {
+        set_timeout(
+            move || {
+                let _ = slow.try_set(true);
+            },
+            SLOW,
+        );
         spawn_local(async move {
             let result = fetch(chunk).await;
             // The screen may have been left meanwhile.
@@ -105,18 +117,32 @@ pub fn Lazy(chunk: &'static Chunk) -> impl IntoView {
         });
     }
     move || match state.get() {
+        None if slow.get() => view! { <ChunkSlow/> }.into_any(),
         None => view! { <p class="chunk-wait muted" aria-busy="true">"Loading…"</p> }.into_any(),
         Some(Ok(screen)) => screen(),
         Some(Err(ChunkMissing)) => view! { <ChunkFailed/> }.into_any(),
     }
 }
 
+fn reload(_: leptos::ev::MouseEvent) {
+    let _ = window().location().reload();
+}
+
+/// The message for a part of the app that is taking unusually long to arrive.
+#[component]
+fn ChunkSlow() -> impl IntoView {
+    view! {
+        <div class="chunk-wait chunk-slow" role="status">
+            <strong>"Still loading this part of Agora…"</strong>
+            <p>"The connection is slow or has stopped answering. Agora keeps waiting; reloading the page tries again from the start."</p>
+            <button type="button" class="secondary" on:click=reload>"Reload"</button>
+        </div>
+    }
+}
+
 /// The message for a part of the app that could not be fetched.
 #[component]
 fn ChunkFailed() -> impl IntoView {
-    let reload = |_| {
-        let _ = window().location().reload();
-    };
     view! {
         <div class="chunk-failed" role="alert">
             <strong>"This part of Agora could not be loaded."</strong>

@@ -12,8 +12,11 @@ const DIST = process.env.AGORA_DIST || join(ROOT, 'dist');
 const folder = readdirSync(DIST).find(f => /^wasm-[0-9a-f]+$/.test(f));
 /** Chunk files answered 404 while listed here, as after a deploy that replaced them. */
 const gone = new Set();
-const chunkRoute = name => (req, res) => {
+/** Chunk files whose answer waits for the promise listed here (a connection that stalls). */
+const held = new Map();
+const chunkRoute = name => async (req, res) => {
   if (gone.has(name)) return res.writeHead(404).end();
+  await held.get(name);
   res.writeHead(200, { 'Content-Type': 'application/wasm' }).end(readFileSync(join(DIST, folder, name)));
 };
 const w = {};
@@ -86,5 +89,30 @@ test('a debate started while the formats\' chunk cannot be fetched stops with a 
     await page.waitForSelector('.badge.done', { timeout: 60_000 });
   } finally {
     gone.delete('split_formats.wasm');
+  }
+});
+
+test('a screen whose chunk stalls says so after a while, with Reload, and appears when the chunk arrives', async () => {
+  let arrive;
+  held.set('split_history.wasm', new Promise(r => { arrive = r; }));
+  try {
+    const context = await w.browser.newContext({ viewport: { width: 390, height: 844 } });
+    const page = await context.newPage();
+    await page.goto(`${w.site.url}?view=history`);
+    await page.locator('.chunk-wait[aria-busy="true"]').waitFor();
+    const slow = page.locator('.chunk-slow[role="status"]');
+    await slow.waitFor({ timeout: 15_000 });
+    assert.match(await slow.textContent(), /Still loading this part of Agora….*slow or has stopped answering.*keeps waiting/s);
+    assert.ok(await slow.getByRole('button', { name: 'Reload' }).isVisible());
+    await page.screenshot({ path: 'artifacts/chunk-slow-390.png' });
+    assert.deepEqual(await axeAudit(page, 'a stalled chunk'), []);
+    // It kept waiting: the screen comes as soon as the file does.
+    arrive();
+    await page.waitForSelector('#history-search', { timeout: 15_000 });
+    assert.equal(await page.locator('.chunk-slow, .chunk-failed').count(), 0);
+    await context.close();
+  } finally {
+    arrive();
+    held.delete('split_history.wasm');
   }
 });
