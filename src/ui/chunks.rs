@@ -140,13 +140,19 @@ fn ChunkSlow() -> impl IntoView {
     }
 }
 
+/// A part of the app that could not be fetched: what happened, then why and what to do.
+pub const MISSING: [&str; 2] = [
+    "This part of Agora could not be loaded.",
+    "You may be offline, or a newer version of Agora has replaced the files this page came with. Your debates are kept: reload the page to go on.",
+];
+
 /// The message for a part of the app that could not be fetched.
 #[component]
 fn ChunkFailed() -> impl IntoView {
     view! {
         <div class="chunk-failed" role="alert">
-            <strong>"This part of Agora could not be loaded."</strong>
-            <p>"You may be offline, or a newer version of Agora has replaced the files this page came with. Your debates are kept: reload the page to go on."</p>
+            <strong>{MISSING[0]}</strong>
+            <p>{MISSING[1]}</p>
             <button type="button" on:click=reload>"Reload"</button>
         </div>
     }

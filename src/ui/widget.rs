@@ -257,8 +257,16 @@ fn WidgetView(options: WidgetOptions, dispatch: Dispatch, alive: Rc<Cell<bool>>)
     let problem = RwSignal::new(None::<String>);
     let live = StoredValue::new_local(None::<Live>);
     let started = RwSignal::new(false);
-    // The debate screen's chunk, fetched at once beside the debate it will show.
-    chunks::prefetch(&[&chunks::DEBATE]);
+    // The debate screen's chunk, fetched at once beside the debate it will show. If it
+    // cannot be fetched, the widget shows why (`Lazy`) and the host page hears it too.
+    {
+        let dispatch = dispatch.clone();
+        spawn_local(async move {
+            if chunks::fetch(&chunks::DEBATE).await.is_err() {
+                dispatch.error(&chunks::MISSING.join(" "));
+            }
+        });
+    }
     let fail = {
         let dispatch = dispatch.clone();
         move |message: String| {

@@ -22,7 +22,11 @@ const chunkRoute = name => async (req, res) => {
 const w = {};
 before(async () => {
   w.site = await serveDist({
-    routes: Object.fromEntries(['split_history.wasm', 'split_formats.wasm'].map(n => [`${folder}/${n}`, chunkRoute(n)])),
+    routes: {
+      ...Object.fromEntries(['split_history.wasm', 'split_formats.wasm', 'split_debate.wasm'].map(n => [`${folder}/${n}`, chunkRoute(n)])),
+      'widget-host.html': (req, res) => res.writeHead(200, { 'Content-Type': 'text/html' })
+        .end('<!doctype html><html lang="en"><title>A host page</title><script type="module" src="./agora.js"></script><agora-debate id="d" src="examples/duelogic.json"></agora-debate></html>'),
+    },
   });
   w.standin = await startStandin('e2e-classic.json');
   w.browser = await launch();
@@ -114,5 +118,24 @@ test('a screen whose chunk stalls says so after a while, with Reload, and appear
   } finally {
     arrive();
     held.delete('split_history.wasm');
+  }
+});
+
+test('a widget whose debate screen cannot be fetched says so inside it, and the host page hears it', async () => {
+  gone.add('split_debate.wasm');
+  try {
+    const context = await w.browser.newContext({ viewport: { width: 390, height: 844 } });
+    const page = await context.newPage();
+    await page.addInitScript(() => {
+      window.heard = new Promise(ok => document.addEventListener('agora-error', e => ok(e.detail.message)));
+    });
+    await page.goto(`${w.site.url}widget-host.html`);
+    const alert = page.locator('#d .chunk-failed[role="alert"]');
+    await alert.waitFor({ timeout: 15_000 });
+    assert.match(await alert.textContent(), /This part of Agora could not be loaded\..*offline.*newer version/s);
+    assert.match(await page.evaluate(() => window.heard), /^This part of Agora could not be loaded\. You may be offline/);
+    await context.close();
+  } finally {
+    gone.delete('split_debate.wasm');
   }
 });
