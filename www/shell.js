@@ -14,9 +14,10 @@
 (() => {
   const root = document.documentElement;
   // The setup's address: no screen named in the query, no shared debate in the fragment
-  // (the same rule as Route::parse).
+  // (the same rule as Route::parse, which reads every pair: an empty id names nothing).
   const q = new URLSearchParams(location.search);
-  const names = ['debate', 'tournament'].some(k => q.get(k)) || ['history', 'ledger', 'tournaments'].includes(q.get('view'));
+  const names = ['debate', 'tournament'].some(k => q.getAll(k).some(Boolean))
+    || q.getAll('view').some(v => ['history', 'ledger', 'tournaments'].includes(v));
   if (names || location.hash.startsWith('#share=')) return;
   root.classList.add('shell-on');
 

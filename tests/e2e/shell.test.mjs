@@ -110,11 +110,19 @@ test('a section opened and a field filled before the app starts are kept when no
 });
 
 test('the addresses of other screens never show the setup screen first', async () => {
-  for (const path of ['?view=history', '?view=ledger', '?view=tournaments', '?debate=d-1-x', '#share=1.abc']) {
+  for (const path of ['?view=history', '?view=ledger', '?view=tournaments', '?debate=d-1-x', '#share=1.abc', '?debate=&view=other&view=ledger']) {
     const { page, context, release } = await heldBack({ path });
     await page.waitForLoadState('domcontentloaded');
     assert.ok(await shell(page).isHidden(), `${path}: the copy is hidden`);
     release();
+    await context.close();
+  }
+  // Addresses that name no screen open the setup, copy first.
+  for (const path of ['?debate=', '?view=other', '#section']) {
+    const { page, context, release } = await heldBack({ path });
+    await shell(page).getByRole('textbox', { name: 'Topic' }).waitFor();
+    release();
+    await appShown(page);
     await context.close();
   }
 });
