@@ -33,16 +33,51 @@ const browser = await launch();
 let shell;
 try {
   const page = await (await browser.newContext({ viewport: { width: 1280, height: 900 } })).newPage();
-  // The copy is what a first visitor sees before anything answered: the local model's probe
-  // never answers here, so no "not answering" wording is frozen into the page.
-  await page.route(/:8081\//, () => {});
+  const problems = [];
+  page.on('pageerror', e => problems.push(e.message));
+  // The copy is what a first visitor sees before anything answered. The copy is taken the
+  // moment Start is enabled, and the checks for a connection that works without a key (the
+  // local model, a model file beside the app) are held meanwhile, so no answer of this
+  // machine's is frozen into the page.
+  await page.route(/:8081\/|\/models\//, () => {});
   await page.goto(site.url);
   await page.waitForSelector('#start:not([disabled])');
+  // The parts of the form that belong to the first format: those another format draws
+  // otherwise (shell.js sets them aside when the visitor picks another format in the copy).
+  await page.evaluate(async () => {
+    const form = document.querySelector('form.setup');
+    const tick = () => new Promise(r => setTimeout(r, 50));
+    const html = () => [...form.children].map(c => c.outerHTML);
+    const base = html();
+    const own = form.querySelector('input[name="format"]:checked');
+    const differs = new Set();
+    for (const radio of form.querySelectorAll('input[name="format"]')) {
+      if (radio === own) continue;
+      radio.click();
+      await tick();
+      const now = new Set(html());
+      base.forEach((h, i) => { if (!now.has(h)) differs.add(i); });
+    }
+    own.click();
+    await tick();
+    if (html().join() !== base.join()) throw new Error('the setup form did not come back as it was after trying the other formats');
+    // What every format shares (the formats, the topic, the connection, Start) stays usable.
+    const shared = '#topic, #connection, #start, input[name="format"]';
+    [...form.children].forEach((child, i) => {
+      if (!differs.has(i)) return;
+      if (!child.querySelector(shared) && !child.matches(shared)) child.setAttribute('data-shell-format-part', '');
+      // The row with Start: only its planned-calls line is the format's.
+      else if (child.querySelector('#start')) child.querySelector('#plan')?.setAttribute('data-shell-format-part', '');
+    });
+  });
   shell = await page.evaluate(() => {
     const copy = document.createElement('div');
     for (const child of document.body.children) {
       if (!['SCRIPT', 'NOSCRIPT'].includes(child.tagName)) copy.append(child.cloneNode(true));
     }
+    // Nothing the app says about this machine or a failure may ship in every page.
+    const said = copy.querySelector('#panic, .notice, [role="alert"], #no-key');
+    if (said) throw new Error(`the setup screen showed something it should not keep: ${said.outerHTML.slice(0, 200)}`);
     // Every control's state, as attributes (the clone has the same controls in the same order).
     const originals = [...document.body.querySelectorAll('input, textarea, select')]
       .filter(e => !e.closest('script, noscript'));
@@ -50,32 +85,46 @@ try {
     if (originals.length !== copies.length) throw new Error('the copy lost a control');
     originals.forEach((from, i) => {
       const to = copies[i];
+      // A state the app sets as a property (`prop:disabled`) is an attribute in the copy.
+      to.toggleAttribute('disabled', from.disabled);
       if (from.tagName === 'TEXTAREA') to.textContent = from.value;
       else if (from.tagName === 'SELECT') {
         [...from.options].forEach((o, j) => to.options[j].toggleAttribute('selected', o.selected));
       } else if (from.type === 'checkbox' || from.type === 'radio') to.toggleAttribute('checked', from.checked);
       else if (from.type !== 'file') to.setAttribute('value', from.value);
     });
+    const buttons = [...copy.querySelectorAll('button')];
+    [...document.body.querySelectorAll('button')].forEach((b, i) => buttons[i]?.toggleAttribute('disabled', b.disabled));
+    // A browser restoring the copy's fields on a reload would fill them without an event,
+    // and the app would never hear of it.
+    copy.querySelectorAll('form').forEach(f => f.setAttribute('autocomplete', 'off'));
     // Ids and the attributes that point at them get the prefix.
-    const refs = ['for', 'aria-labelledby', 'aria-describedby', 'aria-controls', 'list', 'form'];
+    const refs = ['for', 'aria-labelledby', 'aria-describedby', 'aria-controls', 'aria-owns', 'aria-details',
+      'aria-errormessage', 'aria-activedescendant', 'aria-flowto', 'list', 'form', 'headers', 'popovertarget'];
     for (const e of copy.querySelectorAll('*')) {
       if (e.id) e.id = `shell-${e.id}`;
       for (const name of refs) {
-        const v = e.getAttribute(name);
-        if (v) e.setAttribute(name, v.split(/\s+/).map(id => `shell-${id}`).join(' '));
+        const ids = e.getAttribute(name)?.trim();
+        if (ids) e.setAttribute(name, ids.split(/\s+/).map(id => `shell-${id}`).join(' '));
       }
+      const href = e.getAttribute('href');
+      if (e.tagName === 'A' && href?.startsWith('#') && href.length > 1) e.setAttribute('href', `#shell-${href.slice(1)}`);
     }
-    // Links relative to the page, whatever path it was served from here.
+    // The app's own addresses, relative to the page whatever path it was served from here.
     for (const a of copy.querySelectorAll('a[href]')) {
       const url = new URL(a.getAttribute('href'), location.href);
-      if (url.origin === location.origin) a.setAttribute('href', `./${url.search}${url.hash}`);
+      if (url.origin === location.origin && url.pathname === location.pathname) a.setAttribute('href', `./${url.search}${url.hash}`);
     }
+    // No inline style or handler (the page's Content Security Policy would refuse them).
+    const inline = [...copy.querySelectorAll('*')].find(e => e.hasAttribute('style') || [...e.attributes].some(a => a.name.startsWith('on')));
+    if (inline) throw new Error(`the copy holds an inline style or handler: ${inline.outerHTML.slice(0, 200)}`);
     const walker = document.createTreeWalker(copy, NodeFilter.SHOW_COMMENT);
     const comments = [];
     while (walker.nextNode()) comments.push(walker.currentNode);
     comments.forEach(c => c.remove());
     return copy.innerHTML;
   });
+  if (problems.length) throw new Error(`the app failed while being copied: ${problems.join('; ')}`);
 } finally {
   await browser.close();
   site.close();
@@ -85,7 +134,8 @@ if (!shell.includes('id="shell-topic"') || !shell.includes('id="shell-start"')) 
 }
 // Its script runs before the copy is parsed, so nothing is painted before it decides whether
 // to show it; placed in the body, after the head's preloads, it delays none of them.
-const out = html.replace(/<\/noscript>/, `</noscript><script src="./shell.js"></script>${MARK}>${shell}</div>`);
+// A function, so a `$` in the copy's text is never read as a replacement pattern.
+const out = html.replace(/<\/noscript>/, () => `</noscript><script src="./shell.js"></script>${MARK}>${shell}</div>`);
 if (out === html) throw new Error('index.html has no <noscript> to put the setup screen after');
 await writeFile(indexPath, out);
 console.log(`  prerendered the setup screen into index.html (${shell.length} bytes)`);

@@ -29,14 +29,20 @@ if (self.document) {
   }
   // The app starts behind the prerendered setup screen (www/shell.js), which then hands
   // over what the visitor did in it and steps aside.
-  import(names.js).then(async (m) => {
-    await m.default({ module_or_path: names.wasm });
-    m.startApp();
-    await window.agoraShell?.takeOver();
-  }).catch((e) => {
-    console.error(e);
-    window.agoraShell?.failed(`The app's files did not load (${e?.message ?? e}): check the connection and reload.`);
-  });
+  (async () => {
+    let m;
+    try {
+      m = await import(names.js);
+      await m.default({ module_or_path: names.wasm });
+    } catch (e) {
+      console.error(e);
+      window.agoraShell?.failed(`The app's files did not load (${e?.message ?? e}): check the connection and reload.`);
+      return;
+    }
+    // A bug while starting shows the app's own banner with Reload (src/app_entry.rs).
+    if (window.agoraShell) await window.agoraShell.start(m.startApp);
+    else m.startApp();
+  })();
 } else {
   // Every response this origin's pages get, with the two headers added. (The page loads no
   // cross-origin resource without CORS, so no opaque response comes through here.) The

@@ -15,10 +15,12 @@ before(async () => {
 after(async () => { await w.browser?.close(); w.site?.close(); });
 
 /** A page whose first module is held back until `release()` (or refused with `fail`). */
-async function heldBack({ width = 390, fail = false, path = '' } = {}) {
+async function heldBack({ width = 390, fail = false, path = '', modelServed = false } = {}) {
   const context = await w.browser.newContext({ viewport: { width, height: 844 } });
   // No local model answers: the visitor's computer has none.
   await context.route('http://127.0.0.1:8081/**', r => r.abort('connectionrefused'));
+  // A model file beside the app makes the model inside the page the connection that works.
+  if (modelServed) await context.route(/models\/SmolLM2-135M-Instruct\.Q4_1\.gguf$/, r => r.fulfill({ status: 200, headers: { 'Content-Length': '1000' }, body: '' }));
   const page = await context.newPage();
   let release;
   const gate = new Promise(r => { release = r; });
@@ -73,8 +75,11 @@ test('a format, a connection, a section opened and a Start pressed before the ap
   const { page, context, release } = await heldBack();
   const copy = shell(page);
   await copy.getByRole('radio', { name: /Duelogic/ }).click();
-  // The picked card is marked at once.
+  // The picked card is marked at once, and the first format's options are set aside.
   assert.match(await copy.locator('label.format', { hasText: 'Duelogic' }).getAttribute('class'), /selected/);
+  assert.equal(await copy.locator('#shell-format-note').textContent(), 'Duelogic\'s options appear as soon as Agora has loaded.');
+  assert.ok(await copy.locator('#shell-rounds').evaluate(e => e.closest('[inert]') !== null), 'Classic\'s rounds are out of reach');
+  assert.ok(await copy.getByRole('textbox', { name: 'Topic' }).isEditable(), 'the topic is every format\'s');
   await copy.getByRole('button', { name: 'Should voting be compulsory in democracies?' }).click();
   assert.equal(await copy.getByRole('textbox', { name: 'Topic' }).inputValue(), 'Should voting be compulsory in democracies?');
   await copy.getByRole('combobox', { name: 'Connection' }).selectOption('demo');
@@ -139,5 +144,75 @@ test('an app that cannot start says so on the setup screen, with Reload, and kee
   await page.screenshot({ path: 'artifacts/shell-failed-390.png' });
   assert.deepEqual(await axeAudit(page, 'the setup screen of an app that could not start'), []);
   await Promise.all([page.waitForEvent('load'), alert.getByRole('button', { name: 'Reload' }).click()]);
+  await context.close();
+});
+
+test('a Start pressed early waits for the app to find the connection that works, then starts', async () => {
+  const { page, context, release } = await heldBack({ modelServed: true });
+  const copy = shell(page);
+  await copy.getByRole('textbox', { name: 'Topic' }).fill('Should voting be compulsory in democracies?');
+  await copy.getByRole('spinbutton', { name: 'Rounds of argument' }).fill('1');
+  await copy.getByRole('button', { name: 'Start debate' }).click();
+  release();
+  await page.waitForURL(/[?&]debate=/, { timeout: 30_000 });
+  assert.equal(await page.getByText('Choose a connection first').count(), 0);
+  await context.close();
+});
+
+test('an empty topic is not "Starting…", and the app says what is missing once it is here', async () => {
+  const { page, context, release } = await heldBack({ modelServed: true });
+  const copy = shell(page);
+  await copy.getByRole('button', { name: 'Start debate' }).click();
+  assert.equal(await copy.locator('#shell-start').textContent(), 'Start debate');
+  release();
+  await appShown(page);
+  await page.locator('.setup [role=alert]', { hasText: 'Enter a topic to debate.' }).waitFor();
+  await context.close();
+});
+
+test('each step is done with the values of its moment, and a button pressed early acts once', async () => {
+  const { page, context, release } = await heldBack({ width: 1440 });
+  const copy = shell(page);
+  await copy.locator('details.sources-form > summary').click();
+  await copy.locator('#shell-source-title').fill('Residents survey');
+  await copy.locator('#shell-source-text').fill('Two thirds of residents said the streets felt safer after the trial.');
+  const add = copy.getByRole('button', { name: 'Add pasted text' });
+  await add.click();
+  assert.equal(await add.getAttribute('aria-disabled'), 'true', 'the press is acknowledged');
+  // Pressed again (it says it is busy, so only forced): still added once.
+  await add.click({ force: true });
+  await copy.locator('#shell-source-title').fill('A second title');
+  release();
+  await appShown(page);
+  await page.locator('.source-item', { hasText: 'Residents survey' }).waitFor({ timeout: 15_000 });
+  assert.equal(await page.locator('.source-item').count(), 1, 'added once, with the text of its moment');
+  assert.equal(await page.locator('#source-title').inputValue(), 'A second title');
+  await context.close();
+});
+
+test('a field low on a phone\'s screen keeps its place on screen when the app takes over', async () => {
+  const { page, context, release } = await heldBack();
+  const copy = shell(page);
+  const rounds = copy.getByRole('spinbutton', { name: 'Rounds of argument' });
+  await rounds.scrollIntoViewIfNeeded();
+  await rounds.fill('4');
+  const before = await rounds.evaluate(e => e.getBoundingClientRect().top);
+  release();
+  await appShown(page);
+  assert.equal(await page.evaluate(() => document.activeElement?.id), 'rounds');
+  const after = await page.locator('#rounds').evaluate(e => e.getBoundingClientRect().top);
+  assert.ok(Math.abs(after - before) <= 2, `on screen at ${before} px before, ${after} px after`);
+  assert.equal(await page.locator('#rounds').inputValue(), '4');
+  await context.close();
+});
+
+test('a first module that is slow to come says so on the copy, and the app still takes over', async () => {
+  const { page, context, release } = await heldBack();
+  const note = shell(page).getByRole('status').filter({ hasText: 'Agora is still loading.' });
+  await note.waitFor({ timeout: 25_000 });
+  assert.match(await note.textContent(), /slow or has stopped answering.*kept/);
+  assert.ok(await note.getByRole('button', { name: 'Reload' }).isVisible());
+  release();
+  await appShown(page);
   await context.close();
 });
