@@ -117,8 +117,7 @@ pub fn Lazy(chunk: &'static Chunk) -> impl IntoView {
         });
     }
     move || match state.get() {
-        None if slow.get() => view! { <ChunkSlow/> }.into_any(),
-        None => view! { <p class="chunk-wait muted" aria-busy="true">"Loading…"</p> }.into_any(),
+        None => view! { <ChunkWait slow/> }.into_any(),
         Some(Ok(screen)) => screen(),
         Some(Err(ChunkMissing)) => view! { <ChunkFailed/> }.into_any(),
     }
@@ -128,14 +127,24 @@ fn reload(_: leptos::ev::MouseEvent) {
     let _ = window().location().reload();
 }
 
-/// The message for a part of the app that is taking unusually long to arrive.
+/// A part of the app on its way, and, once `slow`, that it is taking unusually long. One
+/// live region throughout: a screen reader announces the change of its words, which it
+/// might not for a region that enters the page already holding them.
 #[component]
-fn ChunkSlow() -> impl IntoView {
+fn ChunkWait(slow: RwSignal<bool>) -> impl IntoView {
     view! {
-        <div class="chunk-wait chunk-slow" role="status">
-            <strong>"Still loading this part of Agora…"</strong>
-            <p>"The connection is slow or has stopped answering. Agora keeps waiting; reloading the page tries again from the start."</p>
-            <button type="button" class="secondary" on:click=reload>"Reload"</button>
+        <div class="chunk-wait" class:chunk-slow=move || slow.get() role="status"
+            aria-busy=move || (!slow.get()).to_string()>
+            {move || if slow.get() {
+                view! {
+                    <strong>"Still loading this part of Agora…"</strong>
+                    <p>"The connection is slow or has stopped answering. Agora keeps waiting; reloading the page tries again from the start."</p>
+                    <button type="button" class="secondary" on:click=reload>"Reload"</button>
+                }
+                .into_any()
+            } else {
+                view! { <span class="muted">"Loading…"</span> }.into_any()
+            }}
         </div>
     }
 }
