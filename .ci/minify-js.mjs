@@ -18,7 +18,8 @@ let html = await readFile(join(dist, 'index.html'), 'utf8');
 // script, and the service worker of the in-page model's threads) and frame.js (the visitor-key
 // widget's frame) are a few lines of our own and carry no integrity hash: minified as they
 // are, nothing to refresh. So is shell.js (www/shell.js, the prerendered setup screen's
-// script), a classic script rather than a module: it runs before the page is painted.
+// script, which .ci/prerender.mjs then writes into the page with its hash in the policy), a
+// classic script rather than a module: it runs before the page is painted.
 const OWN = ['boot.js', 'frame.js', 'shell.js'];
 for (const name of OWN) {
   const path = join(dist, name);

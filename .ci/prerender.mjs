@@ -6,13 +6,23 @@
 // with `shell-` (the app's own elements keep theirs: the page never has two `#topic`). The
 // copy goes into `<div id="agora-shell">`, after www/shell.js, which shows it on the setup's
 // address, keeps what the visitor does in it and hands that to the app when it starts.
+// shell.js and the stylesheet are written into the page, not fetched: as files of their own
+// they shared the slow line with the wasm's download, and the copy waited for both (the
+// script was requested late, behind the head's preloads; BENCHMARKS.md, "Load time").
+// Their SHA-256 go into the Content Security Policy, which still refuses every other
+// inline script and style. The stylesheet's file stays for the widget (www/agora.js).
 //
 // Needs Chromium (ensure_chromium); without it the page is built without the copy and the
 // app draws the setup screen itself, as before. Usage: node .ci/prerender.mjs dist
-import { readFile, writeFile, access } from 'node:fs/promises';
+import { readFile, writeFile, access, rm } from 'node:fs/promises';
+import { createHash } from 'node:crypto';
 import { join, resolve } from 'node:path';
 
 const dist = resolve(process.argv[2] ?? 'dist');
+// Minified by .ci/minify-js.mjs; written into the page below, so not served on its own.
+const shellPath = join(dist, 'shell.js');
+const script = await readFile(shellPath, 'utf8');
+await rm(shellPath);
 const chromium = process.env.AGORA_CHROMIUM || '/usr/bin/chromium';
 try {
   await access(chromium);
@@ -134,8 +144,27 @@ if (!shell.includes('id="shell-topic"') || !shell.includes('id="shell-start"')) 
 }
 // Its script runs before the copy is parsed, so nothing is painted before it decides whether
 // to show it; placed in the body, after the head's preloads, it delays none of them.
-// A function, so a `$` in the copy's text is never read as a replacement pattern.
-const out = html.replace(/<\/noscript>/, () => `</noscript><script src="./shell.js"></script>${MARK}>${shell}</div>`);
-if (out === html) throw new Error('index.html has no <noscript> to put the setup screen after');
+// Text that would end or confuse the element's contents cannot be written inside one.
+const inline = (what, tag, text) => {
+  if (new RegExp(`</${tag}|<!--|<${tag}`, 'i').test(text)) throw new Error(`${what} holds text that cannot sit inside an inline <${tag}>`);
+  return `'sha256-${createHash('sha256').update(text).digest('base64')}'`;
+};
+/** The page's policy with `hash` allowed beside 'self' in `directive`. */
+const allow = (page, directive, hash) => {
+  const out = page.replace(/<meta[^>]*Content-Security-Policy[^>]*>/i,
+    meta => meta.replace(`${directive} 'self'`, () => `${directive} 'self' ${hash}`));
+  if (out === page) throw new Error(`index.html's Content Security Policy has no ${directive} 'self' to allow the inline one beside`);
+  return out;
+};
+const link = html.match(/<link[^>]*\shref="?\.\/(style-[0-9a-f]+\.css)[^>]*rel="?stylesheet[^>]*>/);
+if (!link) throw new Error('index.html links no stylesheet to write into it');
+const css = await readFile(join(dist, link[1]), 'utf8');
+let out = allow(allow(html, 'script-src', inline('shell.js', 'script', script)), 'style-src', inline(link[1], 'style', css));
+// Functions, so a `$` in the copy's text, the script or the stylesheet is never read as a
+// replacement pattern.
+out = out.replace(link[0], () => `<style>${css}</style>`);
+const withCopy = out.replace(/<\/noscript>/, () => `</noscript><script>${script}</script>${MARK}>${shell}</div>`);
+if (withCopy === out) throw new Error('index.html has no <noscript> to put the setup screen after');
+out = withCopy;
 await writeFile(indexPath, out);
-console.log(`  prerendered the setup screen into index.html (${shell.length} bytes)`);
+console.log(`  prerendered the setup screen into index.html (${shell.length} bytes), with shell.js (${script.length} bytes) and the stylesheet (${css.length} bytes)`);

@@ -2,7 +2,8 @@
 // the setup screen the app draws into index.html (.ci/prerender.mjs), inside
 // <div id="agora-shell">, so a visitor sees it and can type a topic, pick a format, fill
 // in fields and press Start while the wasm is still downloading. This script, which the
-// build puts just before the copy (so it runs before the copy is painted):
+// build writes into the page just before the copy (so it runs before the copy is painted,
+// with no request of its own; its hash is in the page's Content Security Policy):
 // - shows the copy only on the setup's address (src/ui/route.rs: any other screen's
 //   address opens that screen, never a setup screen that then changes);
 // - writes down what the visitor does in it, in order, with the values of that moment: a
@@ -170,10 +171,6 @@
     }
   };
 
-  // A first module that neither arrives nor fails says so, and keeps waiting.
-  const slow = setTimeout(() => notice('status', 'Agora is still loading.',
-    'The connection is slow or has stopped answering. What you type here is kept; reloading the page tries again from the start.'), 15000);
-
   /** A note at the top of the copy, with Reload. */
   const notice = (role, title, text) => {
     const shell = document.getElementById('agora-shell');
@@ -194,6 +191,10 @@
     note.append(strong, p, reload);
     shell.prepend(note);
   };
+
+  // A first module that neither arrives nor fails says so, and keeps waiting.
+  const slow = setTimeout(() => notice('status', 'Agora is still loading.',
+    'The connection is slow or has stopped answering. What you type here is kept; reloading the page tries again from the start.'), 15000);
 
   window.agoraShell = {
     /** Starts the app behind the copy (`startApp` mounts it, hidden by style.css), does

@@ -2,8 +2,10 @@
 // release build (dist/) served on 127.0.0.1 (gzipped, as a static host serves it), loaded
 // by Debian's Chromium with the cache disabled, 10 Mbit/s down, 40 ms round trip and the
 // CPU slowed down 4x through the Chrome DevTools Protocol. "Usable" means the topic field
-// is there and the Start button is enabled, which happens once the wasm has started, opened
-// IndexedDB and built the session. Also: how long until a host page shows a recorded debate
+// is shown and takes typing and the Start button is enabled: the prerendered copy's (README,
+// "The prerendered setup screen") or, in a build without it, the app's. Also: how long
+// until the app itself runs the setup screen (the wasm started, the session built, what was
+// done in the copy handed over). Also: how long until a host page shows a recorded debate
 // in the <agora-debate> widget (its first turn drawn inside the shadow root), and what that
 // page downloads for it. Both with the files gzipped (as any host compresses them) and in
 // brotli (a host serving the build's precompressed .br files). Prints every run and the
@@ -54,7 +56,6 @@ function watchPeer() {
  * own), and when the app itself runs it (the app's own Start button is enabled and shown). */
 function watchSetup() {
   const ready = (topic, start) => topic && !topic.disabled && start && !start.disabled && topic.checkVisibility();
-  let observer;
   const check = () => {
     if (window.__agoraAppAt) return;
     const now = performance.now();
@@ -68,7 +69,7 @@ function watchSetup() {
   };
   // Every change to the page, and every frame (a stylesheet that arrives shows the copy
   // without changing the page).
-  observer = new MutationObserver(check);
+  const observer = new MutationObserver(check);
   observer.observe(document, { subtree: true, childList: true, attributes: true });
   requestAnimationFrame(check);
 }
@@ -107,7 +108,7 @@ async function once(browser, url, watch = watchSetup) {
 
 const median = xs => { const s = [...xs].sort((a, b) => a - b); const m = s.length >> 1; return s.length % 2 ? s[m] : (s[m - 1] + s[m]) / 2; };
 const ms = x => `${Math.round(x)} ms`;
-const runsOf = rs => `${rs.map(r => Math.round(r.usable)).join(', ')} ms`;
+const runsOf = (rs, key = 'usable') => `${rs.map(r => Math.round(r[key])).join(', ')} ms`;
 
 /** Every figure with the files sent as `encoding` says; the peer's loads alternate with
  * Agora's, so both meet the same moments of a shared machine. */
@@ -135,7 +136,7 @@ async function measure(browser, encoding) {
     console.log(`    median: ${ms(usable)} (${runs[0].bytes} bytes in ${runs[0].files} files fetched by then)`);
     const app = median(runs.map(r => r.app));
     console.log(`  load time to the app running the setup screen (what was done in the prerendered copy handed over)`);
-    console.log(`    runs:   ${runs.map(r => Math.round(r.app)).join(', ')} ms`);
+    console.log(`    runs:   ${runsOf(runs, 'app')}`);
     console.log(`    median: ${ms(app)} (first module's wasm, ${runs[0].wasmBytes} bytes ${how}, downloaded by ${ms(wasmEnd)})`);
     const ours = median(widget.map(r => r.usable));
     console.log(`  load time to a recorded debate in the widget on a host page (same conditions)`);

@@ -50,6 +50,37 @@ test('the setup screen is there before the wasm, and is accessible', async () =>
   await context.close();
 });
 
+test('the page alone draws the setup screen, styled and taking typing, while every other file is still on its way', async () => {
+  const context = await w.browser.newContext({ viewport: { width: 390, height: 844 } });
+  const page = await context.newPage();
+  // Only the page itself arrives: its script, its stylesheet, the wasm and its glue hang.
+  let release;
+  const gate = new Promise(r => { release = r; });
+  const held = [];
+  await page.route(url => !/\/some\/sub-path\/(index\.html)?$/.test(url.pathname), async route => {
+    held.push(route.request().url());
+    await gate;
+    await route.continue().catch(() => {});
+  });
+  await page.goto(w.site.url, { waitUntil: 'commit' });
+  const topic = shell(page).getByRole('textbox', { name: 'Topic' });
+  await topic.waitFor();
+  // Styled: the page's stylesheet is in it (Start is the primary button, not a grey default).
+  const start = shell(page).getByRole('button', { name: 'Start debate' });
+  const look = await start.evaluate(b => ({ bg: getComputedStyle(b).backgroundColor, radius: getComputedStyle(b).borderRadius }));
+  assert.notEqual(look.bg, 'rgb(239, 239, 239)', 'Start has the stylesheet\'s colour');
+  assert.notEqual(look.radius, '0px');
+  await topic.click();
+  await page.keyboard.type('Is a page that needs nothing else fast?');
+  assert.equal(await topic.inputValue(), 'Is a page that needs nothing else fast?');
+  assert.ok(held.some(u => u.endsWith('agora_bg.wasm')), 'the wasm was on its way meanwhile');
+  assert.ok(!held.some(u => /\.css$|shell\.js$/.test(u)), 'nothing the copy needs is fetched');
+  release();
+  await appShown(page);
+  assert.equal(await page.locator('#topic').inputValue(), 'Is a page that needs nothing else fast?');
+  await context.close();
+});
+
 test('what is typed before the app starts stays, with the focus and the caret, and typing goes on', async () => {
   const { page, context, release } = await heldBack();
   const topic = shell(page).getByRole('textbox', { name: 'Topic' });
