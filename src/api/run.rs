@@ -17,6 +17,7 @@ use wasm_bindgen::JsCast;
 use super::request;
 use crate::engine::event::{Event, EventKind, Outcome};
 use crate::engine::export::to_json;
+use crate::session::chunk::{RUNS_MISSING, RUNS_MISSING_API};
 use crate::session::prices::PriceTable;
 use crate::session::{browser, Session, Update};
 use crate::store::memory::MemoryStore;
@@ -223,6 +224,10 @@ pub fn run_debate(config: JsValue, options: JsValue) -> Promise {
                 Some(&debate),
             )),
             Some((Outcome::Completed, _)) => Ok(debate),
+            // The app's words for a missing chunk point at its Resume button; code has none.
+            Some((_, Some(message))) if message == RUNS_MISSING => {
+                Err(failure("AgoraError", RUNS_MISSING_API, Some(&debate)))
+            }
             Some((_, message)) => Err(failure(
                 "AgoraError",
                 message.as_deref().unwrap_or("The debate did not finish."),

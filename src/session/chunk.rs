@@ -26,6 +26,9 @@ impl From<wasm_split_helpers::SplitLoaderError> for ChunkMissing {
 /// What a debate says when the code that runs it could not be fetched.
 pub const RUNS_MISSING: &str = "Agora could not load the part of the app that runs debates: you may be offline, or a newer version of Agora has replaced its files. Nothing is lost: reload the page, then resume the debate.";
 
+/// The same, said to a page's code (`runDebate`), which has no debate to resume.
+pub const RUNS_MISSING_API: &str = "Agora could not load the part of the app that runs debates: the page may be offline, or a newer version of Agora has replaced its files. Reload the page, then call runDebate again.";
+
 /// A format's run, living in the chunk.
 pub type RunFormat = for<'a> fn(&'a DebateCtx) -> LocalBoxFuture<'a, Result<(), DebateError>>;
 

@@ -24,6 +24,8 @@ before(async () => {
   w.site = await serveDist({
     routes: {
       ...Object.fromEntries(['split_history.wasm', 'split_formats.wasm', 'split_debate.wasm'].map(n => [`${folder}/${n}`, chunkRoute(n)])),
+      'api-host.html': (req, res) => res.writeHead(200, { 'Content-Type': 'text/html' })
+        .end('<!doctype html><html lang="en"><title>A page using Agora</title><p>Host page</p></html>'),
       'widget-host.html': (req, res) => res.writeHead(200, { 'Content-Type': 'text/html' })
         .end('<!doctype html><html lang="en"><title>A host page</title><script type="module" src="./agora.js"></script><agora-debate id="d" src="examples/duelogic.json"></agora-debate></html>'),
     },
@@ -94,6 +96,35 @@ test('a debate started while the formats\' chunk cannot be fetched stops with a 
   } finally {
     gone.delete('split_formats.wasm');
   }
+});
+
+test('runDebate, when the formats\' chunk cannot be fetched, rejects with what the page\'s code can do, and runs after a reload', async () => {
+  const context = await w.browser.newContext();
+  const page = await context.newPage();
+  const run = () => page.evaluate(async () => {
+    const agora = await import('./agora.js');
+    try {
+      const debate = await agora.runDebate({ format: 'classic', topic: 'Should cities ban cars?', connections: [{ kind: 'scripted', script: {} }], options: { rounds: 1 } });
+      return { outcome: 'resolved', events: debate.events.length };
+    } catch (e) {
+      return { name: e.name, message: e.message, events: e.debate?.events.length ?? 0 };
+    }
+  });
+  gone.add('split_formats.wasm');
+  try {
+    await page.goto(`${w.site.url}api-host.html`);
+    const failed = await run();
+    assert.equal(failed.name, 'AgoraError');
+    assert.match(failed.message, /could not load the part of the app that runs debates.*Reload the page, then call runDebate again\./);
+    assert.doesNotMatch(failed.message, /resume/i, 'code has no debate to resume');
+    assert.ok(failed.events > 0, 'the rejection carries the debate as far as it went');
+  } finally {
+    gone.delete('split_formats.wasm');
+  }
+  await page.reload();
+  const ran = await run();
+  assert.equal(ran.outcome, 'resolved', JSON.stringify(ran));
+  await context.close();
 });
 
 test('a screen whose chunk stalls says so after a while, with Reload, and appears when the chunk arrives', async () => {
