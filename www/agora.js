@@ -61,13 +61,17 @@ export class AgoraDebateElement extends HTMLElement {
   #config;
   #widget;
   #generation = 0;
+  /** Drawn since it was last put on the page. An element already on the page when this
+   * module defines it hears each attribute, then that it is connected: only the last
+   * draws, or the debate's file would be fetched twice. */
+  #drawn = false;
 
   get config() { return this.#config; }
-  set config(value) { this.#config = value; if (this.isConnected) this.#render(); }
+  set config(value) { this.#config = value; if (this.#drawn) this.#render(); }
 
-  connectedCallback() { this.#render(); }
-  disconnectedCallback() { this.#stop(); }
-  attributeChangedCallback() { if (this.isConnected) this.#render(); }
+  connectedCallback() { this.#drawn = true; this.#render(); }
+  disconnectedCallback() { this.#drawn = false; this.#stop(); }
+  attributeChangedCallback() { if (this.#drawn) this.#render(); }
 
   #stop() {
     this.#generation += 1;
