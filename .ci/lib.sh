@@ -201,9 +201,9 @@ check_no_conflict_markers() {
   [ -z "$hits" ] || { echo "merge conflict markers left in:" >&2; echo "$hits" >&2; return 1; }
 }
 
-# The page's Content Security Policy allows no inline style and no inline script but the one
-# it names by hash (the prerendered setup screen's): a build that brings another back (a
-# Trunk update, a new asset) would not start, so it fails here.
+# The page's Content Security Policy allows no inline script or style but the two the build
+# names by hash (the prerendered setup screen's script and the stylesheet): a build that
+# brings another back (a Trunk update, a new asset) would not start, so it fails here.
 check_csp() {
   node "$ROOT/.ci/check-csp.mjs" "$1"
 }

@@ -22,12 +22,12 @@ const dist = resolve(process.argv[2] ?? 'dist');
 // Minified by .ci/minify-js.mjs; written into the page below, so not served on its own.
 const shellPath = join(dist, 'shell.js');
 const script = await readFile(shellPath, 'utf8');
-await rm(shellPath);
 const chromium = process.env.AGORA_CHROMIUM || '/usr/bin/chromium';
 try {
   await access(chromium);
 } catch {
   console.log(`  no Chromium at ${chromium}: index.html is built without the prerendered setup screen`);
+  await rm(shellPath);
   process.exit(0);
 }
 // The e2e tier's server and browser (tests/e2e's lockfile, installed by ensure_npm).
@@ -144,9 +144,10 @@ if (!shell.includes('id="shell-topic"') || !shell.includes('id="shell-start"')) 
 }
 // Its script runs before the copy is parsed, so nothing is painted before it decides whether
 // to show it; placed in the body, after the head's preloads, it delays none of them.
-// Text that would end or confuse the element's contents cannot be written inside one.
+// Text that would end or confuse the element's contents cannot be written inside one, nor
+// what the HTML parser changes before the browser hashes it (a carriage return, a NUL).
 const inline = (what, tag, text) => {
-  if (new RegExp(`</${tag}|<!--|<${tag}`, 'i').test(text)) throw new Error(`${what} holds text that cannot sit inside an inline <${tag}>`);
+  if (new RegExp(`</${tag}|<!--|<${tag}|[\r\0]`, 'i').test(text)) throw new Error(`${what} holds text that cannot sit inside an inline <${tag}>`);
   return `'sha256-${createHash('sha256').update(text).digest('base64')}'`;
 };
 /** The page's policy with `hash` allowed beside 'self' in `directive`. */
@@ -156,10 +157,13 @@ const allow = (page, directive, hash) => {
   if (out === page) throw new Error(`index.html's Content Security Policy has no ${directive} 'self' to allow the inline one beside`);
   return out;
 };
-const link = html.match(/<link[^>]*\shref="?\.\/(style-[0-9a-f]+\.css)[^>]*rel="?stylesheet[^>]*>/);
+// The stylesheet's <link>, whatever the order of its attributes.
+const link = [...html.matchAll(/<link\s[^>]*>/g)].map(([tag]) => [tag, tag.match(/\shref="?\.?\/?(style-[0-9a-f]+\.css)/)?.[1]])
+  .find(([tag, href]) => href && /\srel="?stylesheet\b/.test(tag));
 if (!link) throw new Error('index.html links no stylesheet to write into it');
 const css = await readFile(join(dist, link[1]), 'utf8');
-let out = allow(allow(html, 'script-src', inline('shell.js', 'script', script)), 'style-src', inline(link[1], 'style', css));
+const hashes = { script: inline('shell.js', 'script', script), style: inline(link[1], 'style', css) };
+let out = allow(allow(html, 'script-src', hashes.script), 'style-src', hashes.style);
 // Functions, so a `$` in the copy's text, the script or the stylesheet is never read as a
 // replacement pattern.
 out = out.replace(link[0], () => `<style>${css}</style>`);
@@ -167,4 +171,7 @@ const withCopy = out.replace(/<\/noscript>/, () => `</noscript><script>${script}
 if (withCopy === out) throw new Error('index.html has no <noscript> to put the setup screen after');
 out = withCopy;
 await writeFile(indexPath, out);
+await rm(shellPath);
 console.log(`  prerendered the setup screen into index.html (${shell.length} bytes), with shell.js (${script.length} bytes) and the stylesheet (${css.length} bytes)`);
+// A host that sends a policy header of its own must allow these too (README, "Deploy").
+console.log(`  the page's policy allows them by hash: script-src ${hashes.script}, style-src ${hashes.style}`);

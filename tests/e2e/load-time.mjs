@@ -65,13 +65,14 @@ function watchSetup() {
       window.__agoraUsableAt ??= now;
       window.__agoraAppAt = now;
       observer.disconnect();
-    } else requestAnimationFrame(check);
+    }
   };
   // Every change to the page, and every frame (a stylesheet that arrives shows the copy
-  // without changing the page).
+  // without changing the page): one loop of frames, which a change never starts again.
   const observer = new MutationObserver(check);
   observer.observe(document, { subtree: true, childList: true, attributes: true });
-  requestAnimationFrame(check);
+  const frame = () => { check(); if (!window.__agoraAppAt) requestAnimationFrame(frame); };
+  requestAnimationFrame(frame);
 }
 
 /** One cold load in a fresh browser context; times in ms since navigation start. */

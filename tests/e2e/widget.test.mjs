@@ -45,7 +45,6 @@ test('the recorded widget shows every turn and finding, and nothing is called', 
   assert.ok(requests.every(u => u.startsWith(w.site.url)), `only Agora's own files were fetched: ${requests.filter(u => !u.startsWith(w.site.url))}`);
   // The page's widgets were on it before the module defined them: each is drawn once.
   assert.equal(requests.filter(u => u.endsWith('examples/duelogic.json')).length, 1, 'the debate\'s file is fetched once');
-  assert.equal(requests.filter(u => u.endsWith('.css')).length, 1, 'the widgets\' stylesheet is fetched once');
   assert.deepEqual(await w.standin.log(), [], 'no model was called');
   assert.deepEqual(errors, []);
   await context.close();
