@@ -163,13 +163,12 @@ const link = [...html.matchAll(/<link\s[^>]*>/g)].map(([tag]) => [tag, tag.match
 if (!link) throw new Error('index.html links no stylesheet to write into it');
 const css = await readFile(join(dist, link[1]), 'utf8');
 const hashes = { script: inline('shell.js', 'script', script), style: inline(link[1], 'style', css) };
-let out = allow(allow(html, 'script-src', hashes.script), 'style-src', hashes.style);
+if (!html.includes('</noscript>')) throw new Error('index.html has no <noscript> to put the setup screen after');
 // Functions, so a `$` in the copy's text, the script or the stylesheet is never read as a
 // replacement pattern.
-out = out.replace(link[0], () => `<style>${css}</style>`);
-const withCopy = out.replace(/<\/noscript>/, () => `</noscript><script>${script}</script>${MARK}>${shell}</div>`);
-if (withCopy === out) throw new Error('index.html has no <noscript> to put the setup screen after');
-out = withCopy;
+const out = allow(allow(html, 'script-src', hashes.script), 'style-src', hashes.style)
+  .replace(link[0], () => `<style>${css}</style>`)
+  .replace('</noscript>', () => `</noscript><script>${script}</script>${MARK}>${shell}</div>`);
 await writeFile(indexPath, out);
 await rm(shellPath);
 console.log(`  prerendered the setup screen into index.html (${shell.length} bytes), with shell.js (${script.length} bytes) and the stylesheet (${css.length} bytes)`);
