@@ -229,11 +229,12 @@ pub fn App() -> impl IntoView {
     session.set(s);
     state.ready.set(true);
     open_route(state, state.route.get_untracked());
-    // Once the first screen is drawn, the other screens' chunks and the formats' runs
-    // come, all at once, so Start or a link finds them here.
+    // Once the first screen is drawn, the other screens' chunks, every format's drawing
+    // and the formats' runs come, all at once, so Start or a link finds them here.
     set_timeout(
         || {
             chunks::prefetch(&chunks::ALL);
+            super::formats::prefetch_views();
             spawn_local(crate::session::chunk::prefetch());
         },
         std::time::Duration::ZERO,

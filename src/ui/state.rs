@@ -436,7 +436,14 @@ impl DebateView {
     fn mirror(&self, change: Change) {
         let m = self.model;
         match change {
-            Change::Started => self.config.set(m.with_value(|m| m.config.clone())),
+            Change::Started => {
+                let config = m.with_value(|m| m.config.clone());
+                // The format's drawing comes beside the debate screen, not after it.
+                if let Some(c) = &config {
+                    crate::ui::formats::views_chunk(c.format()).prefetch();
+                }
+                self.config.set(config);
+            }
             Change::Progress => set_changed(self.progress, m.with_value(|m| m.progress.clone())),
             Change::Ledger => self.ledger.set(m.with_value(|m| m.ledger.clone())),
             Change::Cap => set_changed(self.cap, m.with_value(|m| m.cap)),

@@ -15,6 +15,7 @@ use wasm_bindgen::prelude::*;
 
 use super::app::SessionHandle;
 use super::chunks::{self, Lazy};
+use super::formats::views_chunk;
 use super::state::DebateView;
 use crate::api::request;
 use crate::engine::event::{Event, EventKind};
@@ -257,16 +258,37 @@ fn WidgetView(options: WidgetOptions, dispatch: Dispatch, alive: Rc<Cell<bool>>)
     let problem = RwSignal::new(None::<String>);
     let live = StoredValue::new_local(None::<Live>);
     let started = RwSignal::new(false);
-    // The debate screen's chunk, fetched at once beside the debate it will show. If it
-    // cannot be fetched, the widget shows why (`Lazy`) and the host page hears it too.
-    {
+    // The debate screen's chunk, fetched at once beside the debate it will show, and its
+    // format's drawing as soon as the debate is known. If either cannot be fetched, the
+    // widget shows why (`Lazy`, the debate screen) and the host page hears it too, once.
+    let missing = {
         let dispatch = dispatch.clone();
-        spawn_local(async move {
-            if chunks::fetch(&chunks::DEBATE).await.is_err() {
+        let told = Rc::new(Cell::new(false));
+        move || {
+            if !told.replace(true) {
                 dispatch.error(&chunks::MISSING.join(" "));
+            }
+        }
+    };
+    {
+        let missing = missing.clone();
+        spawn_local(async move {
+            if chunks::DEBATE.fetch().await.is_err() {
+                missing();
             }
         });
     }
+    let format = Memo::new(move |_| d.config.with(|c| c.as_ref().map(|c| c.format())));
+    Effect::new(move |_| {
+        if let Some(format) = format.get() {
+            let missing = missing.clone();
+            spawn_local(async move {
+                if views_chunk(format).fetch().await.is_err() {
+                    missing();
+                }
+            });
+        }
+    });
     let fail = {
         let dispatch = dispatch.clone();
         move |message: String| {

@@ -6,25 +6,35 @@ use leptos::prelude::*;
 use super::head::DebateHead;
 use crate::engine::event::EventKind;
 use crate::engine::finding::Finding;
-use crate::ui::formats::views_for;
+use crate::ui::chunks::Fetched;
+use crate::ui::formats::FormatViews;
 use crate::ui::state::{AppState, DebateView};
 
-/// The finding the link opened on, when its format can show it alone.
-pub(super) fn focused_finding(d: DebateView) -> Memo<Option<Finding>> {
+/// The finding the link opened on, when its format can show it alone (known once the
+/// format's drawing, `views`, is here).
+pub(super) fn focused_finding(
+    d: DebateView,
+    views: ReadSignal<Fetched<&'static FormatViews>>,
+) -> Memo<Option<Finding>> {
     Memo::new(move |_| {
         let key = d.focus.get()?;
-        let format = d.config.with(|c| c.as_ref().map(|c| c.format()))?;
+        let Some(Ok(views)) = views.get() else {
+            return None;
+        };
         d.findings.with(|all| {
             all.iter()
                 .find(|f| f.key == key)
-                .filter(|f| (views_for(format).alone)(f).is_some())
+                .filter(|f| (views.alone)(f).is_some())
                 .cloned()
         })
     })
 }
 
 #[component]
-pub(super) fn FocusedFinding(focused: Memo<Option<Finding>>) -> impl IntoView {
+pub(super) fn FocusedFinding(
+    focused: Memo<Option<Finding>>,
+    views: ReadSignal<Fetched<&'static FormatViews>>,
+) -> impl IntoView {
     let d = expect_context::<DebateView>();
     let in_app = use_context::<AppState>().is_some();
     let whole_in_link = move || {
@@ -37,7 +47,9 @@ pub(super) fn FocusedFinding(focused: Memo<Option<Finding>>) -> impl IntoView {
     };
     move || {
         let f = focused.get()?;
-        let format = d.config.with(|c| c.as_ref().map(|c| c.format()))?;
+        let Some(Ok(views)) = views.get() else {
+            return None;
+        };
         let label = f.body.label().to_lowercase();
         Some(view! {
             <section class="debate focused">
@@ -47,7 +59,7 @@ pub(super) fn FocusedFinding(focused: Memo<Option<Finding>>) -> impl IntoView {
                     </div>
                 })}
                 <DebateHead whole=false/>
-                {(views_for(format).alone)(&f)}
+                {(views.alone)(&f)}
                 {move || if whole_in_link() {
                     view! { <button type="button" id="see-whole" class="secondary" on:click=move |_| d.focus.set(None)>"See the whole debate"</button> }.into_any()
                 } else {

@@ -22,8 +22,9 @@ mod web;
 use leptos::prelude::*;
 
 use super::app::navigate;
+use super::chunks::{self, ChunkFailed, ChunkWait};
 use super::fork::{ForkAt, ForkPanel};
-use super::formats::views_for;
+use super::formats::views_chunk;
 use super::state::{AppState, DebateView, Route};
 use crate::engine::event::Outcome;
 
@@ -39,11 +40,13 @@ pub fn DebateScreen() -> impl IntoView {
     // A long stored debate is drawn a slice at a time (no long task).
     let drawn = super::progressive::progressively(d.blocks);
 
-    // The format's own panels, drawn again only when the debate's format changes. The
-    // screen comes in three browser tasks: its head at once when Start is pressed, then
-    // the panels, then the turns already under way (a forecast's first five), so no task
-    // runs long (BENCHMARKS.md, "Five streams at once").
+    // The format's drawing (its chunk, fetched as soon as the debate's start was known),
+    // then its own panels, drawn again only when the debate's format changes. The screen
+    // comes in three browser tasks: its head at once when Start is pressed, then the
+    // panels, then the turns already under way (a forecast's first five), so no task runs
+    // long (BENCHMARKS.md, "Five streams at once").
     let format = Memo::new(move |_| d.config.with(|c| c.as_ref().map(|c| c.format())));
+    let views = chunks::follow(move || format.get().map(views_chunk));
     let drawn_in = RwSignal::new(0u8);
     set_timeout(
         move || {
@@ -52,16 +55,22 @@ pub fn DebateScreen() -> impl IntoView {
         },
         std::time::Duration::ZERO,
     );
-    let panels =
-        move || (drawn_in.get() >= 1).then(|| format.get().map(|f| (views_for(f).panels)()));
+    let panels = move || {
+        (drawn_in.get() >= 1 && format.with(Option::is_some)).then(|| match views.get() {
+            Some(Ok(v)) => (v.panels)(),
+            None => view! { <ChunkWait/> }.into_any(),
+            Some(Err(_)) => view! { <ChunkFailed/> }.into_any(),
+        })
+    };
+    // A turn is drawn with its format's decorations: none before they are here.
     let blocks = move || {
-        if drawn_in.get() >= 2 {
+        if drawn_in.get() >= 2 && views.with(|v| matches!(v, Some(Ok(_)))) {
             drawn()
         } else {
             Vec::new()
         }
     };
-    let focused = focused::focused_finding(d);
+    let focused = focused::focused_finding(d, views);
     let shared = move || d.shared.with(Option::is_some);
     let ended_short = move || {
         d.outcome
@@ -78,7 +87,7 @@ pub fn DebateScreen() -> impl IntoView {
                 })}
             </div>
         }>
-            <focused::FocusedFinding focused=focused/>
+            <focused::FocusedFinding focused=focused views=views/>
             <section class="debate" class:hidden=move || focused.with(Option::is_some)>
                 {move || app.filter(|_| shared()).map(|app| view! { <head::SharedBanner app=app error=error/> })}
                 <head::DebateHead whole=true/>

@@ -96,7 +96,7 @@ fn Countdown(until_ms: u64) -> impl IntoView {
 /// The screens of the debate on screen's format.
 fn this_format(d: DebateView) -> Option<&'static FormatViews> {
     d.config
-        .with_untracked(|c| c.as_ref().map(|c| views_for(c.format())))
+        .with_untracked(|c| c.as_ref().and_then(|c| views_for(c.format())))
 }
 
 /// A finding where it happened: in its format's own view, else as one plain line.

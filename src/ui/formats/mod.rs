@@ -1,8 +1,8 @@
 //! Each format's own screens, one folder per format, and the registry that lists them once.
 //! The setup screen and the view's reducer ask `ui_for(format)` for what a format needs,
 //! the debate screen `views_for(format)` for how it draws; none names a format. Adding a
-//! format to the screens is its folder here (a `FormatUi` and a `FormatViews` constant)
-//! and one line in `FORMATS` and in `VIEWS`.
+//! format to the screens is its folder here (a `FormatUi` and a `FormatViews` constant),
+//! one line in `FORMATS`, and its drawing's chunk (`chunk!` and `views_chunk`).
 
 pub mod classic;
 pub mod council;
@@ -21,6 +21,7 @@ mod registry {
     use crate::engine::event::Purpose;
     use crate::engine::finding::Finding;
     use crate::engine::{CallKey, DebateConfig};
+    use crate::ui::chunks::{chunk, Chunk};
     use crate::ui::seating::Seating;
     use crate::ui::state::TurnView;
 
@@ -86,17 +87,39 @@ mod registry {
         FORMATS.iter().find(|f| f.id == id).unwrap_or(&FORMATS[0])
     }
 
-    /// Every format's drawing, named only by the debate screen.
-    const VIEWS: [FormatViews; 5] = [
-        super::classic::VIEWS,
-        super::duelogic::VIEWS,
-        super::forecast::VIEWS,
-        super::crux::VIEWS,
-        super::council::VIEWS,
-    ];
+    // Each format's drawing is a chunk of its own (`ui::chunks`): a debate's screen fetches
+    // only its own format's, as soon as the debate's start is known (`DebateView`), beside
+    // the debate screen's chunk rather than after it.
+    chunk!(CLASSIC, classic_views, classic_views: &'static FormatViews => &super::classic::VIEWS);
+    chunk!(DUELOGIC, duelogic_views, duelogic_views: &'static FormatViews => &super::duelogic::VIEWS);
+    chunk!(FORECAST, forecast_views, forecast_views: &'static FormatViews => &super::forecast::VIEWS);
+    chunk!(CRUX, crux_views, crux_views: &'static FormatViews => &super::crux::VIEWS);
+    chunk!(COUNCIL, council_views, council_views: &'static FormatViews => &super::council::VIEWS);
 
-    pub fn views_for(id: FormatId) -> &'static FormatViews {
-        VIEWS.iter().find(|f| f.id == id).unwrap_or(&VIEWS[0])
+    /// The chunk holding a format's drawing.
+    pub fn views_chunk(id: FormatId) -> &'static Chunk<&'static FormatViews> {
+        match id {
+            FormatId::Classic => &CLASSIC,
+            FormatId::Duelogic => &DUELOGIC,
+            FormatId::Forecast => &FORECAST,
+            FormatId::Crux => &CRUX,
+            FormatId::Council => &COUNCIL,
+            #[cfg(test)]
+            FormatId::Probe => &CLASSIC,
+        }
+    }
+
+    /// Fetches every format's drawing in the background.
+    pub fn prefetch_views() {
+        for format in &FORMATS {
+            views_chunk(format.id).prefetch();
+        }
+    }
+
+    /// A format's drawing, once its chunk is here (the debate screen draws what needs it
+    /// only then).
+    pub fn views_for(id: FormatId) -> Option<&'static FormatViews> {
+        views_chunk(id).loaded()
     }
 
     // Defaults a format uses where it adds nothing of its own.
