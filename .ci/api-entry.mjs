@@ -26,7 +26,8 @@ const source = (await readFile(join(www, 'agora.js'), 'utf8'))
   .replace('__AGORA_WASM__', attr('wasm'))
   .replace('__AGORA_CSS__', stylesheet)
   // Written by .ci/split-wasm.mjs, relative to the glue's folder.
-  .replace('__AGORA_DEBATE_CHUNKS__', html.match(/data-debate=["']?([^"'>]+)["']/)?.[1] ?? '');
+  .replace('__AGORA_DEBATE_CHUNKS__', html.match(/data-debate=["']?([^"'>]+)["']/)?.[1] ?? '')
+  .replace('__AGORA_VIEW_CHUNKS__', html.match(/data-views=["']?([^"'>]+)["']/)?.[1] ?? '');
 const out = await minify(source, { module: true, compress: { passes: 2 }, mangle: true });
 await writeFile(join(dist, 'agora.js'), out.code);
 await copyFile(join(www, 'agora.d.ts'), join(dist, 'agora.d.ts'));

@@ -14,6 +14,7 @@ import { mkdtempSync, readFileSync, writeFileSync, readdirSync, rmSync, mkdirSyn
 import { tmpdir, availableParallelism } from 'node:os';
 import { join, dirname, resolve } from 'node:path';
 import { spawn } from 'node:child_process';
+import { mergeChunks } from './merge-chunks.mjs';
 
 const staging = process.env.TRUNK_STAGING_DIR;
 if (!staging) throw new Error('split-wasm.mjs is a Trunk hook: run `trunk build`, which sets TRUNK_STAGING_DIR');
@@ -46,16 +47,18 @@ const work = mkdtempSync(join(tmpdir(), 'agora-split-'));
 process.on('exit', () => rmSync(work, { recursive: true, force: true }));
 const split = join(work, 'split'), out = join(work, 'out');
 mkdirSync(split); mkdirSync(out);
+const FEATURES = ['--enable-bulk-memory', '--enable-nontrapping-float-to-int', '--enable-sign-ext',
+  '--enable-mutable-globals', '--enable-reference-types', '--enable-multivalue'];
 run('wasm-split-cli', ['--target', 'web', '--out-name', 'agora', linked, split]);
-const chunks = readdirSync(split).filter(f => f.endsWith('.wasm') && f !== 'agora.wasm');
-if (!chunks.length) throw new Error(`wasm-split-cli found no split point in ${linked}: was it built with the "split" feature?`);
+const splitFiles = readdirSync(split).filter(f => f.startsWith('split_') && f.endsWith('.wasm'));
+if (!splitFiles.length) throw new Error(`wasm-split-cli found no split point in ${linked}: was it built with the "split" feature?`);
+// The shared chunks fetched together, joined (.ci/merge-chunks.mjs).
+const chunks = [...splitFiles, ...mergeChunks(split, FEATURES)];
 run('wasm-bindgen', ['--target', 'web', '--keep-lld-exports', '--out-dir', out, '--out-name', 'agora', join(split, 'agora.wasm')]);
 for (const f of readdirSync(out)) if (f.endsWith('.d.ts')) rmSync(join(out, f));
 renameSync(join(split, '__wasm_split.js'), join(out, '__wasm_split.js'));
 
 // wasm-opt on every file, two at a time (the first module takes longest).
-const FEATURES = ['--enable-bulk-memory', '--enable-nontrapping-float-to-int', '--enable-sign-ext',
-  '--enable-mutable-globals', '--enable-reference-types', '--enable-multivalue'];
 const optimise = (from, to) => new Promise((ok, fail) => {
   const args = release
     ? ['-Oz', '--strip-producers', '--low-memory-unused', '--converge', ...FEATURES, from, '-o', to]
@@ -89,17 +92,26 @@ const swap = (oldName, newName) => {
 swap(trunkJs, 'agora.js');
 swap(trunkWasm, 'agora_bg.wasm');
 // What the debate screen's chunk needs, from the loader (each module's file and the shared
-// chunks it waits for): a debate link, a share link and the widget fetch them all at once,
-// beside the first module, instead of after it (www/boot.js, www/agora.js).
+// chunks it waits for), and what each format's drawing needs beside it: a debate link, a
+// share link and the widget fetch them all at once, beside the first module, instead of
+// after it (www/boot.js, www/agora.js).
 const loader = readFileSync(join(target, '__wasm_split.js'), 'utf8');
 const defs = new Map();
 for (const m of loader.matchAll(/(?:const (__chunk_\d+)|export const __wasm_split_load_(\w+)) = [^;]*?new URL\("\.\/([\w.]+)"[\s\S]*?, \[([^\]]*)\]\)/g)) {
   defs.set(m[1] ?? `split:${m[2]}`, { file: m[3], deps: m[4].split(',').map(d => d.trim()).filter(Boolean) });
 }
-const debate = defs.get('split:debate');
-if (!debate) throw new Error('the loader has no debate chunk (src/ui/chunks.rs\'s DEBATE)');
-const debateFiles = [debate.file, ...debate.deps.map(d => defs.get(d)?.file ?? (() => { throw new Error(`no file for ${d}`); })())];
-html = html.replace(/<script\b([^>]*)data-wasm=/, `<script$1data-debate="${debateFiles.join(' ')}" data-wasm=`);
+const filesOf = name => {
+  const def = defs.get(`split:${name}`);
+  if (!def) throw new Error(`the loader has no ${name} chunk (src/ui/chunks.rs, src/ui/formats/mod.rs)`);
+  return [def.file, ...def.deps.map(d => defs.get(d)?.file ?? (() => { throw new Error(`no file for ${d}`); })())];
+};
+const debateFiles = filesOf('debate');
+// `format=file,file …`, a format's drawing and the shared chunks it needs beyond the
+// debate screen's.
+const views = [...defs.keys()].filter(k => k.endsWith('_views')).map(k => k.slice('split:'.length))
+  .map(name => `${name.replace(/_views$/, '')}=${filesOf(name).filter(f => !debateFiles.includes(f)).join(',')}`);
+if (!views.length) throw new Error('the loader has no format\'s drawing (src/ui/formats/mod.rs)');
+html = html.replace(/<script\b([^>]*)data-wasm=/, `<script$1data-debate="${debateFiles.join(' ')}" data-views="${views.join(' ')}" data-wasm=`);
 // The loader is imported by the glue: fetched beside it rather than after it.
 const loaderLink = `<link rel="modulepreload" href="./${folder}/__wasm_split.js" integrity="${sri('__wasm_split.js')}" crossorigin>`;
 html = html.replace('</head>', `${loaderLink}</head>`);

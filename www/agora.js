@@ -10,24 +10,39 @@ const GLUE = '__AGORA_GLUE__';
 const WASM = '__AGORA_WASM__';
 const CSS = '__AGORA_CSS__';
 // The debate screen's chunk and the shared chunks it needs, beside the glue (README, "How
-// the app is split"): a widget fetches them with the module instead of after it.
+// the app is split"): a widget fetches them with the module instead of after it. Then
+// each format's drawing, `format=file,file …`: the one its debate needs.
 const DEBATE_CHUNKS = '__AGORA_DEBATE_CHUNKS__';
+const VIEW_CHUNKS = '__AGORA_VIEW_CHUNKS__';
 const AGORA_ORIGIN = new URL(import.meta.url).origin;
 const EVENTS = ['agora-turn', 'agora-finding', 'agora-finished', 'agora-error'];
 
-let loaded, preloaded;
-/** Starts the debate screen's chunks downloading; the module's loader then takes them from
- * the browser's preload cache. */
-function preloadDebate() {
-  if (preloaded) return;
-  preloaded = true;
+let loaded;
+const preloaded = new Set();
+/** Starts chunks downloading; the module's loader then takes them from the browser's
+ * preload cache. */
+function preload(files) {
   const glue = new URL(GLUE, import.meta.url);
-  for (const file of DEBATE_CHUNKS.split(' ').filter(Boolean)) {
+  for (const file of files) {
+    if (!file || preloaded.has(file)) continue;
+    preloaded.add(file);
     const link = document.createElement('link');
     Object.assign(link, { rel: 'preload', as: 'fetch', crossOrigin: 'anonymous', href: new URL(file, glue).href });
     document.head.append(link);
   }
 }
+const preloadDebate = () => preload(DEBATE_CHUNKS.split(' '));
+/** A format's drawing (`null`: every format's, for a debate not read yet). */
+function preloadViews(format) {
+  for (const entry of VIEW_CHUNKS.split(' ')) {
+    const [name, files = ''] = entry.split('=');
+    if (format === null || name === format) preload(files.split(','));
+  }
+}
+/** The format of an export's JSON, read from its text without parsing it all (a recorded
+ * debate may be large): the first event's configuration names it as its options' key. A
+ * guess only decides what is fetched early; the app reads the debate itself. */
+const formatOf = (json) => json.slice(0, 65536).match(/"options"\s*:\s*\{\s*"(\w+)"/)?.[1] ?? null;
 
 function load() {
   // The wasm's download starts with the glue's instead of after it: one round trip less.
@@ -177,6 +192,9 @@ export class AgoraDebateElement extends HTMLElement {
       const source = await this.#source();
       // Nothing to show yet (the page sets `config` later): wait for it quietly.
       if (!source.recorded && !source.share && !source.request) return;
+      if (module && source.recorded) preloadViews(formatOf(source.recorded));
+      else if (module && source.share) preloadViews(null);
+      else if (module) preloadViews(source.request.format ?? null);
       const glue = await (module ?? load());
       if (generation !== this.#generation) return; // replaced meanwhile
       this.#widget = glue.mountWidget(mount, {

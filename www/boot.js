@@ -18,10 +18,12 @@ if (self.document) {
   window.agoraImport = (url) => import(url);
   const names = document.querySelector('script[data-wasm]').dataset;
   // A debate link or a share link opens on the debate screen: its chunk's files (README,
-  // "How the app is split") download beside the first module instead of after it.
+  // "How the app is split") download beside the first module instead of after it, with
+  // every format's drawing, since which one the debate needs is known only once it is read.
   if (/^\?debate=[^&]/.test(location.search) || location.hash.startsWith('#share=')) {
     const glue = new URL(names.js, location.href);
-    for (const file of (names.debate ?? '').split(' ').filter(Boolean)) {
+    const views = (names.views ?? '').split(' ').flatMap(entry => entry.split('=')[1]?.split(',') ?? []);
+    for (const file of new Set([...(names.debate ?? '').split(' '), ...views].filter(Boolean))) {
       const link = document.createElement('link');
       Object.assign(link, { rel: 'preload', as: 'fetch', crossOrigin: 'anonymous', href: new URL(file, glue).href });
       document.head.append(link);

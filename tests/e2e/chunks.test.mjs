@@ -23,7 +23,7 @@ const w = {};
 before(async () => {
   w.site = await serveDist({
     routes: {
-      ...Object.fromEntries(['split_history.wasm', 'split_formats.wasm', 'split_debate.wasm'].map(n => [`${folder}/${n}`, chunkRoute(n)])),
+      ...Object.fromEntries(['split_history.wasm', 'split_formats.wasm', 'split_debate.wasm', 'split_duelogic_views.wasm'].map(n => [`${folder}/${n}`, chunkRoute(n)])),
       'api-host.html': (req, res) => res.writeHead(200, { 'Content-Type': 'text/html' })
         .end('<!doctype html><html lang="en"><title>A page using Agora</title><p>Host page</p></html>'),
       'widget-host.html': (req, res) => res.writeHead(200, { 'Content-Type': 'text/html' })
@@ -152,8 +152,10 @@ test('a screen whose chunk stalls says so after a while, with Reload, and appear
   }
 });
 
-test('a widget whose debate screen cannot be fetched says so inside it, and the host page hears it', async () => {
-  gone.add('split_debate.wasm');
+/** The widget's host page with `file` missing: the message the widget shows in place of
+ * what the file holds, and that the host page heard it too. */
+async function widgetWithout(file, check) {
+  gone.add(file);
   try {
     const context = await w.browser.newContext({ viewport: { width: 390, height: 844 } });
     const page = await context.newPage();
@@ -164,9 +166,37 @@ test('a widget whose debate screen cannot be fetched says so inside it, and the 
     const alert = page.locator('#d .chunk-failed[role="alert"]');
     await alert.waitFor({ timeout: 15_000 });
     assert.match(await alert.textContent(), /This part of Agora could not be loaded\..*offline.*newer version/s);
+    assert.ok(await alert.getByRole('button', { name: 'Reload' }).isVisible());
+    await check?.(page);
     assert.match(await page.evaluate(() => window.heard), /^This part of Agora could not be loaded\. You may be offline/);
     await context.close();
   } finally {
-    gone.delete('split_debate.wasm');
+    gone.delete(file);
   }
+}
+
+test('a widget whose debate screen cannot be fetched says so inside it, and the host page hears it', async () => {
+  await widgetWithout('split_debate.wasm');
+});
+
+test('a recorded debate in the widget fetches its own format\'s drawing beside the module, and no other format\'s', async () => {
+  const context = await w.browser.newContext({ viewport: { width: 390, height: 844 } });
+  const page = await context.newPage();
+  await page.goto(`${w.site.url}widget-host.html`);
+  // Drawn with its format's own decorations: the Arbiter's scorecards under the chairs' turns.
+  await page.locator('#d .scorecard').first().waitFor({ timeout: 30_000 });
+  const fetched = await page.evaluate(() => performance.getEntriesByType('resource')
+    .filter(e => /_views\.wasm$/.test(e.name)).map(e => ({ file: e.name.split('/').pop(), by: e.initiatorType })));
+  // Preloaded by agora.js from the debate's file, not asked for by the module once it ran.
+  assert.deepEqual(fetched, [{ file: 'split_duelogic_views.wasm', by: 'link' }]);
+  await context.close();
+});
+
+test('a debate whose format\'s drawing cannot be fetched shows its head, says so with Reload, and the host page hears it', async () => {
+  await widgetWithout('split_duelogic_views.wasm', async page => {
+    assert.match(await page.locator('#d h1.topic').textContent(), /Should cities ban cars/);
+    // No turn is drawn without its format's decorations.
+    assert.equal(await page.locator('#d .turn').count(), 0);
+    await page.screenshot({ path: 'artifacts/views-missing-390.png' });
+  });
 });

@@ -1,0 +1,89 @@
+// Part of .ci/split-wasm.mjs: joins wasm-split-cli's shared chunks so that a screen fetches a
+// handful of files, not dozens (README, "How the app is split").
+//
+// wasm-split-cli puts the code two or more split points reach into a chunk per *set* of
+// split points reaching it. Each format's drawing is a split point of its own
+// (src/ui/formats/mod.rs), and with five of them beside the debate screen the sets
+// multiply: a debate's screen and its format needed about 90 files, and on a slow phone
+// each file costs more than the bytes the split saved (BENCHMARKS.md, "Load time").
+//
+// A format's drawing is only ever fetched for the debate screen, so here it counts as the
+// debate screen: the chunks whose sets are then alike are joined into one file. A chunk
+// imports nothing but the first module's memory, table and stack pointer (`__wasm_split`),
+// and it places its functions in that table itself, so joining chunks changes what is
+// fetched, not what runs. wasm-merge joins them; since it would import the memory once per
+// chunk, a small hub module imports each thing once and the chunks take it from the hub.
+// The loader (`__wasm_split.js`) is written again with the joined files.
+import { execFileSync } from 'node:child_process';
+import { readFileSync, writeFileSync, rmSync } from 'node:fs';
+import { join } from 'node:path';
+
+/** The split point a split point's code counts as: a format's drawing is the debate's. */
+const loadedWith = name => (name.endsWith('_views') ? 'debate' : name);
+
+const CHUNK = /\/\* ([^*]*) \*\/\nconst (__chunk_\d+) = makeLoad\(\(\) => \{\n\s*const src = fetch\(new URL\("\.\/(chunk_\d+\.wasm)"[\s\S]*?\n\}\n, \[\]\);\n/g;
+const SPLIT = /export const __wasm_split_load_(\w+) = wrapAsyncCb\(makeLoad\(([\s\S]*?), \[([^\]]*)\]\)\);\n/g;
+
+/** Joins the chunks in `dir` (wasm-split-cli's output) that are fetched together, and
+ * rewrites its loader. `features` are wasm-opt's feature flags. Returns the chunks' files. */
+export function mergeChunks(dir, features) {
+  const loaderPath = join(dir, '__wasm_split.js');
+  const loader = readFileSync(loaderPath, 'utf8');
+  const start = loader.search(/\/\* |export const __wasm_split_load_/);
+  if (start < 0) throw new Error('the split loader has no chunk and no split point');
+  const head = loader.slice(0, start);
+  const chunks = [...loader.matchAll(CHUNK)].map(m => ({ users: m[1].split(', '), name: m[2], file: m[3] }));
+  const splits = [...loader.matchAll(SPLIT)].map(m => ({ name: m[1], fetcher: m[2], deps: m[3].split(',').map(d => d.trim()).filter(Boolean) }));
+  // Everything after the head must be understood, or the rewrite would drop part of it.
+  const rest = loader.slice(start).replace(CHUNK, '').replace(SPLIT, '');
+  if (rest.trim()) throw new Error(`the split loader has a form this hook does not know (wasm-split-cli changed?): ${rest.trim().slice(0, 200)}`);
+
+  // Chunks fetched together: the same split points, once a format's drawing counts as the
+  // debate screen.
+  const groups = new Map();
+  for (const c of chunks) {
+    const key = [...new Set(c.users.map(loadedWith))].sort().join(', ');
+    if (!groups.has(key)) groups.set(key, []);
+    groups.get(key).push(c);
+  }
+  const groupOf = new Map();
+  let defs = '';
+  for (const [key, members] of groups) {
+    const file = members[0].file;
+    if (members.length > 1) merge(dir, members.map(m => m.file), file, features);
+    const name = members[0].name;
+    for (const m of members) groupOf.set(m.name, name);
+    defs += `/* ${key} */\nconst ${name} = makeLoad(() => {\n    const src = fetch(new URL("./${file}", import.meta.url));\n    src.catch(() => {});\n    return async (imports) => (WebAssembly.instantiateStreaming(src, imports));\n}\n, []);\n`;
+  }
+  for (const s of splits) {
+    const deps = [...new Set(s.deps.map(d => groupOf.get(d) ?? (() => { throw new Error(`${s.name} needs ${d}, which the loader does not define`); })()))];
+    defs += `export const __wasm_split_load_${s.name} = wrapAsyncCb(makeLoad(${s.fetcher}, [${deps.join(', ')}]));\n`;
+  }
+  writeFileSync(loaderPath, head + defs);
+  return [...groups.values()].map(members => members[0].file);
+}
+
+/** wasm-merge joins `files` into `into`, importing `__wasm_split`'s things once (through a
+ * hub module) instead of once per file. */
+function merge(dir, files, into, features) {
+  const texts = files.map(f => execFileSync('wasm-dis', [...features, join(dir, f)], { maxBuffer: 1 << 30, stdio: ['ignore', 'pipe', 'ignore'] }).toString());
+  const imports = new Map();
+  const IMPORT = /\(import "__wasm_split" "([\w$]+)" \((memory|table|global) \$[^\s)]+ ([^)]*\)?)\)\)/g;
+  for (const t of texts) {
+    for (const m of t.matchAll(IMPORT)) imports.set(m[1], { kind: m[2], type: m[3] });
+  }
+  const hub = `(module\n${[...imports].map(([name, { kind, type }], i) => `  (import "__wasm_split" "${name}" (${kind} $i${i} ${type}))\n  (export "${name}" (${kind} $i${i}))`).join('\n')}\n)\n`;
+  const args = [];
+  writeFileSync(join(dir, 'hub.wat'), hub);
+  execFileSync('wasm-as', [...features, join(dir, 'hub.wat'), '-o', join(dir, 'hub.wasm')]);
+  args.push(join(dir, 'hub.wasm'), 'hub');
+  texts.forEach((t, i) => {
+    const wat = join(dir, `part${i}.wat`);
+    writeFileSync(wat, t.replace(/\(import "__wasm_split" /g, '(import "hub" '));
+    execFileSync('wasm-as', [...features, wat, '-o', join(dir, `part${i}.wasm`)], { stdio: ['ignore', 'ignore', 'inherit'] });
+    args.push(join(dir, `part${i}.wasm`), `part${i}`);
+  });
+  for (const f of files) rmSync(join(dir, f));
+  execFileSync('wasm-merge', [...features, ...args, '-o', join(dir, into)], { stdio: ['ignore', 'ignore', 'inherit'] });
+  for (const f of ['hub.wat', 'hub.wasm', ...texts.flatMap((_, i) => [`part${i}.wat`, `part${i}.wasm`])]) rmSync(join(dir, f));
+}
