@@ -81,11 +81,26 @@ export class AgoraDebateElement extends HTMLElement {
    * draws, or the debate's file would be fetched twice. */
   #drawn = false;
 
+  constructor() {
+    super();
+    // A page may set `config` before this module defines the element (an element created,
+    // configured and put on the page by a script that ran first): that own property would
+    // hide the accessor below for good. Take it over.
+    if (Object.hasOwn(this, 'config')) {
+      const value = this.config;
+      delete this.config;
+      this.#config = value;
+    }
+  }
+
   get config() { return this.#config; }
   set config(value) { this.#config = value; if (this.#drawn) this.#render(); }
 
   connectedCallback() { this.#drawn = true; this.#render(); }
   disconnectedCallback() { this.#drawn = false; this.#stop(); }
+  /** Moved within the page by `moveBefore()`: the debate goes on where it was put, instead
+   * of being stopped and drawn again. */
+  connectedMoveCallback() {}
   attributeChangedCallback() { if (this.#drawn) this.#render(); }
 
   #stop() {

@@ -203,6 +203,39 @@ test('the live widget takes sources and a seat that searches the web, and checks
   await context.close();
 });
 
+test('a widget configured before agora.js defines it keeps its config, and one moved with moveBefore keeps its debate', async () => {
+  const context = await w.browser.newContext({ viewport: { width: 390, height: 900 } });
+  const page = await context.newPage();
+  const errors = [];
+  page.on('pageerror', e => errors.push(e.message));
+  // A classic script creates, configures and places the element before the module runs.
+  await page.route(`${w.site.url}early-host.html`, r => r.fulfill({ contentType: 'text/html', body: `<!doctype html><html lang="en"><title>Host</title>
+    <div id="first"></div><div id="second"></div>
+    <script>
+      const el = document.createElement('agora-debate');
+      el.id = 'early';
+      el.config = { format: 'classic', topic: 'Configured before Agora arrived', options: { rounds: 1 }, connections: [{ kind: 'scripted', script: {} }] };
+      document.getElementById('first').append(el);
+      document.addEventListener('agora-error', e => { window.problem = e.detail.message; });
+    </script>
+    <script type="module" src="./agora.js"></script></html>` }));
+  await page.goto(`${w.site.url}early-host.html`);
+  const early = page.locator('#early');
+  await early.getByRole('button', { name: 'Start debate' }).click();
+  await early.locator('.badge.done').waitFor({ timeout: 60_000 });
+  assert.equal(await early.locator('h1.topic').textContent(), 'Configured before Agora arrived');
+  // Moved elsewhere on the page: the same finished debate, not a new widget waiting for Start.
+  const turns = await early.locator('.turn').count();
+  await page.evaluate(() => document.getElementById('second').moveBefore(document.getElementById('early'), null));
+  assert.equal(await page.locator('#second > #early').count(), 1);
+  assert.equal(await early.locator('.badge.done').count(), 1, 'still finished');
+  assert.equal(await early.locator('.turn').count(), turns, 'the same turns');
+  assert.equal(await early.getByRole('button', { name: 'Start debate' }).count(), 0);
+  assert.equal(await page.evaluate(() => window.problem), undefined);
+  assert.deepEqual(errors, []);
+  await context.close();
+});
+
 test('a host page whose Content Security Policy forbids WebAssembly shows why the widget is empty', async () => {
   // The host page's own policy refuses the wasm: that refusal is what this test is about.
   expectPageProblem(/CSP violation in .*strict\.html/);
