@@ -9,9 +9,10 @@
 //
 // A format's drawing is only ever fetched for the debate screen, so here it counts as the
 // debate screen: the chunks whose sets are then alike are joined into one file. A chunk
-// imports nothing but the first module's memory, table and stack pointer (`__wasm_split`),
-// and it places its functions in that table itself, so joining chunks changes what is
-// fetched, not what runs. wasm-merge joins them; since it would import the memory once per
+// imports nothing but what the first module shares (`__wasm_split`: its memory, its table,
+// globals such as the stack pointer), it places its functions in that table at slots fixed
+// when the wasm was split, and its data at fixed addresses, so joining chunks changes what
+// is fetched, not what runs. wasm-merge joins them; since it would import the memory once per
 // chunk, a small hub module imports each thing once and the chunks take it from the hub.
 // The loader (`__wasm_split.js`) is written again with the joined files.
 import { execFileSync } from 'node:child_process';
@@ -21,7 +22,7 @@ import { join } from 'node:path';
 /** The split point a split point's code counts as: a format's drawing is the debate's. */
 const loadedWith = name => (name.endsWith('_views') ? 'debate' : name);
 
-const CHUNK = /\/\* ([^*]*) \*\/\nconst (__chunk_\d+) = makeLoad\(\(\) => \{\n\s*const src = fetch\(new URL\("\.\/(chunk_\d+\.wasm)"[\s\S]*?\n\}\n, \[\]\);\n/g;
+const CHUNK = /\/\* ([^*]*) \*\/\n(const (__chunk_\d+) = makeLoad\(\(\) => \{\n\s*const src = fetch\(new URL\("\.\/(chunk_\d+\.wasm)"[\s\S]*?\n\}\n, \[\]\);\n)/g;
 const SPLIT = /export const __wasm_split_load_(\w+) = wrapAsyncCb\(makeLoad\(([\s\S]*?), \[([^\]]*)\]\)\);\n/g;
 
 /** Joins the chunks in `dir` (wasm-split-cli's output) that are fetched together, and
@@ -32,7 +33,7 @@ export function mergeChunks(dir, features) {
   const start = loader.search(/\/\* |export const __wasm_split_load_/);
   if (start < 0) throw new Error('the split loader has no chunk and no split point');
   const head = loader.slice(0, start);
-  const chunks = [...loader.matchAll(CHUNK)].map(m => ({ users: m[1].split(', '), name: m[2], file: m[3] }));
+  const chunks = [...loader.matchAll(CHUNK)].map(m => ({ users: m[1].split(', '), def: m[2], name: m[3], file: m[4] }));
   const splits = [...loader.matchAll(SPLIT)].map(m => ({ name: m[1], fetcher: m[2], deps: m[3].split(',').map(d => d.trim()).filter(Boolean) }));
   // Everything after the head must be understood, or the rewrite would drop part of it.
   const rest = loader.slice(start).replace(CHUNK, '').replace(SPLIT, '');
@@ -53,7 +54,8 @@ export function mergeChunks(dir, features) {
     if (members.length > 1) merge(dir, members.map(m => m.file), file, features);
     const name = members[0].name;
     for (const m of members) groupOf.set(m.name, name);
-    defs += `/* ${key} */\nconst ${name} = makeLoad(() => {\n    const src = fetch(new URL("./${file}", import.meta.url));\n    src.catch(() => {});\n    return async (imports) => (WebAssembly.instantiateStreaming(src, imports));\n}\n, []);\n`;
+    // The first member's own definition (its file now holds the group), as the splitter wrote it.
+    defs += `/* ${key} */\n${members[0].def}`;
   }
   for (const s of splits) {
     const deps = [...new Set(s.deps.map(d => groupOf.get(d) ?? (() => { throw new Error(`${s.name} needs ${d}, which the loader does not define`); })()))];
@@ -66,11 +68,18 @@ export function mergeChunks(dir, features) {
 /** wasm-merge joins `files` into `into`, importing `__wasm_split`'s things once (through a
  * hub module) instead of once per file. */
 function merge(dir, files, into, features) {
-  const texts = files.map(f => execFileSync('wasm-dis', [...features, join(dir, f)], { maxBuffer: 1 << 30, stdio: ['ignore', 'pipe', 'ignore'] }).toString());
+  // (wasm-dis warns about the name section's newer kinds on stderr: kept for a failure's message.)
+  const texts = files.map(f => execFileSync('wasm-dis', [...features, join(dir, f)], { maxBuffer: 1 << 30, stdio: ['ignore', 'pipe', 'pipe'] }).toString());
   const imports = new Map();
-  const IMPORT = /\(import "__wasm_split" "([\w$]+)" \((memory|table|global) \$[^\s)]+ ([^)]*\)?)\)\)/g;
-  for (const t of texts) {
-    for (const m of t.matchAll(IMPORT)) imports.set(m[1], { kind: m[2], type: m[3] });
+  const IMPORT = /\(import "__wasm_split" "([^"]+)" \((memory|table|global) \$[^\s)]+ ([^)]*\)?)\)\)/g;
+  for (const [i, t] of texts.entries()) {
+    const found = [...t.matchAll(IMPORT)];
+    // Every import of the first module's must reach the hub, or the joined file would
+    // import from a module that does not exist.
+    if (found.length !== t.split('(import "__wasm_split" ').length - 1) {
+      throw new Error(`${files[i]} imports something from __wasm_split this hook does not know (wasm-split-cli changed?)`);
+    }
+    for (const m of found) imports.set(m[1], { kind: m[2], type: m[3] });
   }
   const hub = `(module\n${[...imports].map(([name, { kind, type }], i) => `  (import "__wasm_split" "${name}" (${kind} $i${i} ${type}))\n  (export "${name}" (${kind} $i${i}))`).join('\n')}\n)\n`;
   const args = [];

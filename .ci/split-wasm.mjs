@@ -100,10 +100,14 @@ const defs = new Map();
 for (const m of loader.matchAll(/(?:const (__chunk_\d+)|export const __wasm_split_load_(\w+)) = [^;]*?new URL\("\.\/([\w.]+)"[\s\S]*?, \[([^\]]*)\]\)/g)) {
   defs.set(m[1] ?? `split:${m[2]}`, { file: m[3], deps: m[4].split(',').map(d => d.trim()).filter(Boolean) });
 }
+// A split point whose code all went to shared chunks has no file of its own.
+for (const m of loader.matchAll(/export const __wasm_split_load_(\w+) = wrapAsyncCb\(makeLoad\(\(\) => async \(_imp\) => \(\{\}\), \[([^\]]*)\]\)\)/g)) {
+  defs.set(`split:${m[1]}`, { file: null, deps: m[2].split(',').map(d => d.trim()).filter(Boolean) });
+}
 const filesOf = name => {
   const def = defs.get(`split:${name}`);
   if (!def) throw new Error(`the loader has no ${name} chunk (src/ui/chunks.rs, src/ui/formats/mod.rs)`);
-  return [def.file, ...def.deps.map(d => defs.get(d)?.file ?? (() => { throw new Error(`no file for ${d}`); })())];
+  return [def.file, ...def.deps.map(d => defs.get(d)?.file ?? (() => { throw new Error(`no file for ${d}`); })())].filter(Boolean);
 };
 const debateFiles = filesOf('debate');
 // `format=file,file …`, a format's drawing and the shared chunks it needs beyond the

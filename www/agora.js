@@ -32,11 +32,13 @@ function preload(files) {
   }
 }
 const preloadDebate = () => preload(DEBATE_CHUNKS.split(' '));
-/** A format's drawing (`null`: every format's, for a debate not read yet). */
+/** A format's drawing (`null`, or a name that is no format's: every format's, for a debate
+ * whose format is not known yet). */
 function preloadViews(format) {
-  for (const entry of VIEW_CHUNKS.split(' ')) {
-    const [name, files = ''] = entry.split('=');
-    if (format === null || name === format) preload(files.split(','));
+  const entries = VIEW_CHUNKS.split(' ').map(entry => entry.split('='));
+  const known = entries.some(([name]) => name === format?.toLowerCase());
+  for (const [name, files = ''] of entries) {
+    if (!known || name === format.toLowerCase()) preload(files.split(','));
   }
 }
 /** The format of an export's JSON, read from its text without parsing it all (a recorded
@@ -209,7 +211,7 @@ export class AgoraDebateElement extends HTMLElement {
       if (!source.recorded && !source.share && !source.request) return;
       if (module && source.recorded) preloadViews(formatOf(source.recorded));
       else if (module && source.share) preloadViews(null);
-      else if (module) preloadViews(source.request.format ?? null);
+      else if (module) preloadViews(source.request.format ?? Object.keys(source.request.config?.options ?? {})[0] ?? null);
       const glue = await (module ?? load());
       if (generation !== this.#generation) return; // replaced meanwhile
       this.#widget = glue.mountWidget(mount, {

@@ -1,7 +1,7 @@
-// The app is split: the setup screen comes first, every other screen and the formats' runs
-// come in chunks of wasm fetched after it (README, "How the app is split"). A chunk that
-// cannot be fetched (offline, a deploy that replaced the files) says so with a Reload button;
-// the rest of the app keeps working, and nothing is lost.
+// The app is split: the setup screen comes first, every other screen, each format's drawing
+// and the formats' runs come in chunks of wasm fetched after it (README, "How the app is
+// split"). A chunk that cannot be fetched (offline, a deploy that replaced the files) says
+// so with a Reload button; the rest of the app keeps working, and nothing is lost.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { readdirSync, readFileSync } from 'node:fs';

@@ -224,7 +224,8 @@ test('a widget configured before agora.js defines it keeps its config, and one m
   await early.getByRole('button', { name: 'Start debate' }).click();
   await early.locator('.badge.done').waitFor({ timeout: 60_000 });
   assert.equal(await early.locator('h1.topic').textContent(), 'Configured before Agora arrived');
-  // Moved elsewhere on the page: the same finished debate, not a new widget waiting for Start.
+  // Moved elsewhere on the page (moveBefore: Chromium 133 and later): the same finished
+  // debate, not a new widget waiting for Start.
   const turns = await early.locator('.turn').count();
   await page.evaluate(() => document.getElementById('second').moveBefore(document.getElementById('early'), null));
   assert.equal(await page.locator('#second > #early').count(), 1);

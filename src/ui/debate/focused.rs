@@ -14,7 +14,7 @@ use crate::ui::state::{AppState, DebateView};
 /// format's drawing, `views`, is here).
 pub(super) fn focused_finding(
     d: DebateView,
-    views: ReadSignal<Fetched<&'static FormatViews>>,
+    views: Signal<Fetched<&'static FormatViews>>,
 ) -> Memo<Option<Finding>> {
     Memo::new(move |_| {
         let key = d.focus.get()?;
@@ -33,7 +33,7 @@ pub(super) fn focused_finding(
 #[component]
 pub(super) fn FocusedFinding(
     focused: Memo<Option<Finding>>,
-    views: ReadSignal<Fetched<&'static FormatViews>>,
+    views: Signal<Fetched<&'static FormatViews>>,
 ) -> impl IntoView {
     let d = expect_context::<DebateView>();
     let in_app = use_context::<AppState>().is_some();

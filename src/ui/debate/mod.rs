@@ -37,16 +37,29 @@ pub fn DebateScreen() -> impl IntoView {
     // The screen's one line for an action that was refused, whichever part refused it.
     let error = RwSignal::new(None::<String>);
     let share_link = RwSignal::new(None::<Result<super::share::Shared, String>>);
-    // A long stored debate is drawn a slice at a time (no long task).
-    let drawn = super::progressive::progressively(d.blocks);
-
     // The format's drawing (its chunk, fetched as soon as the debate's start was known),
     // then its own panels, drawn again only when the debate's format changes. The screen
     // comes in three browser tasks: its head at once when Start is pressed, then the
     // panels, then the turns already under way (a forecast's first five), so no task runs
     // long (BENCHMARKS.md, "Five streams at once").
     let format = Memo::new(move |_| d.config.with(|c| c.as_ref().map(|c| c.format())));
-    let views = chunks::follow(move || format.get().map(views_chunk));
+    let fetched = chunks::follow(move || format.get().map(views_chunk));
+    // Only the drawing of the debate's own format (`follow` may still hold another's for a
+    // tick after the format changed).
+    let views = Signal::derive(move || match fetched.get() {
+        Some(Ok(v)) if Some(v.id) != format.get() => None,
+        other => other,
+    });
+    let ready = move || views.with(|v| matches!(v, Some(Ok(_))));
+    // A long stored debate is drawn a slice at a time (no long task), counted from when
+    // its turns can be drawn, with their format's decorations: none before.
+    let drawn = super::progressive::progressively(Signal::derive(move || {
+        if ready() {
+            d.blocks.get()
+        } else {
+            Vec::new()
+        }
+    }));
     let drawn_in = RwSignal::new(0u8);
     set_timeout(
         move || {
@@ -55,16 +68,16 @@ pub fn DebateScreen() -> impl IntoView {
         },
         std::time::Duration::ZERO,
     );
+    let panels_due = Memo::new(move |_| drawn_in.get() >= 1 && format.with(Option::is_some));
     let panels = move || {
-        (drawn_in.get() >= 1 && format.with(Option::is_some)).then(|| match views.get() {
+        panels_due.get().then(|| match views.get() {
             Some(Ok(v)) => (v.panels)(),
             None => view! { <ChunkWait/> }.into_any(),
             Some(Err(_)) => view! { <ChunkFailed/> }.into_any(),
         })
     };
-    // A turn is drawn with its format's decorations: none before they are here.
     let blocks = move || {
-        if drawn_in.get() >= 2 && views.with(|v| matches!(v, Some(Ok(_)))) {
+        if drawn_in.get() >= 2 {
             drawn()
         } else {
             Vec::new()
@@ -88,7 +101,12 @@ pub fn DebateScreen() -> impl IntoView {
             </div>
         }>
             <focused::FocusedFinding focused=focused views=views/>
-            <section class="debate" class:hidden=move || focused.with(Option::is_some)>
+            // A link that opens on one finding waits for its format's drawing to know
+            // whether it shows the finding alone, rather than showing the whole debate first.
+            {move || (d.focus.with(Option::is_some) && views.with(Option::is_none)).then(|| view! { <ChunkWait/> })}
+            <section class="debate" class:hidden=move || {
+                focused.with(Option::is_some) || (d.focus.with(Option::is_some) && views.with(Option::is_none))
+            }>
                 {move || app.filter(|_| shared()).map(|app| view! { <head::SharedBanner app=app error=error/> })}
                 <head::DebateHead whole=true/>
                 <controls::RunControls error=error/>

@@ -43,8 +43,8 @@ mod registry {
     }
 
     /// What the first screen and the view's reducer need of one format. Its drawing on the
-    /// debate screen is apart, in `FormatViews`, so that it goes to the debate screen's
-    /// chunk and the setup screen does not wait for it (`ui::chunks`).
+    /// debate screen is apart, in `FormatViews`, so that it goes to a chunk of its own and
+    /// the setup screen does not wait for it (`ui::chunks`).
     pub struct FormatUi {
         pub id: FormatId,
         /// One sentence for the format picker.
