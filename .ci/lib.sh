@@ -35,6 +35,66 @@ with_heartbeat() {
   rm -f "$log"
 }
 
+# Steps that run beside each other: a step runs in the background at a niceness of its own
+# (0 for what the next step waits on, higher for what can soak up idle cores), its output in
+# $LOGS/<name>.log, and `await_steps` waits for steps by name. Two cores go much further
+# when an install that waits on the network, or a link that keeps one core busy, leaves the
+# other to a step that needs it (BENCHMARKS.md, "The test command").
+LOGS="$CACHE/logs"
+STEPS=""
+STEP_PIDS=()
+# step NAME NICENESS COMMAND…
+step() {
+  local name=$1 nice=$2; shift 2
+  [ -n "$STEPS" ] || STEPS=$(mktemp -d)
+  mkdir -p "$LOGS"
+  rm -f "$STEPS/$name"
+  (
+    renice -n "$nice" "$BASHPID" >/dev/null 2>&1 || true
+    start=$SECONDS
+    trap 'echo "$? $((SECONDS - start))" >"$STEPS/$name"' EXIT
+    "$@" >"$LOGS/$name.log" 2>&1
+  ) &
+  STEP_PIDS+=($!)
+}
+# How long a finished step took, in seconds.
+step_seconds() { awk '{print $2}' "$STEPS/$1"; }
+# await_steps NAME… : waits for each step, printing what it said (nothing, for an install
+# that found its tool there) or, if it failed, the end of its log; a line every 30 s while
+# waiting says what is being waited for.
+await_steps() {
+  local name rc waited
+  for name; do
+    waited=0
+    until [ -f "$STEPS/$name" ]; do
+      sleep 1; waited=$((waited + 1))
+      if (( waited % 30 == 0 )); then
+        echo "    … waiting for $name (${waited} s; last: $(tail -n 1 "$LOGS/$name.log" 2>/dev/null | cut -c1-100))"
+      fi
+    done
+    rc=$(awk '{print $1}' "$STEPS/$name")
+    if [ "$rc" != 0 ]; then
+      say "FAILED: $name (its log: $LOGS/$name.log)"
+      tail -n 80 "$LOGS/$name.log"
+      return 1
+    fi
+    if [ -s "$LOGS/$name.log" ] && [ "${STEP_SHOWN[$name]:-}" != 1 ]; then cat "$LOGS/$name.log"; fi
+    STEP_SHOWN[$name]=1
+  done
+}
+declare -A STEP_SHOWN=()
+# Stops every step still running, and everything it started.
+stop_steps() {
+  local p
+  for p in "${STEP_PIDS[@]}"; do kill_tree "$p"; done
+  [ -z "$STEPS" ] || rm -rf "$STEPS"
+}
+kill_tree() {
+  local child
+  for child in $(pgrep -P "$1" 2>/dev/null); do kill_tree "$child"; done
+  kill "$1" 2>/dev/null || true
+}
+
 ensure_rust_target() {
   rustup target list --installed 2>/dev/null | grep -q wasm32-unknown-unknown && return
   say "Adding the wasm32-unknown-unknown target"
@@ -48,12 +108,21 @@ ensure_clippy() {
   rustup component add clippy
 }
 
+# Chromium itself (the release build prerenders the setup screen in it; benchmarks time it),
+# its driver (wasm-bindgen-test) and its headless shell (the end-to-end tests: the same engine
+# without the browser's user interface, for a quarter less CPU).
 ensure_chromium() {
-  command -v chromium >/dev/null && command -v chromedriver >/dev/null && return
-  say "Installing Debian's chromium and chromium-driver"
+  command -v chromium >/dev/null && command -v chromedriver >/dev/null \
+    && command -v chromium-headless-shell >/dev/null && return
+  say "Installing Debian's chromium, chromium-driver and chromium-headless-shell"
   local sudo=""; [ "$(id -u)" = 0 ] || sudo=sudo
   $sudo apt-get update -qq
-  DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq chromium chromium-driver >/dev/null
+  DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq chromium chromium-driver chromium-headless-shell >/dev/null
+}
+# Whether ensure_chromium can run unattended (as root, or with sudo needing no password): a
+# step in the background cannot ask for one.
+chromium_installs_unattended() {
+  command -v chromium-headless-shell >/dev/null || [ "$(id -u)" = 0 ] || sudo -n true 2>/dev/null
 }
 
 # The exact wasm-bindgen of Cargo.lock (Trunk and the test runner refuse any other).
@@ -66,8 +135,13 @@ ensure_wasm_bindgen() {
 
 ensure_trunk() {
   if command -v trunk >/dev/null && [ "$(trunk --version | awk '{print $2}')" = "$TRUNK_VERSION" ]; then return; fi
-  # --locked: a newer lightningcss alpha breaks the build otherwise.
-  with_heartbeat "Building trunk $TRUNK_VERSION" cargo install -q trunk --version "$TRUNK_VERSION" --locked --force
+  # --locked: a newer lightningcss alpha breaks the build otherwise. Trunk only drives the
+  # build (cargo, wasm-bindgen and the hook do the work; it hashes and copies files), so it is
+  # built without optimisation or debug information and without its update check: 5 minutes
+  # on two cores instead of 12 for its release profile's fat LTO (BENCHMARKS.md, "The test
+  # command").
+  CARGO_PROFILE_DEV_DEBUG=0 with_heartbeat "Building trunk $TRUNK_VERSION" \
+    cargo install -q trunk --version "$TRUNK_VERSION" --locked --force --debug --no-default-features --features rustls
 }
 
 # wasm-split-cli, which the release build's Trunk hook (.ci/split-wasm.mjs) runs to split the
@@ -77,6 +151,14 @@ ensure_wasm_split() {
   if command -v wasm-split-cli >/dev/null && [ -f "$HOME/.cargo/.crates.toml" ] \
      && grep -q "wasm_split_cli_support $WASM_SPLIT_VERSION" "$HOME/.cargo/.crates.toml"; then return; fi
   with_heartbeat "Building wasm-split-cli $WASM_SPLIT_VERSION" cargo install -q --locked wasm_split_cli_support --version "$WASM_SPLIT_VERSION" --features build-binary --force
+}
+
+# What the release build needs that cargo compiles, in the order the tiers need it:
+# wasm-bindgen (the browser tier too), wasm-split-cli, trunk.
+ensure_build_tools() {
+  ensure_wasm_bindgen
+  ensure_wasm_split
+  ensure_trunk
 }
 
 # playwright-core, binaryen (wasm-opt 132), terser, @argdown/core, typescript, axe-core,
@@ -97,7 +179,7 @@ ensure_npm() {
 # on a CPU that has it, and that build dies with a general protection fault at its first
 # chat request on such machines (ldtilecfg in ggml_backend_amx_mul_mat). BENCHMARKS.md has
 # what the portable build costs in tokens per second.
-LLAMA_CMAKE_ARGS="-DGGML_NATIVE=OFF -DGGML_AVX=ON -DGGML_AVX2=ON -DGGML_FMA=ON -DGGML_F16C=ON -DGGML_AVX512=OFF -DGGML_AMX_INT8=OFF -DGGML_AMX_TILE=OFF"
+LLAMA_CMAKE_ARGS="-DGGML_NATIVE=OFF -DGGML_AVX=ON -DGGML_AVX2=ON -DGGML_FMA=ON -DGGML_F16C=ON -DGGML_AVX512=OFF -DGGML_AMX_INT8=OFF -DGGML_AMX_TILE=OFF -DLLAVA_BUILD=OFF"
 LLAMA_CPP_VERSION=0.3.36
 # Written after a build, holding the version and flags it was built with: a venv without it
 # (an older install built with -march=native) or with other flags is rebuilt.
@@ -206,4 +288,74 @@ check_no_conflict_markers() {
 # brings another back (a Trunk update, a new asset) would not start, so it fails here.
 check_csp() {
   node "$ROOT/.ci/check-csp.mjs" "$1"
+}
+
+# The tiers (ARCHITECTURE.md, "Tests"), for .ci/test and for .ci/check; extra arguments
+# narrow a tier (test names for cargo, file names for the end-to-end tiers).
+
+# 1: lints for the native build and the browser's, warnings as errors, and native cargo test.
+tier_native() {
+  cargo clippy --locked --all-targets -- -D warnings
+  cargo clippy --locked --target wasm32-unknown-unknown --lib --bins --tests -- -D warnings
+  # The release build's split points (README, "How the app is split").
+  cargo clippy --locked --target wasm32-unknown-unknown --lib --bins --features split -- -D warnings
+  cargo test --locked -- "$@"
+}
+
+# 2: wasm-bindgen-test in headless Chromium, against the stand-in.
+tier_browser() {
+  cargo build -q --locked --bin agora-standin
+  local out standin; out=$(mktemp)
+  "$AGORA_STANDIN_BIN" --port 0 --script "$ROOT/tests/scripts/browser.json" >"$out" &
+  standin=$!
+  for _ in $(seq 1 50); do grep -q listening "$out" && break; sleep 0.1; done
+  local rc=0
+  AGORA_STANDIN_URL=$(sed 's/listening on //' "$out") \
+  CARGO_TARGET_WASM32_UNKNOWN_UNKNOWN_RUNNER=wasm-bindgen-test-runner \
+  CHROMEDRIVER=/usr/bin/chromedriver WASM_BINDGEN_TEST_TIMEOUT=60 \
+    cargo test --locked --target wasm32-unknown-unknown --test browser -- "$@" || rc=$?
+  kill "$standin" 2>/dev/null || true
+  rm -f "$out"
+  return "$rc"
+}
+
+# 3: the release build and its sizes (failing only past the first download's accident guard).
+tier_build() {
+  release_build dist
+  bash "$ROOT/.ci/bundle-size" dist
+}
+
+# tests/e2e file names from short ones: `widget` and `widget.test.mjs` are the same file.
+e2e_files() {
+  local f
+  for f; do f=${f%.test.mjs}; echo "${f##*/}.test.mjs"; done
+}
+
+# 4: the end-to-end files (all but the real model's when none are named) against the stand-in.
+tier_e2e() {
+  cargo build -q --locked --bin agora-standin
+  local files=(); [ $# -eq 0 ] || mapfile -t files < <(e2e_files "$@")
+  (cd "$ROOT/tests/e2e" && node run.mjs "${files[@]}")
+}
+
+# 5: the real model's files (both when none are named), with its server started unless one
+# already answers on 8081 (a running `.ci/serve`).
+tier_model() {
+  local log="$CACHE/llama-server-test.log" pid files=()
+  pid=$(start_local_model 8081 "$log")
+  [ -n "$pid" ] || log="$CACHE/llama-server.log"
+  place_model "$ROOT/dist"
+  [ $# -gt 0 ] || set -- local-model inpage-model
+  mapfile -t files < <(e2e_files "$@")
+  local rc=0
+  (cd "$ROOT/tests/e2e" && AGORA_LOCAL_MODEL=1 node run.mjs --jobs 1 "${files[@]}") || rc=$?
+  # A failure may be the server's (it died mid-stream, or stopped answering): its last lines
+  # say why.
+  if [ "$rc" != 0 ]; then
+    say "The local model server's last lines ($log)"
+    tail -n 40 "$log" || true
+    if [ -n "$pid" ] && ! kill -0 "$pid" 2>/dev/null; then echo "  the local model server is no longer running"; fi
+  fi
+  [ -z "$pid" ] || kill "$pid" 2>/dev/null || true
+  return "$rc"
 }

@@ -19,6 +19,24 @@ import { execFileSync } from 'node:child_process';
 import { readFileSync, writeFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 
+/** binaryen's library, loaded once in this process for the text form of wasm files and back:
+ * the command-line wasm-dis and wasm-as are the same library started afresh for every call
+ * (about half a second each), and a build joins a hundred chunks and more. */
+const binaryen = (await import(new URL('../tests/e2e/node_modules/binaryen/index.js', import.meta.url)).catch(e => {
+  throw new Error(`binaryen is not installed (${e.message}): bash -c 'source .ci/lib.sh && ensure_npm'`);
+})).default;
+// wasm-opt's feature flags, as binaryen's library names them (the command line's bulk memory
+// is two features in the library).
+const FEATURE = {
+  '--enable-bulk-memory': ['BulkMemory', 'BulkMemoryOpt'], '--enable-nontrapping-float-to-int': ['NontrappingFPToInt'],
+  '--enable-sign-ext': ['SignExt'], '--enable-mutable-globals': ['MutableGlobals'],
+  '--enable-reference-types': ['ReferenceTypes'], '--enable-multivalue': ['Multivalue'],
+};
+const featureSet = flags => flags.flatMap(flag => {
+  if (!FEATURE[flag]) throw new Error(`merge-chunks.mjs does not know the feature ${flag}`);
+  return FEATURE[flag].map(name => binaryen.Features[name]);
+}).reduce((set, feature) => set | feature, binaryen.Features.MVP);
+
 /** The split point a split point's code counts as: a format's drawing is the debate's. */
 const loadedWith = name => (name.endsWith('_views') ? 'debate' : name);
 
@@ -65,11 +83,25 @@ export function mergeChunks(dir, features) {
   return [...groups.values()].map(members => members[0].file);
 }
 
+/** A wasm file in binaryen's text form (as wasm-dis prints it). */
+function disassemble(file, features) {
+  const module = binaryen.readBinary(readFileSync(file), featureSet(features));
+  try { return module.emitText(); } finally { module.dispose(); }
+}
+
+/** Binaryen's text form as a wasm file (as wasm-as writes it). */
+function assemble(text, to, features) {
+  const module = binaryen.parseText(text, featureSet(features));
+  try {
+    if (!module.validate()) throw new Error(`${to} does not validate`);
+    writeFileSync(to, module.emitBinary());
+  } finally { module.dispose(); }
+}
+
 /** wasm-merge joins `files` into `into`, importing `__wasm_split`'s things once (through a
  * hub module) instead of once per file. */
 function merge(dir, files, into, features) {
-  // (wasm-dis warns about the name section's newer kinds on stderr: kept for a failure's message.)
-  const texts = files.map(f => execFileSync('wasm-dis', [...features, join(dir, f)], { maxBuffer: 1 << 30, stdio: ['ignore', 'pipe', 'pipe'] }).toString());
+  const texts = files.map(f => disassemble(join(dir, f), features));
   const imports = new Map();
   const IMPORT = /\(import "__wasm_split" "([^"]+)" \((memory|table|global) \$[^\s)]+ ([^)]*\)?)\)\)/g;
   for (const [i, t] of texts.entries()) {
@@ -83,16 +115,13 @@ function merge(dir, files, into, features) {
   }
   const hub = `(module\n${[...imports].map(([name, { kind, type }], i) => `  (import "__wasm_split" "${name}" (${kind} $i${i} ${type}))\n  (export "${name}" (${kind} $i${i}))`).join('\n')}\n)\n`;
   const args = [];
-  writeFileSync(join(dir, 'hub.wat'), hub);
-  execFileSync('wasm-as', [...features, join(dir, 'hub.wat'), '-o', join(dir, 'hub.wasm')]);
+  assemble(hub, join(dir, 'hub.wasm'), features);
   args.push(join(dir, 'hub.wasm'), 'hub');
   texts.forEach((t, i) => {
-    const wat = join(dir, `part${i}.wat`);
-    writeFileSync(wat, t.replace(/\(import "__wasm_split" /g, '(import "hub" '));
-    execFileSync('wasm-as', [...features, wat, '-o', join(dir, `part${i}.wasm`)], { stdio: ['ignore', 'ignore', 'inherit'] });
+    assemble(t.replace(/\(import "__wasm_split" /g, '(import "hub" '), join(dir, `part${i}.wasm`), features);
     args.push(join(dir, `part${i}.wasm`), `part${i}`);
   });
   for (const f of files) rmSync(join(dir, f));
   execFileSync('wasm-merge', [...features, ...args, '-o', join(dir, into)], { stdio: ['ignore', 'ignore', 'inherit'] });
-  for (const f of ['hub.wat', 'hub.wasm', ...texts.flatMap((_, i) => [`part${i}.wat`, `part${i}.wasm`])]) rmSync(join(dir, f));
+  for (const f of ['hub.wasm', ...texts.map((_, i) => `part${i}.wasm`)]) rmSync(join(dir, f));
 }

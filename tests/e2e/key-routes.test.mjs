@@ -143,7 +143,9 @@ test('a stored connection with a bad URL (from an older Agora) is refused by Tes
   const page = await context.newPage();
   const seen = outgoing(page, w.site.url);
   const own = [];
-  page.on('request', r => { if ((r.url().includes('/messages') || r.url().includes('/models')) && !PROBE.test(r.url())) own.push(r.url()); });
+  // A provider's endpoints (…/messages, …/models), not the page's own files that share a word
+  // with them (inpage/models.js, fetched whenever the in-page panel is drawn).
+  page.on('request', r => { if (/\/(messages|models)$/.test(new URL(r.url()).pathname) && !PROBE.test(r.url())) own.push(r.url()); });
   await page.goto(w.site.url);
   await page.waitForSelector('#start:not([disabled])');
   await page.selectOption('#connection', { label: 'Old Anthropic' });

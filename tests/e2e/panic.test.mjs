@@ -18,12 +18,16 @@ test('a panic shows a banner with its message, and Reload brings the app back', 
   const { page, consoleLines } = await openApp(browser, site.url);
   assert.equal(await page.locator('#panic').count(), 0);
 
+  // Broken from the click on, so the failure meets the view that click builds, not whatever
+  // else the page was drawing at the time (a chunk fetched in the background, say).
   await page.evaluate(() => {
-    const original = Document.prototype.createElement;
-    Document.prototype.createElement = function () {
-      Document.prototype.createElement = original;
-      throw new DOMException('createElement failed on purpose', 'InvalidStateError');
-    };
+    document.addEventListener('click', () => {
+      const original = Document.prototype.createElement;
+      Document.prototype.createElement = function () {
+        Document.prototype.createElement = original;
+        throw new DOMException('createElement failed on purpose', 'InvalidStateError');
+      };
+    }, { capture: true, once: true });
   });
   await page.getByRole('button', { name: /Add a connection/ }).click();
 
