@@ -60,8 +60,8 @@ step() {
 # How long a finished step took, in seconds.
 step_seconds() { awk '{print $2}' "$STEPS/$1"; }
 # await_steps NAME… : waits for each step, printing what it said (nothing, for an install
-# that found its tool there) or, if it failed, the end of its log; a line every 30 s while
-# waiting says what is being waited for.
+# that found its tool there), or its whole log if it failed; a line every 30 s while waiting
+# says what is being waited for.
 await_steps() {
   local name rc waited
   for name; do
@@ -74,11 +74,13 @@ await_steps() {
     done
     rc=$(awk '{print $1}' "$STEPS/$name")
     if [ "$rc" != 0 ]; then
+      # Whole: a tier's failure report is at its end, but what led to it may not be.
+      cat "$LOGS/$name.log"
       say "FAILED: $name (its log: $LOGS/$name.log)"
-      tail -n 80 "$LOGS/$name.log"
       return 1
     fi
-    if [ -s "$LOGS/$name.log" ] && [ "${STEP_SHOWN[$name]:-}" != 1 ]; then cat "$LOGS/$name.log"; fi
+    # The heartbeats of a finished install said only that it was still going.
+    if [ -s "$LOGS/$name.log" ] && [ "${STEP_SHOWN[$name]:-}" != 1 ]; then grep -v '^    … still working on: ' "$LOGS/$name.log" || true; fi
     STEP_SHOWN[$name]=1
   done
 }
@@ -87,7 +89,7 @@ declare -A STEP_SHOWN=()
 stop_steps() {
   local p
   for p in "${STEP_PIDS[@]}"; do kill_tree "$p"; done
-  [ -z "$STEPS" ] || rm -rf "$STEPS"
+  [ -z "$STEPS" ] || { [ ! -f "$STEPS/.model-server" ] || kill "$(cat "$STEPS/.model-server")" 2>/dev/null || true; rm -rf "$STEPS"; }
 }
 kill_tree() {
   local child
@@ -344,6 +346,9 @@ tier_model() {
   local log="$CACHE/llama-server-test.log" pid files=()
   pid=$(start_local_model 8081 "$log")
   [ -n "$pid" ] || log="$CACHE/llama-server.log"
+  # The server is no child of this shell (it was started in a command substitution): told
+  # to stop_steps, which ends it if the run is stopped before this tier ends.
+  [ -z "$pid" ] || [ -z "$STEPS" ] || echo "$pid" >"$STEPS/.model-server"
   place_model "$ROOT/dist"
   [ $# -gt 0 ] || set -- local-model inpage-model
   mapfile -t files < <(e2e_files "$@")

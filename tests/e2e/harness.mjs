@@ -153,13 +153,20 @@ function watchContext(context) {
 const BROWSER = process.env.AGORA_CHROMIUM
   || (process.env.NODE_TEST_CONTEXT && existsSync('/usr/bin/chromium-headless-shell') ? '/usr/bin/chromium-headless-shell' : '/usr/bin/chromium');
 
+/** Unless a test is about the real local model, its address answers nothing, as on a machine
+ * that serves none: the page's first screen asks it whether it is there, and a server left
+ * running (`.ci/serve`, or the real model's tier running beside this one) would otherwise
+ * change what every test starts from. */
+const NO_LOCAL_MODEL = process.env.AGORA_LOCAL_MODEL === '1' ? []
+  : ['--host-resolver-rules=MAP 127.0.0.1:8081 ~NOTFOUND, MAP localhost:8081 ~NOTFOUND'];
+
 /** The browser with the flags every end-to-end test uses; every page it opens is watched
  * for uncaught errors and Content Security Policy violations. */
 export async function launch() {
   const browser = await chromium.launch({
     executablePath: BROWSER,
     args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking',
-      '--disable-component-update', '--disable-sync', '--no-first-run'],
+      '--disable-component-update', '--disable-sync', '--no-first-run', ...NO_LOCAL_MODEL],
   });
   const newContext = browser.newContext.bind(browser);
   browser.newContext = async (...args) => watchContext(await newContext(...args));

@@ -72,7 +72,7 @@ async function debate(page, { longest = 48, stopAfter } = {}) {
   });
   await page.click('#start');
   if (stopAfter) {
-    await page.waitForFunction(n => document.querySelectorAll(FINISHED).length >= n, stopAfter, { timeout: 900_000, polling: 500 });
+    await page.waitForFunction(([finished, n]) => document.querySelectorAll(finished).length >= n, [FINISHED, stopAfter], { timeout: 900_000, polling: 500 });
     await page.click('#stop');
     await page.waitForSelector('.badge.stopped');
   } else {

@@ -50,7 +50,9 @@ async function runFile(file) {
   child.stderr.on('data', d => { out += d; });
   const code = await new Promise(ok => child.on('close', ok));
   const seconds = (Date.now() - t0) / 1000;
-  results.push({ file, code, seconds });
+  // The spec reporter's own summary lines ("ℹ pass 7"), added up over the files below.
+  const count = word => Number(new RegExp(`^ℹ ${word} (\\d+)$`, 'm').exec(out)?.[1] ?? 0);
+  results.push({ file, code, seconds, passed: count('pass'), failed: count('fail') + count('cancelled'), skipped: count('skipped') });
   const mark = code === 0 ? 'passed' : 'FAILED';
   process.stdout.write(`\n── ${file}: ${mark} in ${seconds.toFixed(1)} s ──\n${out}`);
 }
@@ -72,3 +74,8 @@ if (failed.length) {
   console.log(`${failed.length} failed: ${failed.map(r => r.file).join(' ')}`);
   process.exitCode = 1;
 }
+// Every test of every file, in the one closing line any reader of a test log understands
+// (a file that crashed before its tests ran counts as one failure).
+const sum = key => results.reduce((n, r) => n + r[key], 0);
+const crashed = failed.filter(r => r.failed === 0).length;
+console.log(`${sum('passed')} passed, ${sum('failed') + crashed} failed, ${sum('skipped')} skipped`);
