@@ -89,6 +89,8 @@ declare -A STEP_SHOWN=()
 stop_steps() {
   local p
   for p in "${STEP_PIDS[@]}"; do kill_tree "$p"; done
+  # Each writes its status as it ends: waited for, so the folder is not emptied under it.
+  for p in "${STEP_PIDS[@]}"; do wait "$p" 2>/dev/null || true; done
   [ -z "$STEPS" ] || { [ ! -f "$STEPS/.model-server" ] || kill "$(cat "$STEPS/.model-server")" 2>/dev/null || true; rm -rf "$STEPS"; }
 }
 kill_tree() {
@@ -353,7 +355,11 @@ tier_model() {
   [ $# -gt 0 ] || set -- local-model inpage-model
   mapfile -t files < <(e2e_files "$@")
   local rc=0
-  (cd "$ROOT/tests/e2e" && AGORA_LOCAL_MODEL=1 node run.mjs --jobs 1 "${files[@]}") || rc=$?
+  # Both files at once: the server generates on one thread and the in-page model's file
+  # needs no server, so together they keep both cores busy where one after the other left
+  # one idle for minutes. Each file's own tests stay one after the other (the server takes
+  # one call at a time).
+  (cd "$ROOT/tests/e2e" && AGORA_LOCAL_MODEL=1 node run.mjs --jobs 2 "${files[@]}") || rc=$?
   # A failure may be the server's (it died mid-stream, or stopped answering): its last lines
   # say why.
   if [ "$rc" != 0 ]; then
