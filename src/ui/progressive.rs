@@ -17,6 +17,17 @@ pub fn progressively<T>(all: impl Into<Signal<Vec<T>>>) -> impl Fn() -> Vec<T> +
 where
     T: Clone + Send + Sync + 'static,
 {
+    progressively_tracked(all).0
+}
+
+/// `progressively`, with whether every item of `all` is drawn by now (the list's
+/// `aria-busy`, for readers and tests that need the whole list, not its first slices).
+pub fn progressively_tracked<T>(
+    all: impl Into<Signal<Vec<T>>>,
+) -> (impl Fn() -> Vec<T> + Copy + 'static, impl Fn() -> bool + Copy + 'static)
+where
+    T: Clone + Send + Sync + 'static,
+{
     let all: Signal<Vec<T>> = all.into();
     let drawn = RwSignal::new(0usize);
     Effect::new(move |_| {
@@ -41,5 +52,8 @@ where
             );
         }
     });
-    move || all.with(|a| a[..drawn.get().min(a.len())].to_vec())
+    (
+        move || all.with(|a| a[..drawn.get().min(a.len())].to_vec()),
+        move || drawn.get() >= all.with(Vec::len),
+    )
 }

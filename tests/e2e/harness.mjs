@@ -229,6 +229,9 @@ export async function dumpIndexedDb(page) {
 
 /** The transcript on screen: speaker, label and text of every turn. */
 export async function transcript(page) {
+  // A debate just opened draws its turns once its format's drawing is here, and a long one a
+  // slice at a time: the transcript says so with aria-busy, and the whole of it is read.
+  await page.waitForFunction(() => !document.querySelector('.transcript[aria-busy="true"]'));
   return page.$$eval('.turn', turns => turns.map(t => ({
     speaker: t.querySelector('.speaker')?.textContent,
     label: t.querySelector('.label')?.textContent,

@@ -53,7 +53,7 @@ pub fn DebateScreen() -> impl IntoView {
     let ready = move || views.with(|v| matches!(v, Some(Ok(_))));
     // A long stored debate is drawn a slice at a time (no long task), counted from when
     // its turns can be drawn, with their format's decorations: none before.
-    let drawn = super::progressive::progressively(Signal::derive(move || {
+    let (drawn, all_drawn) = super::progressive::progressively_tracked(Signal::derive(move || {
         if ready() {
             d.blocks.get()
         } else {
@@ -82,6 +82,16 @@ pub fn DebateScreen() -> impl IntoView {
         } else {
             Vec::new()
         }
+    };
+    // Busy while a debate's turns are not all on screen yet: its format's drawing is still
+    // on its way, or a long debate is drawn a slice at a time (not when the drawing could
+    // not be fetched: that says so, with Reload). Screen readers wait for it, and so can
+    // anything that reads the whole transcript (the end-to-end tests).
+    let failed = move || views.with(|v| matches!(v, Some(Err(_))));
+    let busy = move || {
+        d.config.with(Option::is_some)
+            && !failed()
+            && !(drawn_in.get() >= 2 && ready() && all_drawn())
     };
     let focused = focused::focused_finding(d, views);
     let shared = move || d.shared.with(Option::is_some);
@@ -122,7 +132,8 @@ pub fn DebateScreen() -> impl IntoView {
                 {move || error.get().map(|e| view! { <p class="error" role="alert">{e}</p> })}
                 {move || d.loading.get().then(|| view! { <p class="hint">"Loading…"</p> })}
                 {panels}
-                <div class="transcript" class:hidden=move || d.transcript_hidden.get()>
+                <div class="transcript" class:hidden=move || d.transcript_hidden.get()
+                    aria-busy=move || busy().then_some("true")>
                     <For each=blocks key=|b| (b.epoch, b.key.clone()) let:block>
                         {turn::block_view(block)}
                     </For>
