@@ -129,12 +129,17 @@ chromium_installs_unattended() {
   command -v chromium-headless-shell >/dev/null || [ "$(id -u)" = 0 ] || sudo -n true 2>/dev/null
 }
 
+# `cargo install` builds in a directory of its own: in the tiers' (CARGO_TARGET_DIR, exported
+# above) it would hold cargo's lock on it for minutes, and tier 1, which runs beside the
+# installs, would wait for it instead of compiling.
+cargo_install() { CARGO_TARGET_DIR="$CACHE/install-target" cargo install -q "$@"; }
+
 # The exact wasm-bindgen of Cargo.lock (Trunk and the test runner refuse any other).
 ensure_wasm_bindgen() {
   local want; want=$(awk '/^name = "wasm-bindgen"$/{getline; gsub(/version = |"/,""); print; exit}' "$ROOT/Cargo.lock")
   if command -v wasm-bindgen >/dev/null && [ "$(wasm-bindgen --version | awk '{print $2}')" = "$want" ]; then return; fi
   # Without --locked: its lockfile pins a webpki-roots the registry no longer has.
-  with_heartbeat "Building wasm-bindgen-cli $want" cargo install -q wasm-bindgen-cli --version "$want" --force
+  with_heartbeat "Building wasm-bindgen-cli $want" cargo_install wasm-bindgen-cli --version "$want" --force
 }
 
 ensure_trunk() {
@@ -145,7 +150,7 @@ ensure_trunk() {
   # on two cores instead of 12 for its release profile's fat LTO (BENCHMARKS.md, "The test
   # command").
   CARGO_PROFILE_DEV_DEBUG=0 with_heartbeat "Building trunk $TRUNK_VERSION" \
-    cargo install -q trunk --version "$TRUNK_VERSION" --locked --force --debug --no-default-features --features rustls
+    cargo_install trunk --version "$TRUNK_VERSION" --locked --force --debug --no-default-features --features rustls
 }
 
 # wasm-split-cli, which the release build's Trunk hook (.ci/split-wasm.mjs) runs to split the
@@ -154,7 +159,7 @@ WASM_SPLIT_VERSION=0.2.4
 ensure_wasm_split() {
   if command -v wasm-split-cli >/dev/null && [ -f "$HOME/.cargo/.crates.toml" ] \
      && grep -q "wasm_split_cli_support $WASM_SPLIT_VERSION" "$HOME/.cargo/.crates.toml"; then return; fi
-  with_heartbeat "Building wasm-split-cli $WASM_SPLIT_VERSION" cargo install -q --locked wasm_split_cli_support --version "$WASM_SPLIT_VERSION" --features build-binary --force
+  with_heartbeat "Building wasm-split-cli $WASM_SPLIT_VERSION" cargo_install --locked wasm_split_cli_support --version "$WASM_SPLIT_VERSION" --features build-binary --force
 }
 
 # What the release build needs that cargo compiles, in the order the tiers need it:
