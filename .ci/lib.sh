@@ -360,11 +360,9 @@ tier_model() {
   [ $# -gt 0 ] || set -- local-model inpage-model
   mapfile -t files < <(e2e_files "$@")
   local rc=0
-  # Both files at once: the server generates on one thread and the in-page model's file
-  # needs no server, so together they keep both cores busy where one after the other left
-  # one idle for minutes. Each file's own tests stay one after the other (the server takes
-  # one call at a time).
-  (cd "$ROOT/tests/e2e" && AGORA_LOCAL_MODEL=1 node run.mjs --jobs 2 "${files[@]}") || rc=$?
+  # One file at a time: the in-page model's threads beside the server's (and beside other
+  # work) slowed its whole debate from about 2 to 10 minutes and made its page miss a click.
+  (cd "$ROOT/tests/e2e" && AGORA_LOCAL_MODEL=1 node run.mjs --jobs 1 "${files[@]}") || rc=$?
   # A failure may be the server's (it died mid-stream, or stopped answering): its last lines
   # say why.
   if [ "$rc" != 0 ]; then
