@@ -24,7 +24,10 @@ where
 /// `aria-busy`, for readers and tests that need the whole list, not its first slices).
 pub fn progressively_tracked<T>(
     all: impl Into<Signal<Vec<T>>>,
-) -> (impl Fn() -> Vec<T> + Copy + 'static, impl Fn() -> bool + Copy + 'static)
+) -> (
+    impl Fn() -> Vec<T> + Copy + 'static,
+    impl Fn() -> bool + Copy + 'static,
+)
 where
     T: Clone + Send + Sync + 'static,
 {
