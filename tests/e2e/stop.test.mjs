@@ -45,8 +45,19 @@ test('Stop aborts the turn in flight at once and Resume completes the debate', a
 test('closing the tab mid-debate keeps the finished turns and marks the unfinished one', async () => {
   const { page, context } = await openApp(w.browser, w.site.url);
   await startSlowDebate(page);
-  await page.waitForFunction(() => document.querySelectorAll('.turn').length >= 2, null, { timeout: 20_000 });
-  await page.waitForTimeout(2_500); // the in-flight text is saved about once a second
+  // The in-flight text is saved about once a second and dropped when its turn ends: close
+  // the tab as soon as the store holds the second turn's, not after a fixed wait that a
+  // loaded machine can overrun into the next turn. It is saved after the first turn's end
+  // (the store has one queue), so that turn reads as done.
+  const saved = () => page.evaluate(async () => {
+    const db = await new Promise((ok, fail) => { const r = indexedDB.open('agora'); r.onsuccess = () => ok(r.result); r.onerror = fail; });
+    const rows = await new Promise(ok => { const r = db.transaction('in_flight').objectStore('in_flight').getAll(); r.onsuccess = () => ok(r.result); });
+    db.close();
+    return rows.some(r => JSON.parse(r.json).call.path !== 'opening/moderator');
+  });
+  for (const started = Date.now(); !(await saved()); await page.waitForTimeout(100)) {
+    assert.ok(Date.now() - started < 20_000, 'the second turn\'s text was never saved');
+  }
   const url = page.url();
   await page.close();
   const again = await context.newPage();
