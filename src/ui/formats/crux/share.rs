@@ -30,40 +30,44 @@ pub fn status(card: &CruxCard) -> &'static str {
     }
 }
 
-/// The card as Markdown: readable on its own, with where it came from.
+/// The card as Markdown: readable on its own, with where it came from. Every field is
+/// model text (or a user's topic), so each is kept to one line (a line break cannot open a
+/// heading or a code block that swallows the rest) and the whole goes through the same
+/// inert filter as every export: it reads the same, and nothing in it can act.
 pub fn markdown(card: &CruxCard, name: &dyn Fn(&str) -> String, topic: &str) -> String {
+    let line = |s: &str| s.split_whitespace().collect::<Vec<_>>().join(" ");
     let mut out = format!(
         "## Crux: {}\n\n*{} disagreement ({}) · {}*\n",
-        card.crux.trim(),
+        line(&card.crux),
         kind_title(card),
         kind_hint(card),
         status(card)
     );
     if !card.question.trim().is_empty() {
-        out.push_str(&format!("\n**Question:** {}\n", card.question.trim()));
+        out.push_str(&format!("\n**Question:** {}\n", line(&card.question)));
     }
     for s in &card.sides {
         out.push_str(&format!(
             "\n### {}\n\n- **Position:** {}\n- **Because:** {}\n- **Would change their mind:** {}\n",
-            name(&s.seat),
-            s.position.trim(),
-            s.reasoning.trim(),
+            line(&name(&s.seat)),
+            line(&s.position),
+            line(&s.reasoning),
             if s.would_change_mind.trim().is_empty() {
-                "did not say"
+                "did not say".to_string()
             } else {
-                s.would_change_mind.trim()
+                line(&s.would_change_mind)
             }
         ));
     }
-    out.push_str(&format!("\n**Diagnosis:** {}\n", card.diagnosis.trim()));
+    out.push_str(&format!("\n**Diagnosis:** {}\n", line(&card.diagnosis)));
     if card.resolved && !card.resolution.trim().is_empty() {
-        out.push_str(&format!("\n**Resolution:** {}\n", card.resolution.trim()));
+        out.push_str(&format!("\n**Resolution:** {}\n", line(&card.resolution)));
     }
     out.push_str(&format!(
         "\n*From a crux debate on \u{201c}{}\u{201d}, run with Agora.*\n",
-        topic.trim()
+        line(topic)
     ));
-    out
+    crate::engine::export::inert(&out)
 }
 
 pub fn escape(s: &str) -> String {
@@ -417,6 +421,30 @@ mod tests {
         assert!(md.contains("**Would change their mind:** Traffic back in two years."));
         assert!(!md.contains("Resolution"));
         assert!(md.contains("Should cities ban cars?"));
+    }
+
+    #[test]
+    fn a_hostile_card_pastes_as_text_that_cannot_act() {
+        let mut c = card();
+        c.crux = "<img src=x onerror=alert(1)> wins".into();
+        c.sides[0].position =
+            "See ![pixel](https://tracker.example/p.png) and [this](javascript:alert(1)).".into();
+        c.sides[1].reasoning = "Fine.\n```\n# Not a heading\n<script>alert(2)</script>".into();
+        c.diagnosis = "[x]: javascript:alert(3)".into();
+        let md = markdown(&c, &name, "Topic\n## Injected heading");
+        assert!(!md.contains('<'), "no tag survives: {md}");
+        assert!(md.contains("&lt;img src=x onerror=alert(1)> wins"));
+        assert!(!md.contains("![pixel]"), "no picture loads: {md}");
+        assert!(!md.contains("](javascript:"), "no script link: {md}");
+        assert!(!md.contains("[x]:"), "no reference definition: {md}");
+        // A line break in model text opens no code block and no heading.
+        assert!(!md
+            .lines()
+            .any(|l| l.starts_with("```") || l.starts_with("# ")));
+        assert!(!md.lines().any(|l| l.starts_with("## Injected")));
+        assert!(
+            md.contains("**Because:** Fine. ``` # Not a heading &lt;script>alert(2)&lt;/script>")
+        );
     }
 
     #[test]
