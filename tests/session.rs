@@ -233,6 +233,43 @@ async fn until_ended(clock: &VirtualClock, heard: &Rc<RefCell<Vec<Update>>>) {
 }
 
 #[test]
+fn an_edit_that_moves_a_connection_to_another_origin_drops_its_key() {
+    use agora::session::connection_draft::ConnectionDraft;
+    use agora::session::KeyEdit;
+    let w = world();
+    run_virtual_with(&w.clock, |spawner| {
+        let s = session(&w, spawner, r#"{"default": {}}"#);
+        async move {
+            let key_of = |s: &Session| s.connections()[0].api_key.clone();
+            let saved = || s.connections()[0].clone();
+            // The form's draft of an edit never holds the key; Save keeps it on the origin.
+            let mut d = ConnectionDraft::new(Some(saved()));
+            d.set_base_url("https://api.example.com/v2".into());
+            let (c, key) = d.to_save("unused").unwrap();
+            assert!(c.api_key.is_empty());
+            s.save_connection(c, key).unwrap();
+            assert_eq!(key_of(&s), KEY);
+            // A key the caller slips into the connection is not how a key is given.
+            let mut c = saved();
+            c.base_url = "https://collector.example.net/v1".into();
+            c.api_key = KEY.into();
+            s.save_connection(c, KeyEdit::Keep).unwrap();
+            assert_eq!(key_of(&s), "", "the key stays behind on its own origin");
+            // Moving back does not bring it back: it was dropped, and is typed again.
+            let mut c = saved();
+            c.base_url = "https://api.example.com/v1".into();
+            s.save_connection(c.clone(), KeyEdit::Keep).unwrap();
+            assert_eq!(key_of(&s), "");
+            s.save_connection(c, KeyEdit::Replace("sk-typed".into()))
+                .unwrap();
+            assert_eq!(key_of(&s), "sk-typed");
+            // A new connection's id comes from its name.
+            assert!(s.new_connection_id("My Server").starts_with("c-my-server-"));
+        }
+    });
+}
+
+#[test]
 fn a_finished_debate_is_in_history_and_reloads_identically() {
     let w = world();
     let (clock, heard, store) = (w.clock.clone(), w.heard.clone(), w.store.clone());

@@ -209,7 +209,7 @@ pub async fn no_key_choices(
         if !here {
             return false;
         }
-        let listed = session.list_models(super::Connection::local_model());
+        let listed = session.list_models(super::Connection::local_model(), super::KeyEdit::Keep);
         let timeout = BrowserClock.sleep(LOCAL_PROBE_MS);
         match select(listed, timeout).await {
             Either::Left((Ok(models), _)) => !models.is_empty(),

@@ -264,6 +264,35 @@ impl NoKeyChoices {
 }
 
 pub use super::address::{key_origin, AddressProblem};
+
+/// What an edit does to a connection's key.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum KeyEdit {
+    /// Keep the saved key, where it still applies (`key_after_edit`).
+    Keep,
+    /// A key typed for the connection as edited.
+    Replace(String),
+}
+
+/// The key a connection carries after an edit. A key is given for one origin and is never
+/// sent to another: an edit that moves the base URL to another scheme, host or port drops
+/// the saved key (another path on the same origin keeps it), and only a key typed for the
+/// new address is used there.
+pub fn key_after_edit(saved: Option<&Connection>, edited: &Connection, edit: KeyEdit) -> String {
+    match edit {
+        KeyEdit::Replace(key) => key.trim().to_string(),
+        KeyEdit::Keep => match saved {
+            Some(old) if !old.api_key.is_empty() => {
+                match (key_origin(&old.base_url), key_origin(&edited.base_url)) {
+                    (Ok(was), Ok(now)) if was == now => old.api_key.clone(),
+                    _ => String::new(),
+                }
+            }
+            _ => String::new(),
+        },
+    }
+}
+
 /// Where the run command serves the local model.
 pub use crate::llm::LOCAL_MODEL_URL;
 pub const LOCAL_MODEL_NAME: &str = "smollm2-135m";
@@ -482,6 +511,48 @@ impl std::fmt::Display for ConnectionProblem {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_saved_key_goes_only_to_the_origin_it_was_given_for() {
+        let old = Connection::openai_compatible(
+            "c-1",
+            "Mine",
+            "https://api.example.com/v1",
+            "m",
+            "sk-secret",
+        );
+        let to = |url: &str| {
+            let mut c = old.clone();
+            c.api_key.clear();
+            c.base_url = url.into();
+            c
+        };
+        let keep = |url: &str| key_after_edit(Some(&old), &to(url), KeyEdit::Keep);
+        assert_eq!(keep("https://api.example.com/v1"), "sk-secret");
+        assert_eq!(
+            keep("https://API.example.com/v2/"),
+            "sk-secret",
+            "same origin, other path"
+        );
+        for moved in [
+            "https://evil.example.net/v1",
+            "http://api.example.com/v1",
+            "https://api.example.com:444/v1",
+            "https://api.example.com.evil.net/v1",
+            "not a url",
+        ] {
+            assert_eq!(keep(moved), "", "{moved}");
+        }
+        let typed = KeyEdit::Replace(" sk-new ".into());
+        assert_eq!(
+            key_after_edit(Some(&old), &to("https://evil.example.net/v1"), typed),
+            "sk-new"
+        );
+        assert_eq!(
+            key_after_edit(None, &to("https://api.example.com/v1"), KeyEdit::Keep),
+            ""
+        );
+    }
 
     #[test]
     fn reasoning_models_get_a_longer_silence_limit_by_default() {

@@ -6,6 +6,7 @@ pub mod address;
 #[cfg(target_arch = "wasm32")]
 pub mod browser;
 pub mod chunk;
+pub mod connection_draft;
 pub mod connections;
 pub mod error;
 pub mod prices;
@@ -21,6 +22,6 @@ mod writer;
 /// The in-page model's loading, progress and cache, for the setup and History screens.
 #[cfg(target_arch = "wasm32")]
 pub use crate::llm::inpage;
-pub use connections::{Connection, ConnectionOrigin, NoKeyChoices, ProviderKind};
+pub use connections::{Connection, ConnectionOrigin, KeyEdit, NoKeyChoices, ProviderKind};
 pub use error::{SessionError, TournamentError};
 pub use runner::{Session, SessionEnv, Update};

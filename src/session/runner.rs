@@ -7,7 +7,7 @@ use std::rc::Rc;
 use futures::channel::mpsc;
 use futures::future::LocalBoxFuture;
 
-use super::connections::Connection;
+use super::connections::{key_after_edit, Connection, KeyEdit};
 use super::error::SessionError;
 use super::router::{ProviderFactory, Router};
 use super::writer::{run_writer, Kept, Listener, Recorder};
@@ -146,8 +146,11 @@ impl Session {
         self.connections.borrow().clone()
     }
 
-    /// Adds or replaces a connection (matched by id).
-    pub fn save_connection(&self, c: Connection) -> Result<(), SessionError> {
+    /// Adds or replaces a connection (matched by id), with its key as `key` says: a saved
+    /// key is kept only while the connection stays on the origin it was given for
+    /// (`key_after_edit`). Whatever key `c` carries is ignored.
+    pub fn save_connection(&self, c: Connection, key: KeyEdit) -> Result<(), SessionError> {
+        let c = self.with_key(c, key);
         c.validate()?;
         let mut list = self.connections.borrow_mut();
         match list.iter_mut().find(|x| x.id == c.id) {
@@ -216,15 +219,30 @@ impl Session {
     }
 
     /// The models a connection (saved or still in the form) lists, for the form's choices.
+    /// `c` with the key an edit gives it, by the rule of `save_connection`.
+    fn with_key(&self, mut c: Connection, key: KeyEdit) -> Connection {
+        let list = self.connections.borrow();
+        c.api_key = key_after_edit(list.iter().find(|x| x.id == c.id), &c, key);
+        c
+    }
+
+    /// The models a connection's provider lists, asked with the key Save would give it.
     pub fn list_models(
         self: &Rc<Self>,
         c: Connection,
+        key: KeyEdit,
     ) -> LocalBoxFuture<'static, Result<Vec<String>, SessionError>> {
+        let c = self.with_key(c, key);
         let this = self.clone();
         Box::pin(async move { this.router.list_models(&c).await })
     }
 
     // ---- debates ----
+
+    /// A new connection's id, from its name and a random tail.
+    pub fn new_connection_id(&self, label: &str) -> String {
+        super::connection_draft::new_connection_id(label, (self.env.random)())
+    }
 
     /// A fresh debate id (time-ordered, with a random tail).
     pub fn new_id(&self) -> String {

@@ -36,7 +36,7 @@ pub fn in_page_panel(model: RwSignal<String>) -> impl IntoView {
         {
             c.context_tokens = ctx;
             c.default_model = name.clone();
-            if s.save_connection(c).is_ok() {
+            if s.save_connection(c, crate::session::KeyEdit::Keep).is_ok() {
                 model.set(name);
                 state.connections_version.update(|v| *v += 1);
             }
