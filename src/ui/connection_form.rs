@@ -27,32 +27,7 @@ pub fn ConnectionForm(
     let models = RwSignal::new(Vec::<String>::new());
     let listing = RwSignal::new(None::<Result<String, String>>);
 
-    let list = move |_| {
-        let Some(s) = state.session() else { return };
-        // Checked as Save checks it (but for the model name, which the list is for), with
-        // the key Save would give it, so the key only goes where a saved one could.
-        let (c, key) = draft.with_untracked(|d| (d.connection("listing"), d.key_edit()));
-        if let Err(e) = c.validate_listing() {
-            listing.set(Some(Err(e.to_string())));
-            return;
-        }
-        listing.set(Some(Ok("Asking for the model list…".into())));
-        let fut = s.list_models(c, key);
-        leptos::task::spawn_local(async move {
-            listing.set(Some(match fut.await {
-                Ok(m) if m.is_empty() => {
-                    Err("The provider listed no models; type the model's name.".into())
-                }
-                Ok(m) => {
-                    let n = m.len();
-                    models.set(m);
-                    let s = if n == 1 { "" } else { "s" };
-                    Ok(format!("{n} model{s} listed: pick one in the Model field."))
-                }
-                Err(e) => Err(e.to_string()),
-            }));
-        });
-    };
+    let list = move |_| list_models(state, draft, models, listing);
 
     let save = move |_| {
         let Some(s) = state.session() else { return };
@@ -117,6 +92,39 @@ pub fn ConnectionForm(
             <button type="button" id="conn-save" class="secondary" on:click=save>"Save connection"</button>
         </div>
     }
+}
+
+/// "List the provider's models": checked as Save checks it (but for the model name, which
+/// the list is for), with the key Save would give it, so the key only goes where a saved
+/// one could.
+fn list_models(
+    state: AppState,
+    draft: RwSignal<ConnectionDraft>,
+    models: RwSignal<Vec<String>>,
+    listing: RwSignal<Option<Result<String, String>>>,
+) {
+    let Some(s) = state.session() else { return };
+    let (c, key) = draft.with_untracked(|d| (d.connection("listing"), d.key_edit()));
+    if let Err(e) = c.validate_listing() {
+        listing.set(Some(Err(e.to_string())));
+        return;
+    }
+    listing.set(Some(Ok("Asking for the model list…".into())));
+    let fut = s.list_models(c, key);
+    leptos::task::spawn_local(async move {
+        listing.set(Some(match fut.await {
+            Ok(m) if m.is_empty() => {
+                Err("The provider listed no models; type the model's name.".into())
+            }
+            Ok(m) => {
+                let n = m.len();
+                models.set(m);
+                let s = if n == 1 { "" } else { "s" };
+                Ok(format!("{n} model{s} listed: pick one in the Model field."))
+            }
+            Err(e) => Err(e.to_string()),
+        }));
+    });
 }
 
 /// Where the connection goes and how it is called: name, address, model and its limits.

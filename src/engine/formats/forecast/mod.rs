@@ -14,6 +14,7 @@
 //! synthesis and the result). `parse` reads the answers, `consensus` does the arithmetic,
 //! `types` holds the findings, `ledger` and `report` serve the ledger and the exports.
 
+pub mod board;
 pub mod consensus;
 mod context;
 pub mod ledger;

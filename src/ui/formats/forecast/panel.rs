@@ -4,14 +4,13 @@
 
 use leptos::prelude::*;
 
-use crate::engine::config::{ForecastOptions, FormatOptions};
+use crate::engine::config::ForecastOptions;
 use crate::engine::cost::percent as pct;
 use crate::engine::finding::{Finding, FindingBody, Level};
-use crate::engine::formats::forecast::consensus;
+use crate::engine::formats::forecast::board::{self, ArgumentScore, Bar, Chart};
 use crate::engine::formats::forecast::partial::partial_argument;
 use crate::engine::formats::forecast::paths::ForecastPath;
 use crate::engine::formats::forecast::types::*;
-use crate::engine::formats::forecast::JUDGE;
 use crate::ui::state::{DebateView, TurnStatus};
 
 /// Saves the forecast's result (`report::debate_result`: the final distribution, each
@@ -47,24 +46,7 @@ fn dec(x: f64, places: u32) -> String {
 }
 
 fn options(d: DebateView) -> Option<(ForecastOptions, Vec<(String, String)>)> {
-    d.config.with(|c| {
-        let c = c.as_ref()?;
-        match &c.options {
-            FormatOptions::Forecast(o) => Some((
-                o.clone(),
-                o.roles
-                    .iter()
-                    .map(|r| {
-                        (
-                            r.seat.clone(),
-                            c.seat(&r.seat).map_or(r.seat.clone(), |s| s.name.clone()),
-                        )
-                    })
-                    .collect(),
-            )),
-            _ => None,
-        }
-    })
+    d.config.with(|c| c.as_ref().and_then(board::roles))
 }
 
 fn forecast(f: &Finding) -> Option<&ForecastFinding> {
@@ -74,65 +56,11 @@ fn forecast(f: &Finding) -> Option<&ForecastFinding> {
     }
 }
 
-/// A role as its seat is named in this debate ("Optimist"), however a model wrote its id
-/// ("optimist", "OPTIMIST"); a role the debate does not have is shown as written.
 fn role_name(d: DebateView, role: &str) -> String {
     d.config.with_untracked(|c| {
         c.as_ref()
-            .and_then(|c| {
-                c.seats
-                    .iter()
-                    .find(|s| {
-                        s.id.eq_ignore_ascii_case(role.trim())
-                            || s.name.eq_ignore_ascii_case(role.trim())
-                    })
-                    .map(|s| s.name.clone())
-            })
-            .unwrap_or_else(|| role.to_string())
+            .map_or_else(|| role.to_string(), |c| board::role_name(c, role))
     })
-}
-
-/// A role's latest argument of a round (the regenerated one when there is one).
-fn argument(all: &[Finding], round: u32, seat: &str) -> Option<ArgumentFinding> {
-    ForecastPath::latest_first(round, seat)
-        .iter()
-        .find_map(|(a, _)| {
-            let k = a.argument_key();
-            all.iter()
-                .find(|f| f.key == k)
-                .and_then(|f| match forecast(f) {
-                    Some(ForecastFinding::Argument(a)) => Some(a.clone()),
-                    _ => None,
-                })
-        })
-}
-
-/// The score of a role's argument: `Some(Ok(composite, criteria))`, `Some(Err)` unscored.
-fn score(all: &[Finding], round: u32, seat: &str) -> Option<Result<(f64, Vec<f64>), String>> {
-    ForecastPath::latest_first(round, seat)
-        .iter()
-        .find_map(|(_, s)| {
-            let k = s.to_string();
-            all.iter().find(|f| f.key == k).and_then(|f| match &f.body {
-                FindingBody::Score {
-                    total, criteria, ..
-                } => Some(Ok((*total, criteria.iter().map(|c| c.value).collect()))),
-                FindingBody::Unscored { reason, .. } => Some(Err(reason.clone())),
-                _ => None,
-            })
-        })
-}
-
-fn score_class(c: f64) -> &'static str {
-    if c < consensus::REGENERATE_BELOW {
-        "bad"
-    } else if c <= consensus::GOOD_ABOVE {
-        "poor"
-    } else if c < 0.7 {
-        "fair"
-    } else {
-        "good"
-    }
 }
 
 /// One role's card in a round: the argument as it streams, then its parsed fields and
@@ -155,8 +83,8 @@ fn role_card(d: DebateView, round: u32, seat: String, name: String) -> impl Into
         let text = v.text.get();
         partial_argument(&text).or_else(|| (!text.is_empty()).then(|| "…".to_string()))
     });
-    let parsed = Memo::new(move |_| d.findings.with(|f| argument(f, round, &s1)));
-    let scored = Memo::new(move |_| d.findings.with(|f| score(f, round, &s2)));
+    let parsed = Memo::new(move |_| d.findings.with(|f| board::argument(f, round, &s1)));
+    let scored = Memo::new(move |_| d.findings.with(|f| board::score(f, round, &s2)));
     let state_id = Memo::new(move |_| match (parsed.get().is_some(), status.get()) {
         (true, _) => "done",
         (false, Some(TurnStatus::Failed)) => "failed",
@@ -175,14 +103,14 @@ fn role_card(d: DebateView, round: u32, seat: String, name: String) -> impl Into
                 {move || parsed.get().filter(|a| a.regenerated).map(|_| view! { <span class="fc-tag">"regenerated"</span> })}
                 <span class="spacer"></span>
                 {move || match scored.get() {
-                    Some(Ok((c, parts))) => view! {
-                        <span class=format!("fc-score {}", score_class(c)) data-score=dec(c, 2)
+                    Some(ArgumentScore::Scored { composite: c, criteria: parts }) => view! {
+                        <span class=format!("fc-score {}", board::score_band(c)) data-score=dec(c, 2)
                             title=format!("logic {} · evidence {} · novelty {}",
                                 dec(parts.first().copied().unwrap_or(0.0), 2), dec(parts.get(1).copied().unwrap_or(0.0), 2), dec(parts.get(2).copied().unwrap_or(0.0), 2))>
                             {dec(c, 2)}
                         </span>
                     }.into_any(),
-                    Some(Err(_)) => view! { <span class="fc-score unscored">"unscored"</span> }.into_any(),
+                    Some(ArgumentScore::Unscored(_)) => view! { <span class="fc-score unscored">"unscored"</span> }.into_any(),
                     None => ().into_any(),
                 }}
             </header>
@@ -227,7 +155,13 @@ fn role_card(d: DebateView, round: u32, seat: String, name: String) -> impl Into
 }
 
 /// A probability chart for one outcome: one bar per role, then consensus, judge and final.
-fn chart(label: String, id: String, rows: Vec<(String, String, Option<f64>)>) -> impl IntoView {
+fn chart(
+    Chart {
+        outcome: id,
+        label,
+        bars: rows,
+    }: Chart,
+) -> impl IntoView {
     let row_h = 22.0;
     let h = rows.len() as f64 * row_h + 8.0;
     let (x0, w) = (126.0, 172.0);
@@ -238,9 +172,10 @@ fn chart(label: String, id: String, rows: Vec<(String, String, Option<f64>)>) ->
                 {[0.25, 0.5, 0.75].into_iter().map(|t| view! {
                     <line class="grid" x1=dec(x0 + w * t, 1) x2=dec(x0 + w * t, 1) y1="0" y2=dec(h, 0)></line>
                 }).collect_view()}
-                {rows.into_iter().enumerate().map(|(i, (series, name, v))| {
+                {rows.into_iter().enumerate().map(|(i, bar)| {
                     let y = 4.0 + i as f64 * row_h;
-                    let summary = matches!(series.as_str(), "consensus" | "synthesis" | "final");
+                    let summary = bar.is_summary();
+                    let Bar { series, name, value: v } = bar;
                     view! {
                         <g class=format!("bar series-{series}") class:summary=summary data-series=series.clone()
                             data-value=v.map(|v| dec(v, 4))>
@@ -258,6 +193,28 @@ fn chart(label: String, id: String, rows: Vec<(String, String, Option<f64>)>) ->
 
 fn level(l: Level) -> &'static str {
     l.id()
+}
+
+/// How far debating moved each outcome: the roles' opening consensus (before any
+/// rebuttal) against the final blend (`board::shifts`).
+fn shifts_view(d: DebateView, res: ForecastResult) -> Option<impl IntoView> {
+    let shifts = d.findings.with(|all| board::shifts(all, &res))?;
+    let rows = shifts
+        .into_iter()
+        .map(|s| {
+            let change = s.change();
+            view! {
+                <li><b>{s.label}</b>" opened at "{pct(s.opened)}", ends at "{pct(s.ends)}": "<span class="fc-change">{change}</span></li>
+            }
+        })
+        .collect_view();
+    Some(view! {
+        <div class="fc-moved">
+            <h3>"What the debate moved"</h3>
+            <ul>{rows}</ul>
+            <p class="hint">"Opening: the roles' consensus before any rebuttal, the forecast you would have had without the debate. Once resolved, the ledger scores both."</p>
+        </div>
+    })
 }
 
 /// The forecast's answer: the verdict, one probability chart per outcome and the consensus
@@ -282,67 +239,17 @@ pub fn ForecastOutcome(with_roles: bool) -> impl IntoView {
         })
     };
     // Charts: roles' latest readable probabilities (live), consensus computed from them,
-    // judge and final once the result is in.
+    // judge and final once the result is in (`board::charts`).
     let chart_data = Memo::new(move |_| {
-        let (o, roles) = options(d)?;
-        let res = result();
-        let latest: Vec<(String, String, Option<Vec<f64>>)> = d.findings.with(|all| {
-            roles
-                .iter()
-                .map(|(seat, name)| {
-                    let dist = (1..=o.rounds).rev().find_map(|r| {
-                        argument(all, r, seat)
-                            .filter(|a| a.rejected.is_none())
-                            .map(|a| a.probabilities.iter().map(|p| p.probability).collect())
-                    });
-                    (seat.clone(), name.clone(), dist)
-                })
-                .collect()
-        });
-        let rows: Vec<Vec<f64>> = latest
-            .iter()
-            .filter(|(s, _, _)| s != JUDGE)
-            .filter_map(|(_, _, d)| d.clone())
-            .collect();
-        let live_consensus = consensus::mean(&rows);
-        Some(
-            o.outcomes
-                .iter()
-                .enumerate()
-                .map(|(i, out)| {
-                    let r = res.as_ref().map(|r| &r.outcomes[i]);
-                    let mut bars: Vec<(String, String, Option<f64>)> = latest
-                        .iter()
-                        .filter(|_| with_roles)
-                        .map(|(s, n, d)| (s.clone(), n.clone(), d.as_ref().map(|d| d[i])))
-                        .collect();
-                    bars.push((
-                        "consensus".into(),
-                        "Consensus".into(),
-                        r.and_then(|r| r.consensus)
-                            .or_else(|| live_consensus.as_ref().map(|c| c[i])),
-                    ));
-                    bars.push((
-                        "synthesis".into(),
-                        "Judge (synthesis)".into(),
-                        r.and_then(|r| r.judge),
-                    ));
-                    bars.push((
-                        "final".into(),
-                        "Final".into(),
-                        r.and_then(|r| r.final_probability),
-                    ));
-                    (out.label.clone(), out.id.clone(), bars)
-                })
-                .collect::<Vec<_>>(),
-        )
+        d.config.with(|c| {
+            let c = c.as_ref()?;
+            d.findings.with(|all| board::charts(c, all, with_roles))
+        })
     });
     let charts = move || {
-        chart_data.get().map(|all| {
-            all.into_iter()
-                .map(|(label, id, bars)| chart(label, id, bars))
-                .collect_view()
-        })
+        chart_data
+            .get()
+            .map(|all| all.into_iter().map(chart).collect_view())
     };
     let meter = move || {
         let res = result()?;
@@ -367,11 +274,7 @@ pub fn ForecastOutcome(with_roles: bool) -> impl IntoView {
     let problem = RwSignal::new(None::<String>);
     let verdict = move || {
         let res = result()?;
-        let best = res
-            .outcomes
-            .iter()
-            .filter_map(|o| o.final_probability.map(|p| (o.label.clone(), p)))
-            .max_by(|a, b| a.1.total_cmp(&b.1));
+        let best = board::headline(&res);
         Some(view! {
             <div class="fc-verdict" class:partial=res.partial class:low=res.low_quality data-wall-ms=res.metadata.wall_clock_ms.to_string()>
                 {best.map(|(l, p)| view! { <p class="fc-headline">"Most likely: "<b>{l}</b>" at "<b>{pct(p)}</b></p> })}
@@ -398,38 +301,7 @@ pub fn ForecastOutcome(with_roles: bool) -> impl IntoView {
             </div>
         })
     };
-    // How far debating moved each outcome: the roles' opening consensus (before any
-    // rebuttal) against the final blend.
-    let moved = move || {
-        let res = result()?;
-        let opening = d
-            .findings
-            .with(|all| crate::engine::formats::forecast::ledger::opening(all.iter(), &res))?;
-        let rows = res
-            .outcomes
-            .iter()
-            .zip(&opening)
-            .filter_map(|(o, open)| {
-                let fin = o.final_probability?;
-                let points = (fin - open) * 100.0;
-                let change = if points.abs() < 0.05 {
-                    "unmoved".to_string()
-                } else {
-                    format!("{}{} points", if points > 0.0 { "+" } else { "−" }, dec(points.abs(), 1))
-                };
-                Some(view! {
-                    <li><b>{o.label.clone()}</b>" opened at "{pct(*open)}", ends at "{pct(fin)}": "<span class="fc-change">{change}</span></li>
-                })
-            })
-            .collect_view();
-        Some(view! {
-            <div class="fc-moved">
-                <h3>"What the debate moved"</h3>
-                <ul>{rows}</ul>
-                <p class="hint">"Opening: the roles' consensus before any rebuttal, the forecast you would have had without the debate. Once resolved, the ledger scores both."</p>
-            </div>
-        })
-    };
+    let moved = move || shifts_view(d, result()?);
     view! {
         {verdict}
         <div class="fc-charts">{charts}</div>
@@ -449,14 +321,6 @@ pub fn alone(f: &Finding) -> Option<AnyView> {
 pub fn ForecastPanel() -> impl IntoView {
     let d = expect_context::<DebateView>();
     let picked = RwSignal::new(None::<u32>);
-    let find = move |key: &'static str| {
-        d.findings.with(|all| {
-            all.iter()
-                .find(|f| f.key == key)
-                .and_then(forecast)
-                .cloned()
-        })
-    };
     // The round to show: the one picked, else the latest with any activity. A memo, so
     // the cards are built again only when the round shown changes, not at every event.
     let shown = Memo::new(move |_| {
@@ -528,6 +392,32 @@ pub fn ForecastPanel() -> impl IntoView {
             </div>
         })
     };
+    view! {
+        <section class="fc-panel" aria-label="Forecast">
+            <ForecastOutcome with_roles=true/>
+            <super::resolve::Resolve/>
+            <div class="fc-rounds">
+                <div class="fc-tabs" role="tablist">{tabs}</div>
+                <div class="fc-cards">{cards}</div>
+                {round_summary}
+            </div>
+            <ForecastSections/>
+        </section>
+    }
+}
+
+/// The debate's disagreement map, key insights and historical precedents, once found.
+#[component]
+fn ForecastSections() -> impl IntoView {
+    let d = expect_context::<DebateView>();
+    let find = move |key: &'static str| {
+        d.findings.with(|all| {
+            all.iter()
+                .find(|f| f.key == key)
+                .and_then(forecast)
+                .cloned()
+        })
+    };
     let disagreements = move || match find("disagreements")? {
         ForecastFinding::Disagreements(list) if !list.is_empty() => Some(view! {
             <section class="fc-section">
@@ -580,17 +470,8 @@ pub fn ForecastPanel() -> impl IntoView {
         _ => None,
     };
     view! {
-        <section class="fc-panel" aria-label="Forecast">
-            <ForecastOutcome with_roles=true/>
-            <super::resolve::Resolve/>
-            <div class="fc-rounds">
-                <div class="fc-tabs" role="tablist">{tabs}</div>
-                <div class="fc-cards">{cards}</div>
-                {round_summary}
-            </div>
-            {disagreements}
-            {insights}
-            {precedents}
-        </section>
+        {disagreements}
+        {insights}
+        {precedents}
     }
 }
