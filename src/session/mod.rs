@@ -15,6 +15,7 @@ pub mod runner;
 #[cfg(target_arch = "wasm32")]
 pub mod saved;
 pub mod searching;
+pub mod setup_draft;
 pub mod structured;
 pub mod tournament;
 mod writer;

@@ -20,7 +20,8 @@ fn mount(id: &'static str) {
     });
 }
 
-pub fn in_page_panel(model: RwSignal<String>) -> impl IntoView {
+/// The in-page model's panel; `on_model` hears the name of a model once it is loaded.
+pub fn in_page_panel(on_model: Callback<String>) -> impl IntoView {
     let state = expect_context::<AppState>();
     mount("inpage-panel");
     // A loaded model's name and context window become the connection's.
@@ -37,7 +38,7 @@ pub fn in_page_panel(model: RwSignal<String>) -> impl IntoView {
             c.context_tokens = ctx;
             c.default_model = name.clone();
             if s.save_connection(c, crate::session::KeyEdit::Keep).is_ok() {
-                model.set(name);
+                on_model.run(name);
                 state.connections_version.update(|v| *v += 1);
             }
         }

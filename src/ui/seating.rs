@@ -1,12 +1,10 @@
 //! Who fills a seat, as every setup form offers it: the debate's connection and model, a
-//! connection of the seat's own, or the user. One place turns those choices into a
-//! `Participant`, priced as the user's price table says.
+//! connection of the seat's own, or the user. `session::setup_draft::Seating` turns those
+//! choices into a `Participant`, priced as the user's price table says.
 
 use leptos::prelude::*;
 
 use super::state::AppState;
-use crate::engine::config::Participant;
-use crate::session::prices::PriceTable;
 use crate::session::Connection;
 
 pub(crate) fn connections(state: AppState) -> Vec<Connection> {
@@ -32,37 +30,9 @@ pub fn default_connection(state: AppState) -> Option<Connection> {
     all.into_iter().find(|c| c.id == id)
 }
 
-/// The debate's own connection and model, and the prices that go with every model.
-#[derive(Clone, Copy)]
-pub struct Seating {
-    pub state: AppState,
-    pub connection: RwSignal<String>,
-    pub model: RwSignal<String>,
-    pub prices: RwSignal<PriceTable>,
-}
-
-impl Seating {
-    /// A seat on a connection and model (empty: the debate's own), priced as the table says.
-    pub fn participant(&self, conn_id: String, model_name: String) -> Participant {
-        let conns = connections(self.state);
-        let (conn_id, model_name) = if conn_id.is_empty() {
-            (self.connection.get(), self.model.get())
-        } else {
-            (conn_id, model_name)
-        };
-        let conn = conns.iter().find(|c| c.id == conn_id);
-        self.prices
-            .with(|t| t.participant(&conn_id, conn, &model_name))
-    }
-
-    /// A seat's choice as its select and model field hold it: a person, or a model.
-    pub fn seat(&self, choice: &SeatChoice) -> Participant {
-        if choice.human.get() {
-            return Participant::Human;
-        }
-        self.participant(choice.connection.get(), choice.model.get())
-    }
-}
+use crate::session::setup_draft::SeatPick;
+/// Turns seat choices into participants (`session::setup_draft`, tested there).
+pub use crate::session::setup_draft::Seating;
 
 /// What a seat's select offers: the debate's connection, one of the connections, or a person.
 #[derive(Clone, Debug, PartialEq)]
@@ -120,6 +90,15 @@ impl SeatChoice {
                 self.connection.set(id);
             }
             SeatFill::Person => {}
+        }
+    }
+
+    /// What the seat's fields say now (read reactively).
+    pub fn pick(&self) -> SeatPick {
+        SeatPick {
+            connection: self.connection.get(),
+            model: self.model.get(),
+            human: self.human.get(),
         }
     }
 

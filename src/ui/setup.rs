@@ -1,21 +1,21 @@
 //! The setup screen: what Agora is, a topic (typed or suggested), the format and its options,
-//! and who sits in each seat.
+//! and who sits in each seat. Its rules live in `session::setup_draft::SetupDraft` (native
+//! tests there) and in each format's form; this binds fields to them.
 
 use leptos::prelude::*;
 use std::time::Duration;
 
 use super::app::navigate;
 use super::connection_form::ConnectionForm;
-use super::fields::TextField;
 use super::formats::{SetupForm, FORMATS};
 use super::inpage::in_page_panel;
-use super::seating::{connections, ConnectionOptions, Seating};
+use super::seating::{connections, ConnectionOptions};
 use super::state::{AppState, Route};
 use crate::engine::config::{FormatId, Participant, MAX_TOPIC_CHARS};
 use crate::engine::cost;
-use crate::engine::formats;
 use crate::engine::DebateConfig;
 use crate::session::prices::PriceTable;
+use crate::session::setup_draft::{plan_line, structured_mode, Extras, SetupDraft};
 use crate::session::Connection;
 
 const SUGGESTIONS: [&str; 6] = [
@@ -33,26 +33,10 @@ fn form_of(forms: &[(FormatId, Box<dyn SetupForm>)], id: FormatId) -> &dyn Setup
     form.as_ref()
 }
 
-/// How a connection asks for structured answers, as the setup screen says it.
-fn structured_mode(c: &Connection) -> String {
-    if c.schema_form_known {
-        format!(
-            "Structured answers (scores, evaluations, forecasts, crux cards) are asked for with {}.",
-            c.schema_form.label()
-        )
-    } else {
-        format!(
-            "Structured answers: not tried on this server yet. The first asks with {}; if the server refuses it, Agora tries the next form and keeps the one that works.",
-            c.schema_form.label()
-        )
-    }
-}
-
 #[component]
 pub fn SetupScreen() -> impl IntoView {
     let state = expect_context::<AppState>();
-    let topic = RwSignal::new(String::new());
-    let format = RwSignal::new(FORMATS[0].id);
+    let draft = RwSignal::new(SetupDraft::default());
     // Every format's form, made once: switching formats keeps what was typed in each.
     let forms = StoredValue::new_local(
         FORMATS
@@ -60,65 +44,27 @@ pub fn SetupScreen() -> impl IntoView {
             .map(|f| (f.id, (f.form)()))
             .collect::<Vec<(FormatId, Box<dyn SetupForm>)>>(),
     );
-    // Empty until the page knows which connection works here (`default_connection`), or
-    // for good when none does without the user's choice.
-    let connection = RwSignal::new(String::new());
-    let model = RwSignal::new(String::new());
-    // Set once the user picks a connection: the default no longer moves under them.
-    let chosen = RwSignal::new(false);
     let error = RwSignal::new(None::<String>);
     let prices = RwSignal::new(crate::session::saved::load_prices());
-    let cap = RwSignal::new(String::new());
     let sources = RwSignal::new(Vec::<crate::engine::sources::Source>::new());
     let judges_read = RwSignal::new(false);
     let search_on = RwSignal::new(Vec::<String>::new());
-    let test_result = RwSignal::new(None::<Result<String, String>>);
-    let testing = RwSignal::new(false);
-    let adding = RwSignal::new(false);
-    let editing = RwSignal::new(false);
-    let seating = Seating {
-        state,
-        connection,
-        model,
-        prices,
-    };
-
-    let pick_connection = move |id: String| {
-        if let Some(c) = connections(state).into_iter().find(|c| c.id == id) {
-            model.set(c.default_model.clone());
-        }
-        connection.set(id);
-        chosen.set(true);
-        test_result.set(None);
-    };
+    // The connection that works here, until the user picks one (`SetupDraft::offer_default`).
     Effect::new(move |_| {
-        if chosen.get_untracked() {
-            return;
-        }
-        if let Some(c) = super::seating::default_connection(state) {
-            connection.set(c.id);
-            model.set(c.default_model);
-        }
+        let best = super::seating::default_connection(state);
+        draft.update(|d| d.offer_default(best.as_ref()));
     });
 
-    let test = move |_| {
-        let Some(s) = state.session() else { return };
-        testing.set(true);
-        test_result.set(None);
-        let fut = s.test_connection(&connection.get_untracked(), &model.get_untracked());
-        leptos::task::spawn_local(async move {
-            test_result.set(Some(fut.await.map_err(|e| e.to_string())));
-            testing.set(false);
-        });
+    // The debate the format's form describes, seated on the draft's connection and priced;
+    // read reactively by the estimate, once by Start.
+    let format_config = move |d: &SetupDraft| -> DebateConfig {
+        let conns = connections(state);
+        prices.with(|p| {
+            let seating = d.seating(&conns, p);
+            forms.with_value(|forms| form_of(forms, d.format).build(&d.topic, &seating))
+        })
     };
-
-    // The debate the form describes; read reactively by the estimate, once by Start.
-    let build = move || -> DebateConfig {
-        let id = format.get();
-        let mut config = forms.with_value(|forms| form_of(forms, id).build(&topic.get(), &seating));
-        config.spending_cap = cap.with(|c| cost::parse_decimal(c));
-        config
-    };
+    let build = move || draft.with(|d| d.estimate(format_config(d)));
 
     // Set from the click on Start until the debate screen replaces this one (a few browser
     // tasks): a second click or Enter meanwhile starts nothing.
@@ -134,64 +80,93 @@ pub fn SetupScreen() -> impl IntoView {
             ));
             return;
         };
-        if connection.with_untracked(|c| c.is_empty()) {
-            error.set(Some(
-                "Choose a connection first: the scripted demo needs no key at all, or add a connection with your own key.".into(),
-            ));
-            return;
-        }
-        if cap.with(|c| !c.trim().is_empty() && cost::parse_decimal(c).is_none()) {
-            error.set(Some(
-                "The spending cap must be a number of dollars, like 0.50.".into(),
-            ));
-            return;
-        }
-        let mut config = build();
         // Only Start copies the sources (the estimate, drawn on each keystroke, needs none).
-        config.sources = sources.get_untracked();
-        config.judges_read_sources = judges_read.get_untracked() && !config.sources.is_empty();
-        config.search_web = super::web_search_form::chosen(
-            &super::web_search_form::seats(state, &config),
-            &search_on.get_untracked(),
-        );
-        let id = s.new_id();
-        starting.set(true);
-        state.debate.reset(Some(id.clone()));
-        state.debate.running.set(true);
-        // Four browser tasks after this one, each short where all in one held the page for
-        // a long task on a slow phone (BENCHMARKS.md, "Five streams at once"): the debate
-        // starts, Start lets go of the focus (taking away a form that holds it costs the
-        // browser ten times as much as one that does not), the debate screen replaces this
-        // one, and its heading takes the focus.
-        set_timeout(
-            move || match s.start_as(id.clone(), config) {
-                Ok(()) => {
-                    error.set(None);
-                    set_timeout(super::focus::blur_active, Duration::ZERO);
-                    set_timeout(
-                        move || {
-                            navigate(state, Route::Debate(id));
-                            set_timeout(
-                                || super::focus::focus_selector("section.debate h1.topic"),
-                                Duration::ZERO,
-                            );
-                        },
-                        Duration::ZERO,
-                    );
-                }
-                Err(e) => {
-                    starting.set(false);
-                    state.debate.reset(None);
-                    error.set(Some(e.to_string()));
-                }
-            },
-            Duration::ZERO,
-        );
+        let extras = Extras {
+            sources: sources.get_untracked(),
+            judges_read: judges_read.get_untracked(),
+            search_on: search_on.get_untracked(),
+        };
+        let finished =
+            untrack(|| draft.with(|d| d.finish(format_config(d), extras, &connections(state))));
+        match finished {
+            Ok(config) => {
+                starting.set(true);
+                launch(state, s, config, error, starting);
+            }
+            Err(e) => error.set(Some(e.to_string())),
+        }
     };
 
-    let topic_len = move || topic.with(|t| t.chars().count());
+    // The seats that argue and whether each can search, redrawn only when that changes.
+    let searchers = Memo::new(move |_| super::web_search_form::seats(state, &build()));
+    let options = move || {
+        let id = draft.with(|d| d.format);
+        forms.with_value(|forms| form_of(forms, id).view())
+    };
 
-    let hero = view! {
+    view! {
+        <Hero/>
+        <form class="card setup" on:submit=start>
+            <FormatPicker draft=draft/>
+            <TopicField draft=draft/>
+            <ConnectionBlock draft=draft/>
+            {options}
+            <super::sources_form::SourcesForm sources=sources judges_read=judges_read/>
+            <super::web_search_form::WebSearchForm seats=searchers on=search_on/>
+            <Costs draft=draft prices=prices config=Callback::new(move |()| build())/>
+            {move || error.get().map(|e| view! { <p class="error" role="alert">{e}</p> })}
+            <div class="row end">
+                <span class="hint" id="plan">{move || plan_line(&build())}</span>
+                <button type="submit" id="start" class="primary" disabled=move || !state.ready.get() || starting.get()>"Start debate"</button>
+            </div>
+        </form>
+    }
+}
+
+/// Starts the debate and moves to its screen. Four browser tasks after Start's, each short
+/// where all in one held the page for a long task on a slow phone (BENCHMARKS.md, "Five
+/// streams at once"): the debate starts, Start lets go of the focus (taking away a form that
+/// holds it costs the browser ten times as much as one that does not), the debate screen
+/// replaces this one, and its heading takes the focus.
+fn launch(
+    state: AppState,
+    s: std::rc::Rc<crate::session::Session>,
+    config: DebateConfig,
+    error: RwSignal<Option<String>>,
+    starting: RwSignal<bool>,
+) {
+    let id = s.new_id();
+    state.debate.reset(Some(id.clone()));
+    state.debate.running.set(true);
+    set_timeout(
+        move || match s.start_as(id.clone(), config) {
+            Ok(()) => {
+                error.set(None);
+                set_timeout(super::focus::blur_active, Duration::ZERO);
+                set_timeout(
+                    move || {
+                        navigate(state, Route::Debate(id));
+                        set_timeout(
+                            || super::focus::focus_selector("section.debate h1.topic"),
+                            Duration::ZERO,
+                        );
+                    },
+                    Duration::ZERO,
+                );
+            }
+            Err(e) => {
+                starting.set(false);
+                state.debate.reset(None);
+                error.set(Some(e.to_string()));
+            }
+        },
+        Duration::ZERO,
+    );
+}
+
+#[component]
+fn Hero() -> impl IntoView {
+    view! {
         <section class="hero">
             <h1>"Watch AI models argue it out."</h1>
             <p class="lede">
@@ -201,17 +176,20 @@ pub fn SetupScreen() -> impl IntoView {
             </p>
         </section>
     }
-    .into_any();
+}
 
-    let formats = view! {
+#[component]
+fn FormatPicker(draft: RwSignal<SetupDraft>) -> impl IntoView {
+    view! {
         <fieldset class="formats">
             <legend>"Format"</legend>
             {FORMATS.iter().map(|f| {
                 let (id, about) = (f.id, f.about);
+                let selected = move || draft.with(|d| d.format == id);
                 view! {
-                    <label class="format" class:selected=move || format.get() == id>
-                        <input type="radio" name="format" value=id.label() prop:checked=move || format.get() == id
-                            on:change=move |_| format.set(id)/>
+                    <label class="format" class:selected=selected>
+                        <input type="radio" name="format" value=id.label() prop:checked=selected
+                            on:change=move |_| draft.update(|d| d.format = id)/>
                         <strong>{id.label()}</strong>
                         <span>{about}</span>
                     </label>
@@ -219,49 +197,79 @@ pub fn SetupScreen() -> impl IntoView {
             }).collect_view()}
         </fieldset>
     }
-    .into_any();
+}
 
-    let topic_field = view! {
+#[component]
+fn TopicField(draft: RwSignal<SetupDraft>) -> impl IntoView {
+    view! {
         <label class="field">
             <span class="label">"Topic"</span>
             <textarea id="topic" rows="2" placeholder="Type a question worth arguing about…"
-                prop:value=move || topic.get()
-                on:input=move |ev| topic.set(event_target_value(&ev))></textarea>
-            <span class="hint" class:warn=move || topic.with(|t| t.chars().count() > MAX_TOPIC_CHARS)>
-                {move || format!("{} / {MAX_TOPIC_CHARS} characters", topic_len())}
+                prop:value=move || draft.with(|d| d.topic.clone())
+                on:input=move |ev| draft.update(|d| d.topic = event_target_value(&ev))></textarea>
+            <span class="hint" class:warn=move || draft.with(SetupDraft::topic_too_long)>
+                {move || format!("{} / {MAX_TOPIC_CHARS} characters", draft.with(SetupDraft::topic_chars))}
             </span>
         </label>
         <div class="suggestions" aria-label="Suggested topics">
             {SUGGESTIONS.iter().map(|s| {
                 let s = *s;
-                view! { <button type="button" class="chip" on:click=move |_| topic.set(s.to_string())>{s}</button> }
+                view! { <button type="button" class="chip" on:click=move |_| draft.update(|d| d.topic = s.to_string())>{s}</button> }
             }).collect_view()}
         </div>
     }
-    .into_any();
+}
 
-    let connection_block = view! {
+/// The debate's connection and model, the no-key choices, and the connection forms.
+#[component]
+fn ConnectionBlock(draft: RwSignal<SetupDraft>) -> impl IntoView {
+    let state = expect_context::<AppState>();
+    let test_result = RwSignal::new(None::<Result<String, String>>);
+    let testing = RwSignal::new(false);
+    let adding = RwSignal::new(false);
+    let editing = RwSignal::new(false);
+    let pick = Callback::new(move |id: String| {
+        let conns = connections(state);
+        draft.update(|d| d.pick_connection(&id, &conns));
+        test_result.set(None);
+    });
+    let connection = move || draft.with(|d| d.connection.clone());
+    let test = move |_| {
+        let Some(s) = state.session() else { return };
+        testing.set(true);
+        test_result.set(None);
+        let fut = draft.with_untracked(|d| s.test_connection(&d.connection, &d.model));
+        leptos::task::spawn_local(async move {
+            test_result.set(Some(fut.await.map_err(|e| e.to_string())));
+            testing.set(false);
+        });
+    };
+    view! {
         <div class="grid2">
             <label class="field">
                 <span class="label">"Connection"</span>
-                <select id="connection" prop:value=move || connection.get() on:change=move |ev| pick_connection(event_target_value(&ev))>
-                    {move || connection.with(|c| c.is_empty()).then(|| view! {
+                <select id="connection" prop:value=connection on:change=move |ev| pick.run(event_target_value(&ev))>
+                    {move || connection().is_empty().then(|| view! {
                         <option value="" disabled=true>{move || if state.no_key.with(Option::is_none) { "Finding a connection that works here…" } else { "Choose a connection" }}</option>
                     })}
                     <ConnectionOptions/>
                 </select>
             </label>
-            <TextField id="model" label="Model" placeholder="" value=model/>
+            <label class="field">
+                <span class="label">"Model"</span>
+                <input id="model" placeholder="" prop:value=move || draft.with(|d| d.model.clone())
+                    on:input=move |ev| draft.update(|d| d.model = event_target_value(&ev))/>
+            </label>
         </div>
         {move || {
             // Nothing here works without the visitor choosing: the choices, plainly.
-            let none = state.no_key.get().is_some_and(|n| n.best().is_none()) && connection.with(|c| c.is_empty());
+            let none = state.no_key.get().is_some_and(|n| n.best().is_none()) && connection().is_empty();
             none.then(|| view! {
                 <div class="subcard no-key" id="no-key">
                     <p>"No model answers on this page without a key yet. To see a debate now:"</p>
                     <div class="row">
-                        <button type="button" class="secondary" id="use-demo" on:click=move |_| pick_connection(Connection::DEMO.to_string())>"Watch a scripted demo"</button>
-                        <button type="button" class="secondary" id="use-inpage" on:click=move |_| pick_connection(Connection::IN_BROWSER.to_string())>"Run a small model in this browser"</button>
+                        <button type="button" class="secondary" id="use-demo" on:click=move |_| pick.run(Connection::DEMO.to_string())>"Watch a scripted demo"</button>
+                        <button type="button" class="secondary" id="use-inpage" on:click=move |_| pick.run(Connection::IN_BROWSER.to_string())>"Run a small model in this browser"</button>
                         <button type="button" class="secondary" id="use-key" on:click=move |_| { editing.set(false); adding.set(true) }>"Use your own key"</button>
                     </div>
                     <p class="hint">"The demo plays canned answers: it costs nothing and needs no network. A model in this browser needs a GGUF file (from this device or an address) and runs on your own computer. With a key, Agora calls the provider you choose straight from this page."</p>
@@ -280,48 +288,71 @@ pub fn SetupScreen() -> impl IntoView {
                 {move || if adding.get() { "Close" } else { "Add a connection (OpenAI, Ollama, any OpenAI-compatible API)" }}
             </button>
         </div>
-        {move || (connection.get() == Connection::IN_BROWSER).then(|| in_page_panel(model))}
+        {move || (connection() == Connection::IN_BROWSER).then(|| in_page_panel(Callback::new(move |name: String| draft.update(|d| d.model = name))))}
         {move || {
-            let c = connections(state).into_iter().find(|c| c.id == connection.get())?;
+            let c = connections(state).into_iter().find(|c| c.id == connection())?;
             c.kind.takes_schema_forms().then(|| view! { <p class="hint" id="structured-mode">{structured_mode(&c)}</p> })
         }}
         {move || test_result.get().map(|r| {
             let (class, text) = match r { Ok(m) => ("ok", m), Err(m) => ("error", m) };
             view! { <p class=class role="status">{text}</p> }
         })}
+        <ConnectionEditors draft=draft adding=adding editing=editing pick=pick/>
+    }
+}
+
+/// The form that edits the chosen connection, or adds one.
+#[component]
+fn ConnectionEditors(
+    draft: RwSignal<SetupDraft>,
+    adding: RwSignal<bool>,
+    editing: RwSignal<bool>,
+    pick: Callback<String>,
+) -> impl IntoView {
+    let state = expect_context::<AppState>();
+    let saved = move |open: RwSignal<bool>| {
+        Callback::new(move |id: String| {
+            open.set(false);
+            pick.run(id);
+            super::focus::focus_selector("#connection");
+        })
+    };
+    let closed = move |open: RwSignal<bool>, button: &'static str| {
+        Callback::new(move |()| {
+            open.set(false);
+            super::focus::focus_selector(button);
+        })
+    };
+    view! {
         {move || editing.get().then(|| {
             // Read once: a connection changed meanwhile (a form found by a running debate)
             // must not redraw the form and throw away what is being typed.
-            let existing = untrack(|| connections(state)).into_iter().find(|c| c.id == connection.get_untracked());
+            let id = draft.with_untracked(|d| d.connection.clone());
+            let existing = untrack(|| connections(state)).into_iter().find(|c| c.id == id);
             view! {
-                <ConnectionForm existing=existing.unwrap_or_else(Connection::local_model) on_saved=Callback::new(move |id: String| {
-                    editing.set(false);
-                    pick_connection(id);
-                    super::focus::focus_selector("#connection");
-                }) on_close=Callback::new(move |()| {
-                    editing.set(false);
-                    super::focus::focus_selector("#edit-connection");
-                })/>
+                <ConnectionForm existing=existing.unwrap_or_else(Connection::local_model)
+                    on_saved=saved(editing) on_close=closed(editing, "#edit-connection")/>
             }
         })}
         {move || adding.get().then(|| view! {
-            <ConnectionForm on_saved=Callback::new(move |id: String| {
-                adding.set(false);
-                pick_connection(id);
-                super::focus::focus_selector("#connection");
-            }) on_close=Callback::new(move |()| {
-                adding.set(false);
-                super::focus::focus_selector("#add-connection");
-            })/>
+            <ConnectionForm on_saved=saved(adding) on_close=closed(adding, "#add-connection")/>
         })}
     }
-    .into_any();
+}
 
+/// Prices of the models in use and the spending cap.
+#[component]
+fn Costs(
+    draft: RwSignal<SetupDraft>,
+    prices: RwSignal<PriceTable>,
+    config: Callback<(), DebateConfig>,
+) -> impl IntoView {
+    let state = expect_context::<AppState>();
     // The priced models in use, each once, with the connection that prices it. A memo, so
     // that typing a price does not rebuild the rows (and take the focus from the next field).
     let priced = Memo::new(move |_| {
         let mut seen: Vec<(String, String)> = Vec::new();
-        for s in build().seats {
+        for s in config.run(()).seats {
             if let Participant::Model {
                 model, connection, ..
             } = s.participant
@@ -333,7 +364,7 @@ pub fn SetupScreen() -> impl IntoView {
         }
         seen
     });
-    let costs = view! {
+    view! {
         <details class="costs">
             <summary>"Prices and spending cap"</summary>
             <p class="hint">"US dollars per million tokens: input, then output. Built-in prices are providers' list prices as of 2025 and local servers are free; change any that differ."</p>
@@ -344,51 +375,9 @@ pub fn SetupScreen() -> impl IntoView {
             <label class="field">
                 <span class="label">"Spending cap for this debate ($, optional)"</span>
                 <input id="spending-cap" type="number" min="0" step="any" placeholder="No cap"
-                    prop:value=move || cap.get() on:input=move |ev| cap.set(event_target_value(&ev))/>
+                    prop:value=move || draft.with(|d| d.cap.clone()) on:input=move |ev| draft.update(|d| d.cap = event_target_value(&ev))/>
             </label>
         </details>
-    }
-    .into_any();
-
-    let plan_line = move || {
-        let cfg = build();
-        let e = cost::estimate(&cfg, &formats::plan(&cfg));
-        let money = if e.unpriced.is_empty() {
-            format!(
-                " · estimated cost {}–{}",
-                cost::dollars(e.low),
-                cost::dollars(e.high)
-            )
-        } else {
-            " · add prices to see the estimated cost".to_string()
-        };
-        format!("{} model calls planned{money}", e.calls)
-    };
-
-    // The seats that argue and whether each can search, redrawn only when that changes.
-    let searchers = Memo::new(move |_| super::web_search_form::seats(state, &build()));
-
-    let options = move || {
-        let id = format.get();
-        forms.with_value(|forms| form_of(forms, id).view())
-    };
-
-    view! {
-        {hero}
-        <form class="card setup" on:submit=start>
-            {formats}
-            {topic_field}
-            {connection_block}
-            {options}
-            <super::sources_form::SourcesForm sources=sources judges_read=judges_read/>
-            <super::web_search_form::WebSearchForm seats=searchers on=search_on/>
-            {costs}
-            {move || error.get().map(|e| view! { <p class="error" role="alert">{e}</p> })}
-            <div class="row end">
-                <span class="hint" id="plan">{plan_line}</span>
-                <button type="submit" id="start" class="primary" disabled=move || !state.ready.get() || starting.get()>"Start debate"</button>
-            </div>
-        </form>
     }
 }
 

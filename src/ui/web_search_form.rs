@@ -6,49 +6,13 @@ use leptos::prelude::*;
 
 use super::seating::connections;
 use super::state::AppState;
-use crate::engine::config::Participant;
-use crate::engine::formats::searching_seats;
 use crate::engine::DebateConfig;
 
-/// A seat that argues, and whether it can search (or why not).
-#[derive(Clone, Debug, PartialEq)]
-pub struct SeatSearch {
-    pub id: String,
-    pub name: String,
-    pub can: Result<(), String>,
-}
+pub use crate::session::setup_draft::{chosen_searches as chosen, SeatSearch};
 
 /// The seats of `config` that argue, each with what its connection says of searching.
 pub fn seats(state: AppState, config: &DebateConfig) -> Vec<SeatSearch> {
-    let conns = connections(state);
-    searching_seats(config)
-        .into_iter()
-        .map(|s| {
-            let can = match &s.participant {
-                Participant::Model {
-                    connection, model, ..
-                } => match conns.iter().find(|c| c.id == *connection) {
-                    Some(c) => c.web_search(model).map(|_| ()),
-                    None => Err("Its connection is not set up in this tab.".into()),
-                },
-                Participant::Human => Err("A person's seat.".into()),
-            };
-            SeatSearch {
-                id: s.id.clone(),
-                name: s.name.clone(),
-                can,
-            }
-        })
-        .collect()
-}
-
-/// The seats switched on that can search: what the debate is started with.
-pub fn chosen(seats: &[SeatSearch], on: &[String]) -> Vec<String> {
-    seats
-        .iter()
-        .filter(|s| s.can.is_ok() && on.contains(&s.id))
-        .map(|s| s.id.clone())
-        .collect()
+    crate::session::setup_draft::seat_searches(config, &connections(state))
 }
 
 #[component]

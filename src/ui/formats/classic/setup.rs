@@ -57,9 +57,9 @@ impl SetupForm for ClassicForm {
             &self.stance_b.get(),
             options,
             |id| match SEATS.iter().position(|(s, _)| *s == id) {
-                Some(i) => seating.seat(&seats[i]),
+                Some(i) => seating.seat(&seats[i].pick()),
                 // The fact checker runs on the debate's connection.
-                None => seating.participant(String::new(), String::new()),
+                None => seating.participant("", ""),
             },
         )
     }

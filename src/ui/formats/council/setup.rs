@@ -51,10 +51,10 @@ impl SetupForm for CouncilForm {
             self.members
                 .get()
                 .iter()
-                .map(|m| (m.name.get(), seating.seat(&m.seat)))
+                .map(|m| (m.name.get(), seating.seat(&m.seat.pick())))
                 .collect(),
-            seating.seat(&self.chair),
-            seating.seat(&self.analyst),
+            seating.seat(&self.chair.pick()),
+            seating.seat(&self.analyst.pick()),
             CouncilOptions {
                 second_round: self.second_round.get(),
                 ..Default::default()

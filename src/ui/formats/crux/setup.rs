@@ -181,12 +181,13 @@ impl SetupForm for CruxForm {
                 .map(|p| {
                     (
                         p.contract.get(),
-                        seating.participant(p.connection.get(), p.model.get()),
+                        seating.participant(&p.connection.get(), &p.model.get()),
                     )
                 })
                 .collect()
         });
-        let analyst = seating.participant(self.analyst_connection.get(), self.analyst_model.get());
+        let analyst =
+            seating.participant(&self.analyst_connection.get(), &self.analyst_model.get());
         crux::new_config(topic, personas, analyst, self.options())
     }
 

@@ -105,12 +105,20 @@ impl SetupForm for DuelogicForm {
     fn build(&self, topic: &str, seating: &Seating) -> DebateConfig {
         let chairs = self.chairs.with(|c| {
             c.iter()
-                .map(|c| (c.name.get(), c.framework.get(), seating.seat(&c.seat)))
+                .map(|c| {
+                    (
+                        c.name.get(),
+                        c.framework.get(),
+                        seating.seat(&c.seat.pick()),
+                    )
+                })
                 .collect()
         });
-        let arbiter = seating.participant(self.arbiter_connection.get(), self.arbiter_model.get());
-        let analyst = (!self.analyst_connection.get().is_empty())
-            .then(|| seating.participant(self.analyst_connection.get(), self.analyst_model.get()));
+        let arbiter =
+            seating.participant(&self.arbiter_connection.get(), &self.arbiter_model.get());
+        let analyst = (!self.analyst_connection.get().is_empty()).then(|| {
+            seating.participant(&self.analyst_connection.get(), &self.analyst_model.get())
+        });
         duelogic::new_config(topic, chairs, arbiter, analyst, self.options())
     }
 

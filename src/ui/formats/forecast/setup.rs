@@ -140,13 +140,14 @@ impl SetupForm for ForecastForm {
                         r.kind.get(),
                         r.name.get(),
                         r.perspective.get(),
-                        seating.participant(r.connection.get(), r.model.get()),
+                        seating.participant(&r.connection.get(), &r.model.get()),
                     )
                 })
                 .collect()
         });
-        let analyst = (!self.analyst_connection.get().is_empty())
-            .then(|| seating.participant(self.analyst_connection.get(), self.analyst_model.get()));
+        let analyst = (!self.analyst_connection.get().is_empty()).then(|| {
+            seating.participant(&self.analyst_connection.get(), &self.analyst_model.get())
+        });
         forecast::new_config(topic, roles, analyst, self.options())
     }
 
