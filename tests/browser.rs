@@ -129,7 +129,7 @@ async fn a_debate_saved_by_a_newer_agora_is_refused_with_a_message() {
         .await
         .unwrap();
     let err = store.load("future").await.unwrap_err();
-    assert!(err.contains("newer Agora"), "{err}");
+    assert!(err.to_string().contains("newer Agora"), "{err}");
 }
 
 #[wasm_bindgen_test]

@@ -8,7 +8,7 @@ use agora::engine::cancel::CancelToken;
 use agora::engine::clock::{run_virtual, run_virtual_with, Clock, VirtualClock};
 use agora::engine::config::{ClassicOptions, ClassicStyle, Participant};
 use agora::engine::context::{Inputs, Wiring};
-use agora::engine::cost::{dollars, estimate, Ledger, Price, NOISE};
+use agora::engine::cost::{dollars, estimate, Price, Spent, NOISE};
 use agora::engine::event::{Event, EventKind, Input, Outcome};
 use agora::engine::export;
 use agora::engine::formats::{self, classic};
@@ -458,7 +458,7 @@ fn cost_is_counted_per_turn_and_per_seat_from_the_prices_the_debate_started_with
         run_virtual(&s.clock, async move { formats::drive(&ctx).await }),
         Outcome::Completed
     );
-    let ledger = Ledger::from_events(&cfg, &s.rec.events.borrow());
+    let ledger = Spent::from_events(&cfg, &s.rec.events.borrow());
     // 4 calls each for A and B (opening, argument, rebuttal, closing); 3 free moderator calls.
     let seat = |id: &str| ledger.seats.iter().find(|(s, _)| s == id).unwrap().1;
     assert!((seat("position-a") - 0.024).abs() < 1e-9, "{ledger:?}");
@@ -469,7 +469,7 @@ fn cost_is_counted_per_turn_and_per_seat_from_the_prices_the_debate_started_with
     assert_eq!(dollars(ledger.total), "$0.0480");
 
     // Without a price the cost is unknown, not zero.
-    let unpriced = Ledger::from_events(&config(1, 8192), &s.rec.events.borrow());
+    let unpriced = Spent::from_events(&config(1, 8192), &s.rec.events.borrow());
     assert_eq!(unpriced.unpriced.len(), 3);
 }
 
@@ -519,7 +519,7 @@ fn a_debate_pauses_before_a_call_that_could_pass_its_cap_and_goes_on_with_that_c
     let ctx = DebateCtx::start(priced(None), 7, 11, free.wiring());
     run_virtual(&free.clock, async move { formats::drive(&ctx).await });
     let uncapped = free.rec.events.borrow().clone();
-    let total = Ledger::from_events(&priced(None), &uncapped).total;
+    let total = Spent::from_events(&priced(None), &uncapped).total;
     let cap = total / 2.0;
 
     let s = setup(unmetered());
@@ -582,7 +582,7 @@ fn a_debate_pauses_before_a_call_that_could_pass_its_cap_and_goes_on_with_that_c
         .expect("the cap was raised");
     // Until it was raised enough, spending never passed the cap, not even by a call.
     for end in 0..=raised {
-        let spent = Ledger::from_events(&cfg, &events[..end]).total;
+        let spent = Spent::from_events(&cfg, &events[..end]).total;
         assert!(spent <= short + NOISE, "{spent} spent of a {short} cap");
     }
     // The pause says what the next call could cost and what cap lets it start.

@@ -20,7 +20,7 @@ use agora::session::runner::{DebateLock, LockDebate};
 use agora::session::SessionError;
 use agora::session::{Connection, Session, Update};
 use agora::store::memory::MemoryStore;
-use agora::store::{DebateSummary, InFlight, Store, StoreResult, StoredDebate};
+use agora::store::{DebateSummary, InFlight, Store, StoreError, StoreResult, StoredDebate};
 use futures::future::LocalBoxFuture;
 
 /// Counts in-flight writes and remembers everything written, to search it for the key.
@@ -40,9 +40,9 @@ impl Spy {
 }
 
 fn quota<'a>() -> LocalBoxFuture<'a, StoreResult<()>> {
-    Box::pin(futures::future::ready(Err(
-        "the browser's storage for this site is full (QuotaExceededError)".to_string(),
-    )))
+    Box::pin(futures::future::ready(Err(StoreError::Full(
+        "QuotaExceededError".to_string(),
+    ))))
 }
 
 impl Store for Spy {
@@ -908,7 +908,7 @@ fn adopted_debates_are_stored_whole_and_their_starts_read_without_their_logs() {
     }
     assert_eq!(ids.len(), 3);
     assert!(
-        matches!(refused, Err(SessionError::Store(ref why)) if why.contains("full")),
+        matches!(refused, Err(SessionError::Store(StoreError::Full(_)))),
         "{refused:?}"
     );
     assert_eq!(after_refusal, 3, "the half-written debate was removed");

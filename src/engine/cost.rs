@@ -30,7 +30,7 @@ pub fn seat_price(config: &DebateConfig, seat: &str) -> Option<Price> {
 
 /// Money spent so far, seat by seat in the order of the configuration.
 #[derive(Clone, Debug, Default, PartialEq)]
-pub struct Ledger {
+pub struct Spent {
     /// (seat id, dollars) for every seat.
     pub seats: Vec<(String, f64)>,
     pub total: f64,
@@ -40,9 +40,9 @@ pub struct Ledger {
     pub unpriced: Vec<String>,
 }
 
-impl Ledger {
+impl Spent {
     pub fn new(config: &DebateConfig) -> Self {
-        Ledger {
+        Spent {
             seats: config.seats.iter().map(|s| (s.id.clone(), 0.0)).collect(),
             ..Default::default()
         }
@@ -75,7 +75,7 @@ impl Ledger {
     }
 
     pub fn from_events(config: &DebateConfig, events: &[Event]) -> Self {
-        let mut l = Ledger::new(config);
+        let mut l = Spent::new(config);
         for e in events {
             if let EventKind::TurnFinished { seat, usage, .. } = &e.kind {
                 l.add(config, seat, usage);

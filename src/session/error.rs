@@ -43,8 +43,8 @@ pub enum SessionError {
     ForecastNotStored,
     /// A resolution the forecast's ledger refuses (its words).
     Resolution(String),
-    /// The store (IndexedDB) failed; its message.
-    Store(String),
+    /// The store (IndexedDB) failed.
+    Store(crate::store::StoreError),
 }
 
 impl fmt::Display for SessionError {
@@ -56,7 +56,8 @@ impl fmt::Display for SessionError {
             E::Call(message) | E::Config(message) | E::Unreplayable(message) => {
                 f.write_str(message)
             }
-            E::Resolution(message) | E::Store(message) => f.write_str(message),
+            E::Resolution(message) => f.write_str(message),
+            E::Store(e) => e.fmt(f),
             E::NoAnswerWithin { seconds } => write!(f, "No answer within {seconds} seconds."),
             E::SeatWithoutConnection { seat } => {
                 write!(f, "{seat} uses a connection that is not set up.")
@@ -92,7 +93,7 @@ pub enum TournamentError {
     RunningElsewhere,
     /// Its log could not be read into a tournament (the engine's words).
     Log(String),
-    NotSaved(String),
+    NotSaved(crate::store::StoreError),
     NoSuchDebate,
     NotYourVerdict,
     NotFinished,

@@ -14,7 +14,7 @@ use super::error::TournamentError;
 use super::runner::{DebateLock, Hold, Session};
 use crate::engine::cancel::CancelToken;
 use crate::engine::config::Participant;
-use crate::engine::cost::Ledger;
+use crate::engine::cost::Spent;
 use crate::engine::event::{Event, EventKind, Input, Outcome, Purpose};
 use crate::engine::model::{ChatMessage, ChatRequest, ErrorKind, Role};
 use crate::engine::prompt::{render, JSON_REPAIR};
@@ -64,7 +64,7 @@ struct Reserved {
 }
 
 /// What one party spent in a debate: the tokens and cost of its seats' finished turns.
-fn spend(ledger: &Ledger, events: &[Event], seats: &[&str]) -> Spend {
+fn spend(spent: &Spent, events: &[Event], seats: &[&str]) -> Spend {
     let mut s = Spend::default();
     for e in events {
         if let EventKind::TurnFinished { seat, usage, .. } = &e.kind {
@@ -74,12 +74,12 @@ fn spend(ledger: &Ledger, events: &[Event], seats: &[&str]) -> Spend {
             }
         }
     }
-    for (seat, usd) in &ledger.seats {
+    for (seat, usd) in &spent.seats {
         if seats.contains(&seat.as_str()) {
             s.usd += usd;
         }
     }
-    s.unpriced = seats.iter().any(|x| ledger.unpriced.iter().any(|u| u == x));
+    s.unpriced = seats.iter().any(|x| spent.unpriced.iter().any(|u| u == x));
     s
 }
 
@@ -476,7 +476,7 @@ impl TournamentRun {
         // read from its own log (a closed tab recorded no end for it).
         let config = crate::engine::event::config_of(&stored.events)
             .ok_or(TournamentError::DebateWithoutStart)?;
-        let spent = Ledger::from_events(config, &stored.events).total;
+        let spent = Spent::from_events(config, &stored.events).total;
         let had_cap = config.spending_cap.is_some();
         let t = self.state();
         let share = self.debate_share(&t);
@@ -553,7 +553,7 @@ impl TournamentRun {
             .unwrap_or(Outcome::Stopped);
         let config = crate::engine::event::config_of(&stored.events)
             .ok_or(TournamentError::DebateWithoutStart)?;
-        let ledger = Ledger::from_events(config, &stored.events);
+        let spent = Spent::from_events(config, &stored.events);
         let [a, b] = side_seats(t.spec.format);
         let host: Vec<&str> = config
             .seats
@@ -565,10 +565,10 @@ impl TournamentRun {
             match_id: t.matches[i].id.clone(),
             outcome,
             sides: [
-                spend(&ledger, &stored.events, &[a]),
-                spend(&ledger, &stored.events, &[b]),
+                spend(&spent, &stored.events, &[a]),
+                spend(&spent, &stored.events, &[b]),
             ],
-            host: spend(&ledger, &stored.events, &host),
+            host: spend(&spent, &stored.events, &host),
             quotes: quotes_of(&stored.events, [a, b]),
         })
         .await?;
@@ -695,7 +695,7 @@ impl TournamentRun {
 }
 
 /// The store's failure to read a tournament's log.
-fn stored(why: String) -> TournamentError {
+fn stored(why: crate::store::StoreError) -> TournamentError {
     super::SessionError::Store(why).into()
 }
 

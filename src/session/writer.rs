@@ -178,7 +178,7 @@ pub async fn run_writer(
     on_error: Rc<dyn Fn(String)>,
     on_done: Box<dyn FnOnce()>,
 ) {
-    let fail = |e: String| {
+    let fail = |e: crate::store::StoreError| {
         kept.unsaved.set(true);
         on_error(format!(
             "Saving this debate stopped: {e}. The debate goes on in this tab, and Export (Markdown or JSON) still holds all of it; the saved copy ends where saving stopped. Export before you close this tab."

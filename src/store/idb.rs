@@ -27,7 +27,7 @@ use web_sys::{
 
 use super::{
     newest_first, newest_tournaments_first, read_tournament, DebateSummary, InFlight, Store,
-    StoreResult, StoredDebate, TournamentSummary,
+    StoreError, StoreResult, StoredDebate, TournamentSummary,
 };
 use crate::engine::event::{migrate, migrate_one, Event};
 use crate::engine::tournament::progress::TournamentEvent;
@@ -52,15 +52,13 @@ pub struct IdbStore {
 }
 
 /// Words for a failed transaction; a full quota gets its own, since it is the likely one.
-fn dom_err(context: &str, e: Option<web_sys::DomException>) -> String {
+fn dom_err(context: &str, e: Option<web_sys::DomException>) -> StoreError {
     match e {
-        Some(e) if e.name() == "QuotaExceededError" => format!(
-            "the browser's storage for this site is full ({}: {})",
-            e.name(),
-            e.message()
-        ),
-        Some(e) => format!("{context}: {} ({})", e.message(), e.name()),
-        None => format!("{context}: the browser gave no reason"),
+        Some(e) if e.name() == "QuotaExceededError" => {
+            StoreError::Full(format!("{}: {}", e.name(), e.message()))
+        }
+        Some(e) => StoreError::Failed(format!("{context}: {} ({})", e.message(), e.name())),
+        None => StoreError::Failed(format!("{context}: the browser gave no reason")),
     }
 }
 
@@ -70,7 +68,7 @@ fn dom_err(context: &str, e: Option<web_sys::DomException>) -> String {
 /// reason, so `complete` and `abort` are all it listens to.
 struct Committed {
     tx: IdbTransaction,
-    rx: oneshot::Receiver<Result<(), String>>,
+    rx: oneshot::Receiver<Result<(), StoreError>>,
     _handler: Closure<dyn FnMut(web_sys::Event)>,
 }
 
@@ -96,10 +94,12 @@ impl Committed {
         }
     }
 
-    async fn wait(mut self) -> Result<(), String> {
-        (&mut self.rx)
-            .await
-            .unwrap_or_else(|_| Err("IndexedDB transaction was dropped".into()))
+    async fn wait(mut self) -> Result<(), StoreError> {
+        (&mut self.rx).await.unwrap_or_else(|_| {
+            Err(StoreError::Failed(
+                "IndexedDB transaction was dropped".into(),
+            ))
+        })
     }
 }
 
@@ -290,7 +290,7 @@ impl IdbStore {
         }));
         let r = req.clone();
         let failed = on(Box::new(move || {
-            Err(dom_err("opening IndexedDB", r.error().ok().flatten()))
+            Err(dom_err("opening IndexedDB", r.error().ok().flatten()).into())
         }));
         let blocked = on(Box::new(|| {
             Err("Agora's stored debates are held open by another tab running an older Agora. Close or reload the other Agora tabs, then reload this page".into())
@@ -555,7 +555,7 @@ impl Store for IdbStore {
                 return Ok(None);
             };
             match json_of(&first) {
-                Some(json) => migrate_one(schema, 0, json).map(Some),
+                Some(json) => Ok(migrate_one(schema, 0, json).map(Some)?),
                 None => Ok(None),
             }
         })

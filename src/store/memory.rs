@@ -136,7 +136,8 @@ impl Store for MemoryStore {
                 "record {seq} of tournament {} cannot be added after {} records",
                 summary.id,
                 entry.1.len()
-            ))));
+            )
+            .into())));
         }
         entry.0 = summary.clone();
         entry

@@ -82,7 +82,46 @@ pub struct StoredDebate {
     pub in_flight: Vec<InFlight>,
 }
 
-pub type StoreResult<T> = Result<T, String>;
+/// Why the store could not do what was asked.
+#[derive(Clone, Debug, PartialEq)]
+pub enum StoreError {
+    /// The browser's storage for this site is full (the error's name and message): the
+    /// likely failure of a long debate's writes, told apart so a screen can say what to do.
+    Full(String),
+    /// Anything else, in words.
+    Failed(String),
+}
+
+impl std::fmt::Display for StoreError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            StoreError::Full(detail) => {
+                write!(f, "the browser's storage for this site is full ({detail})")
+            }
+            StoreError::Failed(words) => f.write_str(words),
+        }
+    }
+}
+
+impl From<String> for StoreError {
+    fn from(words: String) -> Self {
+        StoreError::Failed(words)
+    }
+}
+
+impl From<&str> for StoreError {
+    fn from(words: &str) -> Self {
+        StoreError::Failed(words.to_string())
+    }
+}
+
+impl From<StoreError> for String {
+    fn from(e: StoreError) -> Self {
+        e.to_string()
+    }
+}
+
+pub type StoreResult<T> = Result<T, StoreError>;
 
 pub trait Store {
     fn put_summary<'a>(&'a self, summary: &'a DebateSummary)
@@ -224,6 +263,7 @@ pub fn read_tournament<'a>(
                     "record {} of this tournament's log cannot be read ({e})",
                     i + 1
                 )
+                .into()
             })
         })
         .collect()

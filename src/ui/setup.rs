@@ -99,10 +99,10 @@ pub fn SetupScreen() -> impl IntoView {
 
     // The seats that argue and whether each can search, redrawn only when that changes.
     let searchers = Memo::new(move |_| super::web_search_form::seats(state, &build()));
-    let options = move || {
-        let id = draft.with(|d| d.format);
-        forms.with_value(|forms| form_of(forms, id).view())
-    };
+    // The chosen format's fields, drawn again only when the format changes (a memo: any
+    // other edit of the draft must not redraw them and drop what they hold).
+    let format = Memo::new(move |_| draft.with(|d| d.format));
+    let options = move || forms.with_value(|forms| form_of(forms, format.get()).view());
 
     view! {
         <Hero/>
@@ -233,7 +233,10 @@ fn ConnectionBlock(draft: RwSignal<SetupDraft>) -> impl IntoView {
         draft.update(|d| d.pick_connection(&id, &conns));
         test_result.set(None);
     });
-    let connection = move || draft.with(|d| d.connection.clone());
+    // A memo: what depends on the connection (the in-page model's panel above all) is drawn
+    // again only when it changes, not at every keystroke elsewhere in the form.
+    let connection = Memo::new(move |_| draft.with(|d| d.connection.clone()));
+    let connection = move || connection.get();
     let test = move |_| {
         let Some(s) = state.session() else { return };
         testing.set(true);

@@ -5,7 +5,7 @@
 
 use leptos::prelude::*;
 
-use crate::engine::cost::Ledger;
+use crate::engine::cost::Spent;
 use crate::engine::event::{Event, EventKind, Outcome, ReadTally, Usage};
 use crate::engine::finding::Finding;
 use crate::engine::log_view::QuoteCount;
@@ -126,7 +126,7 @@ pub struct DebateView {
     pub loading: RwSignal<bool>,
     pub load_error: RwSignal<Option<String>>,
     /// Spent so far, per seat and in all.
-    pub ledger: RwSignal<Ledger>,
+    pub spent: RwSignal<Spent>,
     /// Structured answers by how they were read (a model's JSON, at a glance).
     pub reads: RwSignal<ReadTally>,
     /// The last finished turn of a live debate, for screen readers (a polite live region
@@ -184,7 +184,7 @@ impl DebateView {
             outcome: RwSignal::new(None),
             loading: RwSignal::new(false),
             load_error: RwSignal::new(None),
-            ledger: RwSignal::new(Ledger::default()),
+            spent: RwSignal::new(Spent::default()),
             reads: RwSignal::new(ReadTally::default()),
             announced: RwSignal::new(String::new()),
             cap: RwSignal::new(None),
@@ -215,7 +215,7 @@ impl DebateView {
         self.waiting.set(false);
         self.outcome.set(None);
         self.load_error.set(None);
-        self.ledger.set(Ledger::default());
+        self.spent.set(Spent::default());
         self.reads.set(ReadTally::default());
         self.announced.set(String::new());
         self.cap.set(None);
@@ -445,7 +445,7 @@ impl DebateView {
                 self.config.set(config);
             }
             Change::Progress => set_changed(self.progress, m.with_value(|m| m.progress.clone())),
-            Change::Ledger => self.ledger.set(m.with_value(|m| m.ledger.clone())),
+            Change::Spent => self.spent.set(m.with_value(|m| m.spent.clone())),
             Change::Cap => set_changed(self.cap, m.with_value(|m| m.cap)),
             Change::Reads => self.reads.set(m.with_value(|m| m.reads)),
             Change::Finding => {

@@ -9,7 +9,7 @@
 use std::cell::{Cell, RefCell};
 
 use super::super::config::DebateConfig;
-use super::super::cost::{decimal, dollars, seat_price, Ledger, NOISE};
+use super::super::cost::{decimal, dollars, seat_price, Spent, NOISE};
 use super::super::event::Event;
 use super::super::model::{Ceiling, ChatRequest};
 
@@ -100,7 +100,7 @@ impl Budget {
         let Some(cap) = self.cap.get() else {
             return Room::Go(None);
         };
-        let spent = Ledger::from_events(config, events).total;
+        let spent = Spent::from_events(config, events).total;
         let reserved: f64 = self.reserved.borrow().iter().map(|(_, r)| r).sum();
         if spent + reserved + worst <= cap + NOISE {
             let id = self.next_id.get();

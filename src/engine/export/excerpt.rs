@@ -42,10 +42,10 @@ mod tests {
     use crate::engine::config::FormatId;
     use crate::engine::export::{import, to_json};
     use crate::engine::formats::default_config;
-    use crate::engine::formats::scripted::{model, run_scripted};
+    use crate::engine::formats::testing::scripted::{model, run_scripted};
 
     /// A whole debate of `format` on the scripted model.
-    fn scripted(format: FormatId) -> crate::engine::formats::scripted::Scripted {
+    fn scripted(format: FormatId) -> crate::engine::formats::testing::scripted::Scripted {
         let config = default_config(format, "Ban cars?", &|_| model("c"));
         run_scripted(
             config,

@@ -5,7 +5,7 @@
 //! Every file is Markdown made inert; every path is built here from ASCII letters, digits
 //! and `_`, never from model text.
 
-use super::super::cost::{dollars, Ledger};
+use super::super::cost::{dollars, Spent};
 use super::super::event::{config_of, CallKey, Event, EventKind, Outcome, Purpose};
 use super::super::log_view::LogView;
 use super::super::sources::Origin;
@@ -258,7 +258,7 @@ fn metadata(events: &[Event], turns: usize) -> String {
     md.push_str("\n## Options\n\n```json\n");
     md.push_str(&serde_json::to_string(&config.options).unwrap_or_default());
     md.push_str("\n```\n\n");
-    md.push_str(&cost_table(config, &Ledger::from_events(config, events)));
+    md.push_str(&cost_table(config, &Spent::from_events(config, events)));
     md
 }
 

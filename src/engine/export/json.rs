@@ -1,17 +1,17 @@
 //! The JSON export: the whole event log, which Agora reads back (`import`), and its cost.
 
 use super::super::config::DebateConfig;
-use super::super::cost::Ledger;
+use super::super::cost::Spent;
 use super::super::event::{config_of, Event, SCHEMA_VERSION};
 use super::seat_name;
 
 /// The cost as plain data, for the JSON export.
-fn cost_json(config: &DebateConfig, ledger: &Ledger) -> serde_json::Value {
-    let seats: serde_json::Map<String, serde_json::Value> = ledger
+fn cost_json(config: &DebateConfig, spent: &Spent) -> serde_json::Value {
+    let seats: serde_json::Map<String, serde_json::Value> = spent
         .seats
         .iter()
         .map(|(id, usd)| {
-            let known = !ledger.unpriced.contains(id);
+            let known = !spent.unpriced.contains(id);
             (
                 seat_name(config, id),
                 if known {
@@ -24,10 +24,10 @@ fn cost_json(config: &DebateConfig, ledger: &Ledger) -> serde_json::Value {
         .collect();
     serde_json::json!({
         "currency": "USD",
-        "total": ledger.total,
+        "total": spent.total,
         "by_seat": seats,
-        "estimated": ledger.estimated,
-        "unpriced_seats": ledger.unpriced,
+        "estimated": spent.estimated,
+        "unpriced_seats": spent.unpriced,
     })
 }
 
@@ -44,7 +44,7 @@ struct ExportFile<'a> {
 }
 
 pub fn to_json(events: &[Event]) -> String {
-    let cost = config_of(events).map(|c| cost_json(c, &Ledger::from_events(c, events)));
+    let cost = config_of(events).map(|c| cost_json(c, &Spent::from_events(c, events)));
     serde_json::to_string(&ExportFile {
         agora_export: 1,
         schema: SCHEMA_VERSION,

@@ -1,7 +1,7 @@
 //! The Markdown transcript, for people.
 
 use super::super::config::DebateConfig;
-use super::super::cost::{dollars, Ledger};
+use super::super::cost::{dollars, Spent};
 use super::super::event::{config_of, Event, Usage};
 use super::super::log_view::LogView;
 use super::super::sources::quotes::Checked;
@@ -69,8 +69,8 @@ pub fn to_markdown(events: &[Event]) -> String {
         }
     }
     md.push_str(&sources_section(&view));
-    // The screen's ledger: every call counts, whether or not its turn is in the transcript.
-    md.push_str(&cost_table(config, &view.ledger));
+    // The money spent on screen: every call counts, whether or not its turn is in the transcript.
+    md.push_str(&cost_table(config, &view.spent));
     let reads = crate::engine::event::ReadTally::of(events);
     if reads.total() > 0 {
         md.push_str(&format!("\n{}.\n", crate::engine::reading::reads(&reads)));
@@ -192,24 +192,24 @@ pub(super) fn seats(config: &DebateConfig) -> String {
 }
 
 /// What each seat cost, and the total.
-pub(super) fn cost_table(config: &DebateConfig, ledger: &Ledger) -> String {
+pub(super) fn cost_table(config: &DebateConfig, spent: &Spent) -> String {
     let mut md = String::new();
     md.push_str("## Cost\n\n| Seat | Cost (USD) |\n|---|---|\n");
-    for (id, usd) in &ledger.seats {
-        let v = ledger.shown(id, *usd);
+    for (id, usd) in &spent.seats {
+        let v = spent.shown(id, *usd);
         md.push_str(&format!(
             "| {} | {v} |\n",
             seat_name(config, id).replace('|', "\\|")
         ));
     }
-    let est = if ledger.estimated {
+    let est = if spent.estimated {
         " (estimated: the provider reported no usage for some calls)"
     } else {
         ""
     };
     md.push_str(&format!(
         "| **Total** | **{}**{est} |\n",
-        dollars(ledger.total)
+        dollars(spent.total)
     ));
     md
 }

@@ -96,7 +96,7 @@ pub fn default_config(
 
 #[cfg(test)]
 mod tests {
-    use super::super::scripted::{model, run_scripted};
+    use super::super::testing::scripted::{model, run_scripted};
     use super::*;
     use crate::engine::context::Inputs;
     use crate::engine::event::{EventKind, Outcome};

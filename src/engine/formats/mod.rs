@@ -1,10 +1,6 @@
 //! The debate formats. Each is plain async code over a `DebateCtx`.
 
-#[cfg(test)]
-mod answers_read_back;
 pub mod classic;
-#[cfg(test)]
-mod context_budget;
 pub mod council;
 pub mod crux;
 pub mod defaults;
@@ -12,9 +8,7 @@ pub mod duelogic;
 pub mod forecast;
 mod plans;
 #[cfg(test)]
-mod probe;
-#[cfg(test)]
-pub(crate) mod scripted;
+pub(crate) mod testing;
 
 use super::config::{DebateConfig, FormatId};
 use super::context::{DebateCtx, DebateError};

@@ -9,7 +9,7 @@
 //! debate is what a reload shows. A stored log ends with `finish_stored`: a turn it left
 //! streaming was cut off by a closed tab.
 
-use crate::engine::cost::Ledger;
+use crate::engine::cost::Spent;
 use crate::engine::event::{
     CallKey, Event, EventKind, FinishReason, Input, Outcome, Purpose, ReadTally, Usage,
 };
@@ -169,7 +169,7 @@ pub struct Progress {
 /// What one event changed, for a mirror to update only that.
 #[derive(Clone, Debug, PartialEq)]
 pub enum Change {
-    /// The configuration, the planned calls, the ledger and the cap were set.
+    /// The configuration, the planned calls, the spent and the cap were set.
     Started,
     Progress,
     /// Block `n` of `blocks` was added.
@@ -179,7 +179,7 @@ pub enum Change {
     /// A finding was added to `findings`.
     Finding,
     Reads,
-    Ledger,
+    Spent,
     Cap,
     /// `held`, `waiting` or `outcome` changed.
     Holds,
@@ -198,7 +198,7 @@ pub struct LogView {
     /// Every finding so far, in order (attached ones too).
     pub findings: Vec<Finding>,
     /// Spent so far, per seat and in all.
-    pub ledger: Ledger,
+    pub spent: Spent,
     /// Structured answers by how they were read.
     pub reads: ReadTally,
     /// The spending cap in force.
@@ -339,7 +339,7 @@ impl LogView {
                 ..
             } => {
                 self.progress.planned = *planned_calls;
-                self.ledger = Ledger::new(config);
+                self.spent = Spent::new(config);
                 self.cap = config.spending_cap;
                 self.sources.clone_from(&config.sources);
                 self.library = None;
@@ -347,7 +347,7 @@ impl LogView {
                 vec![
                     Change::Started,
                     Change::Progress,
-                    Change::Ledger,
+                    Change::Spent,
                     Change::Cap,
                     Change::Sources,
                 ]
@@ -425,9 +425,9 @@ impl LogView {
                 finish,
                 ..
             } => {
-                let mut changes = vec![Change::Progress, Change::Ledger];
+                let mut changes = vec![Change::Progress, Change::Spent];
                 let cost = match &self.config {
-                    Some(c) => self.ledger.add(c, seat, usage),
+                    Some(c) => self.spent.add(c, seat, usage),
                     None => None,
                 };
                 if let Some(i) = self.turn_index(&call.to_string()) {

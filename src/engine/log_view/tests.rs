@@ -8,7 +8,7 @@ use crate::engine::config::FormatId;
 use crate::engine::context::{DebateCtx, EventLog, Inputs, Observer, Wiring};
 use crate::engine::export::to_markdown;
 use crate::engine::formats::defaults::default_config;
-use crate::engine::formats::scripted::model;
+use crate::engine::formats::testing::scripted::model;
 use crate::engine::script::{Script, ScriptedModel};
 
 /// Follows a debate as the screens do: each event and each streamed fragment as it comes.
@@ -84,7 +84,7 @@ const FORMATS: [FormatId; 5] = [
 ];
 
 /// What the screens show of a view: every block with its turn, the findings, the progress,
-/// the reads, the ledger's total, the holds and the outcome.
+/// the reads, the spent's total, the holds and the outcome.
 fn shown(v: &LogView) -> String {
     let blocks: Vec<String> = v
         .blocks
@@ -100,7 +100,7 @@ fn shown(v: &LogView) -> String {
         v.findings,
         v.progress,
         v.reads,
-        v.ledger.total,
+        v.spent.total,
         v.cap,
         v.held,
         v.waiting,
@@ -392,7 +392,7 @@ fn a_turn_cut_at_a_sentence_shows_the_text_up_to_the_cut() {
 fn quotes_are_checked_against_the_sources_and_evidence_and_survive_export_and_import() {
     use crate::engine::event::Input;
     use crate::engine::export::{import, to_json};
-    use crate::engine::formats::scripted::run_scripted;
+    use crate::engine::formats::testing::scripted::run_scripted;
     use crate::engine::sources::{Origin, Source};
 
     let mut config = debate(FormatId::Classic);
@@ -559,7 +559,7 @@ fn every_format_checks_its_speakers_quotes_against_the_sources() {
 #[test]
 fn pages_a_web_search_cited_become_sources_the_next_speeches_read_and_quote() {
     use crate::engine::export::{import, to_json};
-    use crate::engine::formats::scripted::{resume_scripted, run_scripted};
+    use crate::engine::formats::testing::scripted::{resume_scripted, run_scripted};
 
     let mut config = debate(FormatId::Classic);
     config.search_web = vec!["position-a".into()];

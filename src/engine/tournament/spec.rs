@@ -247,7 +247,7 @@ fn strip_bullet(line: &str) -> String {
 #[cfg(test)]
 pub(crate) mod tests {
     use super::*;
-    use crate::engine::formats::scripted::model;
+    use crate::engine::formats::testing::scripted::model;
 
     pub fn model_on(connection: &str, name: &str) -> Participant {
         match model(connection) {

@@ -251,7 +251,7 @@ mod tests {
         use crate::engine::context::Inputs;
         use crate::engine::event::Input;
         use crate::engine::formats::council;
-        use crate::engine::formats::scripted::{model, run_scripted};
+        use crate::engine::formats::testing::scripted::{model, run_scripted};
         let config = council::new_config(
             "Is a four-day week good?",
             vec![

@@ -12,7 +12,7 @@ use crate::ui::state::DebateView;
 
 /// "Cost $0.0123 of a $1.00 cap: Optimist $0.0040 · Judge $0.0083".
 fn costs(d: DebateView) -> Option<String> {
-    let l = d.ledger.get();
+    let l = d.spent.get();
     let names = d.config.with(|c| {
         c.as_ref().map(|c| {
             l.seats

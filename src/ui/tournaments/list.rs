@@ -59,7 +59,7 @@ fn TournamentRow(item: TournamentSummary) -> impl IntoView {
 #[component]
 pub fn TournamentsScreen() -> impl IntoView {
     let state = expect_context::<AppState>();
-    let list = RwSignal::new(None::<Result<Vec<TournamentSummary>, String>>);
+    let list = RwSignal::new(None::<Result<Vec<TournamentSummary>, crate::store::StoreError>>);
     let with_you = RwSignal::new(Vec::<WithYou>::new());
     // Read once the store is open (at once when it already is).
     Effect::new(move |_| {

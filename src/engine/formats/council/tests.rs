@@ -13,7 +13,7 @@ use crate::engine::cost::Price;
 use crate::engine::event::{Event, EventKind, Outcome};
 use crate::engine::script::Script;
 
-use super::super::scripted::{model, resume_scripted, run_scripted, Scripted};
+use super::super::testing::scripted::{model, resume_scripted, run_scripted, Scripted};
 
 fn priced(connection: &str) -> Participant {
     match model(connection) {

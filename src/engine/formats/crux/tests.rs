@@ -10,7 +10,7 @@ use crate::engine::event::{EventKind, Outcome};
 use crate::engine::finding::DisagreementKind;
 use crate::engine::script::Script;
 
-use super::super::scripted::{model, resume_scripted};
+use super::super::testing::scripted::{model, resume_scripted};
 
 fn contract(id: &str) -> PersonaContract {
     persona::catalogue()
@@ -92,7 +92,7 @@ fn script(extra: Vec<Value>) -> Script {
         .unwrap()
 }
 
-use super::super::scripted::{run_scripted, Scripted as Run};
+use super::super::testing::scripted::{run_scripted, Scripted as Run};
 
 impl Run {
     fn user_prompt(&self, call: &str) -> String {

@@ -12,7 +12,7 @@ use crate::engine::context::Inputs;
 use crate::engine::event::{Event, EventKind, FinishReason, Outcome};
 use crate::engine::script::Script;
 
-use super::super::scripted::model;
+use super::super::testing::scripted::model;
 
 fn options(rounds: u32, aggressiveness: u8, cooldown_s: u32) -> DuelogicOptions {
     DuelogicOptions {
@@ -96,7 +96,7 @@ fn run_episode(config: DebateConfig, script: Script) -> Run {
 }
 
 fn run_episode_with(config: DebateConfig, script: Script, inputs: Rc<Inputs>) -> Run {
-    let s = super::super::scripted::run_scripted(config, script, inputs);
+    let s = super::super::testing::scripted::run_scripted(config, script, inputs);
     Run {
         calls: s.calls(),
         // Calls whose prompt still holds a `{{variable}}` nobody filled in.
@@ -387,8 +387,11 @@ fn an_interruption_check_sees_the_topic_the_debate_so_far_and_the_whole_speech()
             "chunk_delay_ms": 50}
     ], "default": {"text": "A plain answer."}}))
     .unwrap();
-    let run =
-        super::super::scripted::run_scripted(config(options(2, 3, 60)), script, Inputs::new());
+    let run = super::super::testing::scripted::run_scripted(
+        config(options(2, 3, 60)),
+        script,
+        Inputs::new(),
+    );
     assert_eq!(run.outcome, Outcome::Completed);
     let check = run
         .requests
@@ -422,10 +425,13 @@ fn a_fallback_opener_comes_from_the_debates_seed_and_a_replay_takes_the_same() {
             json!({"path": "round/1/chair-1/check/1", "text": quiet, "first_delay_ms": 50}),
         ])
     };
-    let first =
-        super::super::scripted::run_scripted(config(options(1, 3, 60)), script(), Inputs::new());
+    let first = super::super::testing::scripted::run_scripted(
+        config(options(1, 3, 60)),
+        script(),
+        Inputs::new(),
+    );
     assert_eq!(first.outcome, Outcome::Completed);
-    let asked = |s: &super::super::scripted::Scripted| {
+    let asked = |s: &super::super::testing::scripted::Scripted| {
         s.requests
             .iter()
             .find(|r| r.call == "round/1/chair-1/interruption")
@@ -444,7 +450,8 @@ fn a_fallback_opener_comes_from_the_debates_seed_and_a_replay_takes_the_same() {
         .iter()
         .position(|e| matches!(&e.kind, EventKind::TurnStarted { call, .. } if call.path == "round/1/chair-1/interruption"))
         .unwrap();
-    let again = super::super::scripted::resume_scripted(first.events[..cut].to_vec(), script());
+    let again =
+        super::super::testing::scripted::resume_scripted(first.events[..cut].to_vec(), script());
     assert!(asked(&again).contains(opener));
 }
 
@@ -452,7 +459,8 @@ fn a_fallback_opener_comes_from_the_debates_seed_and_a_replay_takes_the_same() {
 fn the_arbiters_prompts_ask_for_the_seeds_lengths_and_elements() {
     let mut o = options(1, 3, 60);
     o.call_to_action = true;
-    let run = super::super::scripted::run_scripted(config(o), script(vec![]), Inputs::new());
+    let run =
+        super::super::testing::scripted::run_scripted(config(o), script(vec![]), Inputs::new());
     assert_eq!(run.outcome, Outcome::Completed);
     let prompt = |path: &str| {
         let r = run.requests.iter().find(|r| r.call == path).unwrap();
@@ -500,7 +508,7 @@ fn a_speech_cut_by_an_interruption_keeps_the_pages_its_search_cited() {
         "80% of people agree.",
     )
     .unwrap()];
-    let run = super::super::scripted::run_scripted(config, s, Inputs::new());
+    let run = super::super::testing::scripted::run_scripted(config, s, Inputs::new());
     assert_eq!(run.outcome, Outcome::Completed);
     assert_eq!(
         turn_text(&run.events, "round/1/chair-1").map(|(_, f)| f),

@@ -10,7 +10,7 @@ use crate::engine::context::Inputs;
 use crate::engine::event::{Event, EventKind, Outcome};
 use crate::engine::script::Script;
 
-use super::super::scripted::model;
+use super::super::testing::scripted::model;
 
 fn options(rounds: u32) -> ForecastOptions {
     ForecastOptions {
@@ -118,7 +118,7 @@ struct Run {
 }
 
 fn run(config: DebateConfig, script: Script) -> Run {
-    let s = super::super::scripted::run_scripted(config, script, Inputs::new());
+    let s = super::super::testing::scripted::run_scripted(config, script, Inputs::new());
     Run {
         calls: s.calls(),
         prompts: s
@@ -600,7 +600,7 @@ fn a_pause_during_a_hold_has_its_own_end_and_resume_does_not_lift_it() {
     use crate::engine::clock::Clock;
     // The historian's key is refused once; the user pauses while the debate is held, then
     // fixes the key and presses Resume, and only later lifts the pause.
-    let user: super::super::scripted::User = Box::new(|clock, inputs, log| {
+    let user: super::super::testing::scripted::User = Box::new(|clock, inputs, log| {
         Box::pin(async move {
             while !inputs.is_halted() {
                 clock.sleep(100).await;
@@ -620,7 +620,7 @@ fn a_pause_during_a_hold_has_its_own_end_and_resume_does_not_lift_it() {
             inputs.set_paused(false);
         })
     });
-    let r = super::super::scripted::run_scripted_with_user(
+    let r = super::super::testing::scripted::run_scripted_with_user(
         config(&FIVE, 2),
         script(vec![
             json!({"seat": "historian", "occurrence": 0, "fault": {"status": 401, "body": "bad key"}}),

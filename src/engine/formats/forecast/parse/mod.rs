@@ -55,7 +55,7 @@ pub fn probability_pairs(v: Option<&Value>) -> Result<Vec<(String, f64)>, Proble
     let number = |x: &Value| {
         x.as_f64().or_else(|| {
             x.as_str()
-                // Not `str::parse`: core's float parser adds 14 KB gzipped of tables.
+                // A plain decimal only (`parse_decimal`): no exponent, "inf" or "NaN" from a model.
                 .and_then(|s| crate::engine::cost::parse_decimal(s.trim().trim_end_matches('%')))
         })
     };

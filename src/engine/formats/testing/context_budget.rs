@@ -7,7 +7,7 @@
 
 use serde_json::json;
 
-use super::default_config;
+use super::super::default_config;
 use super::scripted::{model_with_window, run_scripted};
 use crate::engine::config::{DebateConfig, FormatId, FormatOptions};
 use crate::engine::context::Inputs;
@@ -441,7 +441,7 @@ fn council_prompts_fit_the_window_with_every_members_answer_in_them() {
         let chair = config.seats.pop().expect("the chair");
         config.seats = (0..members)
             .map(|i| crate::engine::config::SeatConfig {
-                id: super::council::member_seat(i),
+                id: super::super::council::member_seat(i),
                 name: format!("Member {}", i + 1),
                 stance: None,
                 participant: model_with_window("local", WINDOW),

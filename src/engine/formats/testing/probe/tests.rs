@@ -11,7 +11,7 @@ use crate::engine::cancel::CancelToken;
 use crate::engine::clock::{run_virtual_with, Clock, VirtualClock};
 use crate::engine::config::{DebateConfig, FormatOptions, Participant, SeatConfig};
 use crate::engine::context::{EventLog, Inputs, Wiring};
-use crate::engine::cost::{Ledger, Price};
+use crate::engine::cost::{Price, Spent};
 use crate::engine::event::{CallKey, Event, EventKind, Input};
 use crate::engine::limiter::Limiter;
 use crate::engine::model::{
@@ -355,14 +355,14 @@ fn the_spending_cap_pauses_the_round_once_and_is_never_passed() {
         })
         .unwrap();
     for end in at_pause..=raised {
-        let spent = Ledger::from_events(&config, &run.log[..end]).total;
+        let spent = Spent::from_events(&config, &run.log[..end]).total;
         assert!(
             spent <= CAP + crate::engine::cost::NOISE,
             "spent {spent} of {CAP}"
         );
     }
     // It paused because the next call's worst case ($0.119) did not fit, and says so.
-    let spent = Ledger::from_events(&config, &run.log[..at_pause]).total;
+    let spent = Spent::from_events(&config, &run.log[..at_pause]).total;
     assert!(spent + 0.119 > CAP, "spent {spent}");
     assert!(
         reason.contains("could cost up to $0.1190") && reason.contains("$0.4000"),

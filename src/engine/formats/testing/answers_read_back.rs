@@ -5,11 +5,11 @@
 
 use serde_json::Value;
 
-use super::classic::scoring;
-use super::crux::{analysis, schemas as crux};
-use super::duelogic::evaluation;
-use super::forecast::parse as forecast;
-use super::forecast::types::Phase;
+use super::super::classic::scoring;
+use super::super::crux::{analysis, schemas as crux};
+use super::super::duelogic::evaluation;
+use super::super::forecast::parse as forecast;
+use super::super::forecast::types::Phase;
 use crate::engine::answer::Problem;
 use crate::engine::schema_sample::sample;
 use crate::engine::tournament::verdict;

@@ -3,13 +3,13 @@
 
 use std::rc::Rc;
 
-use super::super::cancel::CancelToken;
-use super::super::clock::{run_virtual_with, Clock, VirtualClock};
-use super::super::config::{DebateConfig, Participant};
-use super::super::context::{DebateCtx, EventLog, Inputs, Wiring};
-use super::super::event::{Event, Outcome};
-use super::super::model::ChatRequest;
-use super::super::script::{Script, ScriptedModel};
+use crate::engine::cancel::CancelToken;
+use crate::engine::clock::{run_virtual_with, Clock, VirtualClock};
+use crate::engine::config::{DebateConfig, Participant};
+use crate::engine::context::{DebateCtx, EventLog, Inputs, Wiring};
+use crate::engine::event::{Event, Outcome};
+use crate::engine::model::ChatRequest;
+use crate::engine::script::{Script, ScriptedModel};
 use futures::future::LocalBoxFuture;
 use futures::task::LocalSpawnExt;
 
@@ -116,7 +116,7 @@ fn drive_scripted(
                 .spawn_local(user(user_clock, inputs, user_log))
                 .expect("spawn the user");
         }
-        async move { super::drive(&c2).await }
+        async move { super::super::drive(&c2).await }
     });
     let requests = model.requests.borrow().clone();
     let events = log.events.borrow().clone();
