@@ -2,8 +2,8 @@
 #![cfg(not(target_arch = "wasm32"))]
 
 use agora::llm::dialect::Dialect;
-use agora::llm::openai::StreamState;
 use agora::llm::sse::SseParser;
+use agora::llm::stream_state::StreamState;
 
 struct Folded {
     text: String,

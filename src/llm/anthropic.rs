@@ -3,8 +3,8 @@
 
 use serde_json::{json, Value};
 
-use super::dialect::{split_system, Effort};
-use super::openai::StreamState;
+use super::request_parts::{split_system, Effort};
+use super::stream_state::StreamState;
 use super::web_search;
 use crate::engine::event::{FinishReason, Usage};
 use crate::engine::model::{ChatRequest, ErrorKind, ModelError};

@@ -3,40 +3,12 @@
 
 use serde_json::Value;
 
-use super::openai::StreamState;
+use super::stream_state::StreamState;
 use super::{anthropic, gemini, openai};
-use crate::engine::model::{ChatMessage, ChatRequest, ModelError, Role};
+use crate::engine::model::{ChatRequest, ModelError};
 
-/// How hard a reasoning model may think: OpenAI's `reasoning_effort`, or a thinking budget
-/// for Anthropic and Gemini.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
-#[serde(rename_all = "snake_case")]
-pub enum Effort {
-    Low,
-    Medium,
-    High,
-}
-
-impl Effort {
-    pub const ALL: [Effort; 3] = [Effort::Low, Effort::Medium, Effort::High];
-
-    pub fn id(self) -> &'static str {
-        match self {
-            Effort::Low => "low",
-            Effort::Medium => "medium",
-            Effort::High => "high",
-        }
-    }
-
-    /// Thinking tokens for providers that take a budget rather than a level.
-    pub fn budget_tokens(self) -> u32 {
-        match self {
-            Effort::Low => 1024,
-            Effort::Medium => 4096,
-            Effort::High => 16384,
-        }
-    }
-}
+// What the dialects share lives apart, so none of them imports this hub.
+pub use super::request_parts::{split_system, Effort};
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Dialect {
@@ -139,7 +111,7 @@ impl Dialect {
         data: &str,
     ) -> Result<String, ModelError> {
         match self {
-            Dialect::OpenAi => state.accept(data),
+            Dialect::OpenAi => openai::accept(state, data),
             Dialect::Anthropic => anthropic::accept(state, event, data),
             Dialect::Gemini => gemini::accept(state, data),
         }
@@ -161,26 +133,11 @@ pub fn path_segment(text: &str) -> String {
     out
 }
 
-/// Splits off the system prompts (Anthropic and Gemini take them apart from the
-/// conversation) and says for each remaining message whether the model wrote it.
-pub fn split_system(messages: &[ChatMessage]) -> (Option<String>, Vec<(bool, &str)>) {
-    let system: Vec<&str> = messages
-        .iter()
-        .filter(|m| m.role == Role::System)
-        .map(|m| m.content.as_str())
-        .collect();
-    let rest = messages
-        .iter()
-        .filter(|m| m.role != Role::System)
-        .map(|m| (m.role == Role::Assistant, m.content.as_str()))
-        .collect();
-    ((!system.is_empty()).then(|| system.join("\n\n")), rest)
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::engine::event::Purpose;
+    use crate::engine::model::ChatMessage;
     use serde_json::json;
 
     fn scored(schema: Option<Value>) -> ChatRequest {

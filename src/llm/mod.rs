@@ -8,8 +8,10 @@ pub mod grammar_schema;
 pub mod openai;
 pub mod rate_limit;
 pub mod redact;
+pub mod request_parts;
 pub mod sse;
 pub mod stream;
+pub mod stream_state;
 pub mod web_search;
 pub mod wire;
 

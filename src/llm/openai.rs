@@ -3,11 +3,11 @@
 
 use serde_json::{json, Value};
 
-use super::dialect::Effort;
 use super::redact::{clip, redact_error};
+use super::request_parts::Effort;
+use super::stream_state::{error_text, StreamState};
 use crate::engine::event::{FinishReason, Usage};
 use crate::engine::model::{kind_for_status, ChatRequest, ErrorKind, ModelError};
-use crate::engine::sources::web::WebSearch;
 
 /// Reasoning models (OpenAI's o-series and gpt-5 family, also behind OpenRouter's
 /// `openai/` prefix) take `max_completion_tokens`, which also covers their hidden reasoning,
@@ -169,99 +169,52 @@ pub fn request_body(req: &ChatRequest, effort: Option<Effort>) -> Value {
     body
 }
 
-/// Folds the stream's chunks into the answer.
-#[derive(Default, Debug)]
-pub struct StreamState {
-    pub text: String,
-    /// Reasoning text, when the provider streams it apart from the answer.
-    pub reasoning: String,
-    pub usage: Option<Usage>,
-    pub finish: Option<FinishReason>,
-    pub done: bool,
-    /// The pages a web search cited (`web_search`), and why a search failed.
-    pub web: WebSearch,
-    /// The kind of the content block being streamed (Anthropic's `content_block_start`).
-    pub block: String,
-}
-
-impl StreamState {
-    /// Parses one stream payload; `who` names the provider when it is not JSON.
-    pub(crate) fn parse(data: &str, who: &str) -> Result<Value, ModelError> {
-        serde_json::from_str(data.trim()).map_err(|_| {
-            ModelError::new(
-                ErrorKind::BadRequest,
-                format!("{who} sent a stream chunk that is not JSON"),
-            )
-        })
+/// Takes one SSE `data` payload of a chat completions stream into `state`; returns the
+/// text it adds.
+pub fn accept(state: &mut StreamState, data: &str) -> Result<String, ModelError> {
+    let data = data.trim();
+    if data == "[DONE]" {
+        state.done = true;
+        return Ok(String::new());
     }
-
-    /// An error the provider reported inside the stream; the text so far is kept.
-    pub(crate) fn stream_error(&self, kind: ErrorKind, who: &str, err: &Value) -> ModelError {
-        let mut e = ModelError::new(
-            kind,
-            format!("{who} reported an error mid-stream: {}", error_text(err)),
-        );
-        e.partial = self.text.clone();
-        e
+    if data.is_empty() {
+        return Ok(String::new());
     }
-
-    /// Takes one SSE `data` payload; returns the text it adds.
-    pub fn accept(&mut self, data: &str) -> Result<String, ModelError> {
-        let data = data.trim();
-        if data == "[DONE]" {
-            self.done = true;
-            return Ok(String::new());
+    let v = StreamState::parse(data, "the provider")?;
+    if let Some(err) = v.get("error") {
+        return Err(state.stream_error(ErrorKind::Server, "the provider", err));
+    }
+    let mut delta = String::new();
+    if let Some(choice) = v.get("choices").and_then(|c| c.get(0)) {
+        if let Some(t) = choice.pointer("/delta/content").and_then(Value::as_str) {
+            delta.push_str(t);
         }
-        if data.is_empty() {
-            return Ok(String::new());
-        }
-        let v = Self::parse(data, "the provider")?;
-        if let Some(err) = v.get("error") {
-            return Err(self.stream_error(ErrorKind::Server, "the provider", err));
-        }
-        let mut delta = String::new();
-        if let Some(choice) = v.get("choices").and_then(|c| c.get(0)) {
-            if let Some(t) = choice.pointer("/delta/content").and_then(Value::as_str) {
-                delta.push_str(t);
-            }
-            for k in ["/delta/reasoning_content", "/delta/reasoning"] {
-                if let Some(t) = choice.pointer(k).and_then(Value::as_str) {
-                    self.reasoning.push_str(t);
-                }
-            }
-            for k in ["/delta/annotations", "/message/annotations"] {
-                if let Some(a) = choice.pointer(k) {
-                    super::web_search::read_annotations(a, &mut self.web);
-                }
-            }
-            match choice.get("finish_reason").and_then(Value::as_str) {
-                Some("length") => self.finish = Some(FinishReason::Length),
-                Some(_) => self.finish = Some(self.finish.unwrap_or(FinishReason::Stop)),
-                None => {}
+        for k in ["/delta/reasoning_content", "/delta/reasoning"] {
+            if let Some(t) = choice.pointer(k).and_then(Value::as_str) {
+                state.reasoning.push_str(t);
             }
         }
-        if let Some(u) = v.get("usage").filter(|u| !u.is_null()) {
-            let n = |k: &str| u.get(k).and_then(Value::as_u64).unwrap_or(0) as u32;
-            self.usage = Some(Usage {
-                input_tokens: n("prompt_tokens"),
-                output_tokens: n("completion_tokens"),
-                estimated: false,
-            });
+        for k in ["/delta/annotations", "/message/annotations"] {
+            if let Some(a) = choice.pointer(k) {
+                super::web_search::read_annotations(a, &mut state.web);
+            }
         }
-        self.text.push_str(&delta);
-        Ok(delta)
+        match choice.get("finish_reason").and_then(Value::as_str) {
+            Some("length") => state.finish = Some(FinishReason::Length),
+            Some(_) => state.finish = Some(state.finish.unwrap_or(FinishReason::Stop)),
+            None => {}
+        }
     }
-}
-
-fn error_text(err: &Value) -> String {
-    match err {
-        Value::String(s) => s.clone(),
-        other => other
-            .get("message")
-            .and_then(Value::as_str)
-            .map(str::to_string)
-            .unwrap_or_else(|| other.to_string()),
+    if let Some(u) = v.get("usage").filter(|u| !u.is_null()) {
+        let n = |k: &str| u.get(k).and_then(Value::as_u64).unwrap_or(0) as u32;
+        state.usage = Some(Usage {
+            input_tokens: n("prompt_tokens"),
+            output_tokens: n("completion_tokens"),
+            estimated: false,
+        });
     }
+    state.text.push_str(&delta);
+    Ok(delta)
 }
 
 /// Turns a non-2xx answer into a message that says what to do. `who` names the connection
@@ -355,23 +308,27 @@ mod tests {
     fn folds_chunks_usage_and_finish_reason() {
         let mut s = StreamState::default();
         assert_eq!(
-            s.accept(r#"{"choices":[{"delta":{"role":"assistant"}}]}"#)
-                .unwrap(),
+            accept(&mut s, r#"{"choices":[{"delta":{"role":"assistant"}}]}"#).unwrap(),
             ""
         );
         assert_eq!(
-            s.accept(r#"{"choices":[{"delta":{"content":"Hel"}}]}"#)
-                .unwrap(),
+            accept(&mut s, r#"{"choices":[{"delta":{"content":"Hel"}}]}"#).unwrap(),
             "Hel"
         );
         assert_eq!(
-            s.accept(r#"{"choices":[{"delta":{"content":"lo"},"finish_reason":"length"}]}"#)
-                .unwrap(),
+            accept(
+                &mut s,
+                r#"{"choices":[{"delta":{"content":"lo"},"finish_reason":"length"}]}"#
+            )
+            .unwrap(),
             "lo"
         );
-        s.accept(r#"{"choices":[],"usage":{"prompt_tokens":12,"completion_tokens":2}}"#)
-            .unwrap();
-        s.accept("[DONE]").unwrap();
+        accept(
+            &mut s,
+            r#"{"choices":[],"usage":{"prompt_tokens":12,"completion_tokens":2}}"#,
+        )
+        .unwrap();
+        accept(&mut s, "[DONE]").unwrap();
         assert_eq!(s.text, "Hello");
         assert_eq!(s.finish, Some(FinishReason::Length));
         assert_eq!(

@@ -3,8 +3,8 @@
 //! browser transport only feeds it what `fetch` reads.
 
 use super::dialect::Dialect;
-use super::openai::StreamState;
 use super::sse::{SseEvent, SseParser};
+use super::stream_state::StreamState;
 use crate::engine::cancel::CancelToken;
 use crate::engine::event::FinishReason;
 
