@@ -29,26 +29,49 @@ pub fn turn_anchor(call: &CallKey) -> String {
     id
 }
 
-#[derive(Clone, Copy)]
-pub struct TurnView {
-    pub text: RwSignal<String>,
+/// `TurnView`: one signal per field of the model's turn (`log_view::Turn`) that the screen
+/// shows, named as the turn names it. A field shown on screen is one line here (and its
+/// field in `Turn`): making the signals and copying a changed turn into them follow.
+macro_rules! turn_view {
+    ($($(#[$doc:meta])* $field:ident: $ty:ty,)*) => {
+        #[derive(Clone, Copy)]
+        pub struct TurnView {
+            $($(#[$doc])* pub $field: RwSignal<$ty>,)*
+        }
+
+        impl TurnView {
+            /// Signals holding `turn`.
+            fn of(turn: log_view::Turn) -> Self {
+                TurnView { $($field: RwSignal::new(turn.$field),)* }
+            }
+
+            /// Copies `turn` into the signals, each only where it changed.
+            fn sync(&self, turn: log_view::Turn) {
+                $(set_changed(self.$field, turn.$field);)*
+            }
+        }
+    };
+}
+
+turn_view! {
+    text: String,
     /// Reasoning streamed apart from the answer, shown folded.
-    pub reasoning: RwSignal<String>,
-    pub status: RwSignal<TurnStatus>,
-    pub error: RwSignal<Option<String>>,
-    pub usage: RwSignal<Option<Usage>>,
+    reasoning: String,
+    status: TurnStatus,
+    error: Option<String>,
+    usage: Option<Usage>,
     /// What the turn cost, when its seat has a price.
-    pub cost: RwSignal<Option<f64>>,
+    cost: Option<f64>,
     /// The request as sent, key redacted (empty for human turns and queued calls).
-    pub request: RwSignal<String>,
+    request: String,
     /// The analyst's judgement of this turn (an evaluation, or "unscored"), once it came.
-    pub judged: RwSignal<Option<Finding>>,
+    judged: Option<Finding>,
     /// Who cut this turn short, and why.
-    pub cut_by: RwSignal<Option<Finding>>,
+    cut_by: Option<Finding>,
     /// The quotes it marked, each checked against the sources.
-    pub quotes: RwSignal<Vec<Checked>>,
+    quotes: Vec<Checked>,
     /// What its web search cited, or why it could not search.
-    pub web: RwSignal<Option<crate::engine::sources::web::WebSearch>>,
+    web: Option<crate::engine::sources::web::WebSearch>,
 }
 
 #[derive(Clone)]
@@ -503,19 +526,7 @@ impl DebateView {
                         self.model.with_value(|m| m.quote_counts()),
                     );
                 }
-                let view = self.owner.get_value().with(|| TurnView {
-                    text: RwSignal::new(turn.text),
-                    reasoning: RwSignal::new(turn.reasoning),
-                    status: RwSignal::new(turn.status),
-                    error: RwSignal::new(turn.error),
-                    usage: RwSignal::new(turn.usage),
-                    cost: RwSignal::new(turn.cost),
-                    request: RwSignal::new(turn.request),
-                    judged: RwSignal::new(turn.judged),
-                    cut_by: RwSignal::new(turn.cut_by),
-                    quotes: RwSignal::new(turn.quotes),
-                    web: RwSignal::new(turn.web),
-                });
+                let view = self.owner.get_value().with(|| TurnView::of(turn.clone()));
                 self.turns.update_value(|views| {
                     if views.len() == t {
                         views.push(view);
@@ -556,18 +567,9 @@ impl DebateView {
         let Some(t) = self.model.with_value(|m| m.turns.get(i).cloned()) else {
             return;
         };
-        set_changed(view.text, t.text);
-        set_changed(view.reasoning, t.reasoning);
-        set_changed(view.status, t.status);
-        set_changed(view.error, t.error);
-        set_changed(view.usage, t.usage);
-        set_changed(view.cost, t.cost);
-        set_changed(view.request, t.request);
-        set_changed(view.judged, t.judged);
-        set_changed(view.cut_by, t.cut_by);
-        set_changed(view.web, t.web);
-        if view.quotes.with_untracked(|q| *q != t.quotes) {
-            view.quotes.set(t.quotes);
+        let quotes_changed = view.quotes.with_untracked(|q| *q != t.quotes);
+        view.sync(t);
+        if quotes_changed {
             set_changed(
                 self.quote_counts,
                 self.model.with_value(|m| m.quote_counts()),
