@@ -18,6 +18,7 @@ pub mod searching;
 pub mod setup_draft;
 pub mod structured;
 pub mod tournament;
+pub mod tournament_draft;
 mod writer;
 
 /// The in-page model's loading, progress and cache, for the setup and History screens.

@@ -1,8 +1,8 @@
 //! The set-up of a new tournament: its contestants, motions (typed, pasted or loaded from a
 //! file), format, judges (a person among them, judging blind), host and spending cap, with
 //! a plan line that counts the debates, verdicts and calls and prices them before anything
-//! runs. The raw fields are turned into a `TournamentSpec` in one place (`Form::spec`), which
-//! says which field is wrong.
+//! runs. The rows are read into a `session::tournament_draft::TournamentDraft`, whose
+//! `spec` (tested natively) is the tournament or says which field is wrong.
 
 use leptos::prelude::*;
 use leptos::task::spawn_local;
@@ -12,18 +12,19 @@ use super::super::seating::{connections, ConnectionOptions};
 use super::super::setup::PriceRow;
 use super::super::state::{AppState, Route};
 use crate::engine::clock::Clock;
-use crate::engine::config::{FormatId, Participant};
-use crate::engine::cost::{self, Estimate};
+use crate::engine::config::FormatId;
+use crate::engine::cost::Estimate;
 use crate::engine::tournament::cost::estimate;
-use crate::engine::tournament::schedule::{judge_calls, schedule};
+use crate::engine::tournament::schedule::{judge_calls, schedule, Match};
 use crate::engine::tournament::spec::{
     parse_motions, TournamentSpec, MAX_CONTESTANTS, MAX_JUDGES, MIN_CONTESTANTS,
 };
 use crate::session::prices::PriceTable;
 use crate::session::tournament::TournamentRun;
+use crate::session::tournament_draft::{
+    cost_line, motions_line, EntrantPick, TournamentDraft, PERSON,
+};
 
-/// The judge select's value for "Me (I judge blind)".
-const PERSON: &str = "__person";
 /// Largest motions file read.
 const MOTIONS_FILE_BYTES: usize = 1_048_576;
 
@@ -39,6 +40,14 @@ struct Entrant {
 impl Entrant {
     fn is_person(&self) -> bool {
         self.connection.with(|c| c == PERSON)
+    }
+
+    /// What the row's fields say now (read reactively).
+    fn pick(&self) -> EntrantPick {
+        EntrantPick {
+            connection: self.connection.get(),
+            model: self.model.get(),
+        }
     }
 }
 
@@ -109,81 +118,36 @@ impl Form {
         }
     }
 
-    /// Who a row names, priced as the price table says.
-    fn participant(&self, e: &Entrant) -> Participant {
-        if e.is_person() {
-            return Participant::Human;
+    /// The form's fields as plain values (read reactively).
+    fn draft(&self) -> TournamentDraft {
+        let picks = |rows: RwSignal<Vec<Entrant>>| rows.get().iter().map(Entrant::pick).collect();
+        TournamentDraft {
+            name: self.name.get(),
+            format: self.format.get(),
+            contestants: picks(self.contestants),
+            motions: self.motions.get(),
+            judges: picks(self.judges),
+            host: self.host.pick(),
+            cap: self.cap.get(),
+            sources: self.sources.get(),
+            judges_read: self.judges_read.get(),
         }
-        let id = e.connection.get();
-        let conn = connections(self.state).into_iter().find(|c| c.id == id);
-        self.prices
-            .with(|t| t.participant(&id, conn.as_ref(), &e.model.get()))
     }
 
-    /// The tournament the form describes, or what is wrong with it.
+    /// The tournament the form describes, or what is wrong with it
+    /// (`TournamentDraft::spec`).
     fn spec(&self, seed: u64) -> Result<TournamentSpec, String> {
-        let motions = parse_motions(&self.motions.get())?;
-        let cap = self.cap.with(|c| {
-            if c.trim().is_empty() {
-                Ok(None)
-            } else {
-                cost::parse_decimal(c)
-                    .map(Some)
-                    .ok_or("The spending cap must be a number of dollars, like 5.00.")
-            }
-        })?;
-        let name = match self.name.get().trim() {
-            "" => format!("Tournament of {}", super::super::fields::today()),
-            n => n.to_string(),
-        };
-        let spec = TournamentSpec {
-            name,
-            format: self.format.get(),
-            motions,
-            contestants: self
-                .contestants
-                .get()
-                .iter()
-                .map(|e| self.participant(e))
-                .collect(),
-            judges: self
-                .judges
-                .get()
-                .iter()
-                .map(|e| self.participant(e))
-                .collect(),
-            host: self.participant(&self.host),
-            seed,
-            spending_cap: cap,
-            sources: self.sources.get(),
-            judges_read_sources: self.judges_read.get(),
-        };
-        spec.validate()?;
-        Ok(spec)
+        let conns = connections(self.state);
+        self.prices.with(|p| {
+            self.draft()
+                .spec(seed, &conns, p, &super::super::fields::today())
+        })
     }
 }
 
 /// Debates whose cost is worked out in one browser task: a tournament of hundreds is priced a
 /// slice at a time, so typing a motion never holds the page.
 const PRICED_PER_TASK: usize = 28;
-
-/// What the cost line says once the estimate is in.
-fn money(e: &Estimate) -> String {
-    if e.unpriced.is_empty() {
-        format!(
-            "{} model calls. Estimated cost {}, worst case {}.",
-            e.calls,
-            cost::dollars(e.low),
-            cost::dollars(e.high)
-        )
-    } else {
-        format!(
-            "{} model calls. Add prices for {} to see the cost.",
-            e.calls,
-            e.unpriced.join(", ")
-        )
-    }
-}
 
 /// A contestant's or judge's row: its connection (or "Me"), its model, and Remove.
 #[component]
@@ -264,18 +228,11 @@ fn EntrantList(
     }
 }
 
-#[component]
-pub fn TournamentSetup() -> impl IntoView {
-    let state = expect_context::<AppState>();
-    let form = Form::new(state);
-    let error = RwSignal::new(None::<String>);
-    let file_note = RwSignal::new(None::<Result<String, String>>);
-    let starting = RwSignal::new(false);
-    // Scheduled once per change of the form; priced in slices, the latest change winning.
-    let plan = Memo::new(move |_| {
-        form.spec(0)
-            .and_then(|spec| schedule(&spec).map(|matches| (spec, matches)))
-    });
+/// The plan priced a slice of debates per browser task, the latest change of the form
+/// winning: `None` while the price is being worked out.
+fn price_in_slices(
+    plan: Memo<Result<(TournamentSpec, Vec<Match>), String>>,
+) -> RwSignal<Option<Estimate>> {
     let priced = RwSignal::new(None::<Estimate>);
     let pricing = StoredValue::new(0u64);
     Effect::new(move |_| {
@@ -301,6 +258,64 @@ pub fn TournamentSetup() -> impl IntoView {
             let _ = priced.try_set(Some(total));
         });
     });
+    priced
+}
+
+/// Starts the tournament the form describes and opens its screen, or says what is wrong.
+fn start_tournament(
+    state: AppState,
+    form: Form,
+    error: RwSignal<Option<String>>,
+    starting: RwSignal<bool>,
+) {
+    if starting.get_untracked() {
+        return;
+    }
+    let Some(s) = state.session() else {
+        error.set(Some(
+            "Agora is still starting; try again in a moment.".into(),
+        ));
+        return;
+    };
+    // The seed of every judge's blind order.
+    let spec = form.spec(js_sys::Math::random().to_bits());
+    let spec = match spec.and_then(|s| schedule(&s).map(|_| s)) {
+        Ok(spec) => spec,
+        Err(e) => {
+            error.set(Some(e));
+            return;
+        }
+    };
+    starting.set(true);
+    spawn_local(async move {
+        match TournamentRun::create(s, spec).await {
+            Ok(run) => {
+                error.set(None);
+                state.tournaments.add(run.clone());
+                super::screen::run_in_background(state, run.clone());
+                navigate(state, Route::Tournament(run.id().to_string()));
+                super::super::focus::focus_selector("section.tournament h1");
+            }
+            Err(e) => {
+                starting.set(false);
+                error.set(Some(e.to_string()));
+            }
+        }
+    });
+}
+
+#[component]
+pub fn TournamentSetup() -> impl IntoView {
+    let state = expect_context::<AppState>();
+    let form = Form::new(state);
+    let error = RwSignal::new(None::<String>);
+    let starting = RwSignal::new(false);
+    // Scheduled once per change of the form; priced in slices, the latest change winning.
+    let plan = Memo::new(move |_| {
+        form.spec(0)
+            .and_then(|spec| schedule(&spec).map(|matches| (spec, matches)))
+    });
+    let priced = price_in_slices(plan);
     let plan_line = move || -> Result<String, String> {
         plan.with(|p| {
             let (_, matches) = p.as_ref().map_err(Clone::clone)?;
@@ -310,16 +325,88 @@ pub fn TournamentSetup() -> impl IntoView {
                 judge_calls(matches)
             );
             Ok(match priced.get() {
-                Some(e) => counts + &money(&e),
+                Some(e) => counts + &cost_line(&e),
                 None => counts + "working out the calls and the cost…",
             })
         })
     };
-    let motion_count = move || {
-        form.motions
-            .with(|m| parse_motions(m).map(|l| l.len()).unwrap_or(0))
+
+    let start = move |ev: leptos::ev::SubmitEvent| {
+        ev.prevent_default();
+        start_tournament(state, form, error, starting);
     };
 
+    // The priced models in use, each once, with the connection that prices it.
+    let priced = Memo::new(move |_| {
+        let conns = connections(state);
+        form.prices.with(|p| form.draft().priced_models(&conns, p))
+    });
+
+    view! {
+        <form class="card setup tournament-setup" on:submit=start aria-labelledby="new-tournament">
+            <h2 id="new-tournament">"New tournament"</h2>
+            <label class="field">
+                <span class="label">"Name"</span>
+                <input id="tournament-name" placeholder="e.g. Small models on city policy" prop:value=move || form.name.get()
+                    on:input=move |ev| form.name.set(event_target_value(&ev))/>
+            </label>
+            <TournamentFormat form=form/>
+            <EntrantList form=form rows=form.contestants what="Contestant" legend="Contestants"
+                hint="Two to eight models. Every pairing debates every motion twice, sides swapped."
+                min=MIN_CONTESTANTS max=MAX_CONTESTANTS allow_person=false/>
+            <MotionsField form=form/>
+            <EntrantList form=form rows=form.judges what="Judge" legend="Judges"
+                hint="One to five. A judge never judges a debate its own model argues in, and reads the two sides as A and B, names hidden. Choose \"Me\" to judge yourself, blind."
+                min=1 max=MAX_JUDGES allow_person=true/>
+            <fieldset class="entrants">
+                <legend>"Host"</legend>
+                <p class="hint">{move || match form.format.get() {
+                    FormatId::Duelogic => "Hosts every debate as the Arbiter, and runs its evaluations and checks.",
+                    _ => "Moderates every debate and writes its summaries.",
+                }}</p>
+                <EntrantRow what="Host" allow_person=false entrant=form.host index=Signal::derive(|| 0)
+                    can_remove=false on_remove=None/>
+            </fieldset>
+            <crate::ui::sources_form::SourcesForm sources=form.sources judges_read=form.judges_read/>
+            <TournamentCosts form=form priced=priced/>
+            {move || error.get().map(|e| view! { <p class="error" role="alert">{e}</p> })}
+            <div class="row end">
+                {move || match plan_line() {
+                    Ok(line) => view! { <span class="hint" id="tournament-plan">{line}</span> }.into_any(),
+                    Err(why) => view! { <span class="hint warn" id="tournament-plan">{why}</span> }.into_any(),
+                }}
+                <button type="submit" id="start-tournament" class="primary"
+                    disabled=move || !state.ready.get() || starting.get() || plan.with(|p| p.is_err())>"Start tournament"</button>
+            </div>
+        </form>
+    }
+}
+
+/// Classic or duelogic, the formats with two sides to win.
+#[component]
+fn TournamentFormat(form: Form) -> impl IntoView {
+    view! {
+    <fieldset class="formats">
+        <legend>"Format"</legend>
+        {[FormatId::Classic, FormatId::Duelogic].into_iter().map(|id| view! {
+            <label class="format" class:selected=move || form.format.get() == id>
+                <input type="radio" name="tournament-format" value=id.id() prop:checked=move || form.format.get() == id
+                    on:change=move |_| form.format.set(id)/>
+                <strong>{id.label()}</strong>
+                <span>{match id {
+                    FormatId::Duelogic => "Two chairs argue from frameworks; the host is the Arbiter.",
+                    _ => "Position A against position B; the host moderates.",
+                }}</span>
+            </label>
+        }).collect_view()}
+    </fieldset>
+    }
+}
+
+/// The motions, typed or loaded from a file.
+#[component]
+fn MotionsField(form: Form) -> impl IntoView {
+    let file_note = RwSignal::new(None::<Result<String, String>>);
     let load_motions = move |ev: leptos::ev::Event| {
         spawn_local(async move {
             let text = super::super::import::read_file(&ev, MOTIONS_FILE_BYTES).await;
@@ -339,147 +426,43 @@ pub fn TournamentSetup() -> impl IntoView {
             }
         });
     };
-
-    let start = move |ev: leptos::ev::SubmitEvent| {
-        ev.prevent_default();
-        if starting.get_untracked() {
-            return;
-        }
-        let Some(s) = state.session() else {
-            error.set(Some(
-                "Agora is still starting; try again in a moment.".into(),
-            ));
-            return;
-        };
-        // The seed of every judge's blind order.
-        let spec = form.spec(js_sys::Math::random().to_bits());
-        let spec = match spec.and_then(|s| schedule(&s).map(|_| s)) {
-            Ok(spec) => spec,
-            Err(e) => {
-                error.set(Some(e));
-                return;
-            }
-        };
-        starting.set(true);
-        spawn_local(async move {
-            match TournamentRun::create(s, spec).await {
-                Ok(run) => {
-                    error.set(None);
-                    state.tournaments.add(run.clone());
-                    super::screen::run_in_background(state, run.clone());
-                    navigate(state, Route::Tournament(run.id().to_string()));
-                    super::super::focus::focus_selector("section.tournament h1");
-                }
-                Err(e) => {
-                    starting.set(false);
-                    error.set(Some(e.to_string()));
-                }
-            }
-        });
-    };
-
-    // The priced models in use, each once, with the connection that prices it.
-    let priced = Memo::new(move |_| {
-        let mut seen: Vec<(String, String)> = Vec::new();
-        let all = form
-            .contestants
-            .get()
-            .into_iter()
-            .chain(form.judges.get())
-            .chain([form.host]);
-        for e in all {
-            if let Participant::Model {
-                model, connection, ..
-            } = form.participant(&e)
-            {
-                if !seen.iter().any(|(m, _)| *m == model) {
-                    seen.push((model, connection));
-                }
-            }
-        }
-        seen
-    });
-
     view! {
-        <form class="card setup tournament-setup" on:submit=start aria-labelledby="new-tournament">
-            <h2 id="new-tournament">"New tournament"</h2>
-            <label class="field">
-                <span class="label">"Name"</span>
-                <input id="tournament-name" placeholder="e.g. Small models on city policy" prop:value=move || form.name.get()
-                    on:input=move |ev| form.name.set(event_target_value(&ev))/>
-            </label>
-            <fieldset class="formats">
-                <legend>"Format"</legend>
-                {[FormatId::Classic, FormatId::Duelogic].into_iter().map(|id| view! {
-                    <label class="format" class:selected=move || form.format.get() == id>
-                        <input type="radio" name="tournament-format" value=id.id() prop:checked=move || form.format.get() == id
-                            on:change=move |_| form.format.set(id)/>
-                        <strong>{id.label()}</strong>
-                        <span>{match id {
-                            FormatId::Duelogic => "Two chairs argue from frameworks; the host is the Arbiter.",
-                            _ => "Position A against position B; the host moderates.",
-                        }}</span>
-                    </label>
-                }).collect_view()}
-            </fieldset>
-            <EntrantList form=form rows=form.contestants what="Contestant" legend="Contestants"
-                hint="Two to eight models. Every pairing debates every motion twice, sides swapped."
-                min=MIN_CONTESTANTS max=MAX_CONTESTANTS allow_person=false/>
-            <label class="field">
-                <span class="label">"Motions"</span>
-                <textarea id="motions" rows="4" placeholder="One motion a line, or a JSON list"
-                    prop:value=move || form.motions.get() on:input=move |ev| form.motions.set(event_target_value(&ev))></textarea>
-                <span class="hint">{move || match motion_count() {
-                    0 => "No motion yet.".to_string(),
-                    1 => "1 motion.".to_string(),
-                    n => format!("{n} motions."),
-                }}</span>
-            </label>
-            <div class="import-bar">
-                <label class="file-pick link">
-                    "Load motions from a file (.txt or .json)"
-                    <input type="file" id="motions-file" accept=".txt,.md,.json,text/plain,application/json" on:change=load_motions/>
-                </label>
-                {move || file_note.get().map(|r| match r {
-                    Ok(m) => view! { <span class="ok" role="status">{m}</span> }.into_any(),
-                    Err(e) => view! { <span class="error" role="alert">{e}</span> }.into_any(),
-                })}
-            </div>
-            <EntrantList form=form rows=form.judges what="Judge" legend="Judges"
-                hint="One to five. A judge never judges a debate its own model argues in, and reads the two sides as A and B, names hidden. Choose \"Me\" to judge yourself, blind."
-                min=1 max=MAX_JUDGES allow_person=true/>
-            <fieldset class="entrants">
-                <legend>"Host"</legend>
-                <p class="hint">{move || match form.format.get() {
-                    FormatId::Duelogic => "Hosts every debate as the Arbiter, and runs its evaluations and checks.",
-                    _ => "Moderates every debate and writes its summaries.",
-                }}</p>
-                <EntrantRow what="Host" allow_person=false entrant=form.host index=Signal::derive(|| 0)
-                    can_remove=false on_remove=None/>
-            </fieldset>
-            <crate::ui::sources_form::SourcesForm sources=form.sources judges_read=form.judges_read/>
-            <details class="costs">
-                <summary>"Prices and spending cap"</summary>
-                <p class="hint">"US dollars per million tokens: input, then output."</p>
-                {move || priced.get().into_iter().map(|(model, connection)| {
-                    let conn = connections(state).into_iter().find(|c| c.id == connection);
-                    view! { <PriceRow model=model conn=conn prices=form.prices/> }
-                }).collect_view()}
-                <label class="field">
-                    <span class="label">"Spending cap for the whole tournament ($, optional)"</span>
-                    <input id="tournament-cap" type="number" min="0" step="any" placeholder="No cap"
-                        prop:value=move || form.cap.get() on:input=move |ev| form.cap.set(event_target_value(&ev))/>
-                </label>
-            </details>
-            {move || error.get().map(|e| view! { <p class="error" role="alert">{e}</p> })}
-            <div class="row end">
-                {move || match plan_line() {
-                    Ok(line) => view! { <span class="hint" id="tournament-plan">{line}</span> }.into_any(),
-                    Err(why) => view! { <span class="hint warn" id="tournament-plan">{why}</span> }.into_any(),
-                }}
-                <button type="submit" id="start-tournament" class="primary"
-                    disabled=move || !state.ready.get() || starting.get() || plan.with(|p| p.is_err())>"Start tournament"</button>
-            </div>
-        </form>
+    <label class="field">
+        <span class="label">"Motions"</span>
+        <textarea id="motions" rows="4" placeholder="One motion a line, or a JSON list"
+            prop:value=move || form.motions.get() on:input=move |ev| form.motions.set(event_target_value(&ev))></textarea>
+        <span class="hint">{move || form.motions.with(|m| motions_line(m))}</span>
+    </label>
+    <div class="import-bar">
+        <label class="file-pick link">
+            "Load motions from a file (.txt or .json)"
+            <input type="file" id="motions-file" accept=".txt,.md,.json,text/plain,application/json" on:change=load_motions/>
+        </label>
+        {move || file_note.get().map(|r| match r {
+            Ok(m) => view! { <span class="ok" role="status">{m}</span> }.into_any(),
+            Err(e) => view! { <span class="error" role="alert">{e}</span> }.into_any(),
+        })}
+    </div>
+    }
+}
+
+/// Prices of the models in use and the tournament's spending cap.
+#[component]
+fn TournamentCosts(form: Form, priced: Memo<Vec<(String, String)>>) -> impl IntoView {
+    let state = expect_context::<AppState>();
+    view! {
+    <details class="costs">
+        <summary>"Prices and spending cap"</summary>
+        <p class="hint">"US dollars per million tokens: input, then output."</p>
+        {move || priced.get().into_iter().map(|(model, connection)| {
+            let conn = connections(state).into_iter().find(|c| c.id == connection);
+            view! { <PriceRow model=model conn=conn prices=form.prices/> }
+        }).collect_view()}
+        <label class="field">
+            <span class="label">"Spending cap for the whole tournament ($, optional)"</span>
+            <input id="tournament-cap" type="number" min="0" step="any" placeholder="No cap"
+                prop:value=move || form.cap.get() on:input=move |ev| form.cap.set(event_target_value(&ev))/>
+        </label>
+    </details>
     }
 }
