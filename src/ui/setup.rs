@@ -74,10 +74,7 @@ pub fn SetupScreen() -> impl IntoView {
         if starting.get_untracked() {
             return;
         }
-        let Some(s) = state.session() else {
-            error.set(Some(
-                "Agora is still starting; try again in a moment.".into(),
-            ));
+        let Some(s) = state.session_for_start(error) else {
             return;
         };
         // Only Start copies the sources (the estimate, drawn on each keystroke, needs none).

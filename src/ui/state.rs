@@ -666,4 +666,19 @@ impl AppState {
     pub fn session(&self) -> Option<std::rc::Rc<crate::session::Session>> {
         self.debate.session.get()
     }
+
+    /// The session for a Start pressed in a form, or `None` with the form's error saying
+    /// the app has not started yet.
+    pub fn session_for_start(
+        &self,
+        error: RwSignal<Option<String>>,
+    ) -> Option<std::rc::Rc<crate::session::Session>> {
+        let s = self.session();
+        if s.is_none() {
+            error.set(Some(
+                "Agora is still starting; try again in a moment.".into(),
+            ));
+        }
+        s
+    }
 }

@@ -271,10 +271,7 @@ fn start_tournament(
     if starting.get_untracked() {
         return;
     }
-    let Some(s) = state.session() else {
-        error.set(Some(
-            "Agora is still starting; try again in a moment.".into(),
-        ));
+    let Some(s) = state.session_for_start(error) else {
         return;
     };
     // The seed of every judge's blind order.
