@@ -112,6 +112,8 @@ test('a council of three answers, reviews blind, and says whether deliberating c
   // A reload shows the same from the stored log.
   await page.reload();
   await page.locator('.badge.done').waitFor();
+  // The council's drawing arrives in a chunk of its own, after the log is read.
+  await page.locator('.council-panel .council-worth').waitFor();
   assert.equal(await page.locator('.council-ballot').count(), 3);
   assert.match(await page.locator('.council-panel .council-worth').textContent(), /confirmed the vote/);
   assert.ok(!consoleLines.some(l => l.startsWith('pageerror')), consoleLines.join('\n'));

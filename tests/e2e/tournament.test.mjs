@@ -101,7 +101,11 @@ test('a tournament runs, stops, runs on, ranks the models and exports every deba
   }
   assert.equal(wins, losses);
   // Judges that always answer "A" chose the side they read first every time.
-  assert.match(await page.locator('#side-order').textContent(), /got 24 of 24 \(100%\) of the votes for a side/);
+  // Counted like the leaderboard, a moment after the last verdict: waited for, not read once.
+  const sideOrder = /got 24 of 24 \(100%\) of the votes for a side/;
+  await page.waitForFunction(re => new RegExp(re).test(document.querySelector('#side-order')?.textContent ?? ''), sideOrder.source, { timeout: 10_000 })
+    .catch(() => {});
+  assert.match(await page.locator('#side-order').textContent(), sideOrder);
   const bias = await cells(page, '#position-bias tbody tr');
   assert.deepEqual(bias.map(r => r[2]), ['12 of 12 (100%)', '12 of 12 (100%)']);
   // Agreement: the pair judged all 12 debates; Fleiss' kappa is shown.

@@ -80,6 +80,11 @@ impl Observer for EventLog {
     }
 }
 
+/// What trying a step the debate can go on without comes to: `Ok(Ok(value))` it worked;
+/// `Ok(Err(why))` it failed, and the debate goes on without it; `Err` the debate itself
+/// stopped, was held or cannot go on.
+pub type Attempt<T, E> = Result<Result<T, E>, DebateError>;
+
 #[derive(Debug, Clone, PartialEq)]
 pub enum DebateError {
     /// The user pressed Stop.
@@ -492,7 +497,7 @@ impl DebateCtx {
         live: Option<f64>,
         wait: bool,
         queued: &mut bool,
-    ) -> Result<Result<Option<Reservation>, String>, DebateError> {
+    ) -> Attempt<Option<Reservation>, String> {
         self.wait_while_paused().await?;
         if self.stop.is_cancelled() {
             return Err(DebateError::Stopped);
@@ -559,7 +564,7 @@ impl DebateCtx {
         request: &ChatRequest,
         wait: bool,
         queued: &mut bool,
-    ) -> Result<Result<Admission, ModelError>, DebateError> {
+    ) -> Attempt<Admission, ModelError> {
         let mut admit = self.model.admit(request, wait);
         if let std::task::Poll::Ready(r) = futures::poll!(&mut admit) {
             return Ok(r);
@@ -576,10 +581,7 @@ impl DebateCtx {
 
     /// Like `call`, but where the spec says `tolerate_failure`, a failed call comes back as
     /// `Err(CallFailure)` (recorded as failed) and the debate goes on.
-    pub async fn try_call(
-        &self,
-        spec: CallSpec,
-    ) -> Result<Result<CallOutput, CallFailure>, DebateError> {
+    pub async fn try_call(&self, spec: CallSpec) -> Attempt<CallOutput, CallFailure> {
         self.run_call(spec, true).await
     }
 
@@ -591,11 +593,7 @@ impl DebateCtx {
         Ok(self.run_call(spec.tolerate_failure(), false).await?.ok())
     }
 
-    async fn run_call(
-        &self,
-        mut spec: CallSpec,
-        wait: bool,
-    ) -> Result<Result<CallOutput, CallFailure>, DebateError> {
+    async fn run_call(&self, mut spec: CallSpec, wait: bool) -> Attempt<CallOutput, CallFailure> {
         let key = self.next_key(&spec.path);
         let _watch_end = WatchEnd(spec.watch.clone());
         let participant = {

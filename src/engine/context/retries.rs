@@ -10,7 +10,7 @@ use super::super::event::{CallKey, EventKind};
 use super::super::model::{ChatRequest, ErrorKind};
 use super::super::rng;
 use super::spec::{CallFailure, CallOutput, CallSpec};
-use super::{DebateCtx, DebateError};
+use super::{Attempt, DebateCtx, DebateError};
 
 /// At most this many refused forms per call (`SchemaForm::ALL` has five).
 const FORMS: u32 = 5;
@@ -30,7 +30,7 @@ impl DebateCtx {
         hash: &str,
         wait: bool,
         queued: &mut bool,
-    ) -> Result<Result<CallOutput, CallFailure>, DebateError> {
+    ) -> Attempt<CallOutput, CallFailure> {
         let mut attempt = 1;
         // A server refusing how a schema was sent moves its connection to the next form; the
         // forms are few, so this is bounded even if parallel calls are refused together.

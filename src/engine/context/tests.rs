@@ -31,7 +31,7 @@ fn config() -> DebateConfig {
 }
 
 struct Outcome {
-    result: Result<Result<CallOutput, CallFailure>, DebateError>,
+    result: Attempt<CallOutput, CallFailure>,
     random: f64,
     events: Vec<Event>,
     requests: usize,

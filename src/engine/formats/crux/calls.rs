@@ -58,7 +58,7 @@ impl Crux<'_> {
         &self,
         spec: CallSpec,
         read: impl Fn(&serde_json::Value) -> Result<T, Problem>,
-    ) -> Result<Result<T, Unread>, DebateError> {
+    ) -> Attempt<T, Unread> {
         Ok(self.ctx.call_json(spec, read).await?.read)
     }
 

@@ -34,7 +34,7 @@ use futures::future::join_all;
 
 use super::super::answer::{Problem, Unread};
 use super::super::config::{CruxOptions, DebateConfig, FormatOptions, Participant, SeatConfig};
-use super::super::context::{CallSpec, DebateCtx, DebateError};
+use super::super::context::{Attempt, CallSpec, DebateCtx, DebateError};
 use super::super::event::{CallKey, Purpose};
 use super::super::finding::{Aspect, CruxCard, Disagreement, Finding, FindingBody, RoomCheckKind};
 use super::super::prompt::{crux as p, render};

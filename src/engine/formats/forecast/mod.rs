@@ -39,7 +39,7 @@ use super::super::config::{
     DebateConfig, ForecastContext, ForecastOptions, ForecastOutcome, ForecastRole, FormatOptions,
     Participant, RoleKind, SeatConfig,
 };
-use super::super::context::{CallSpec, DebateCtx, DebateError};
+use super::super::context::{Attempt, CallSpec, DebateCtx, DebateError};
 use super::super::event::{CallKey, EventKind, Purpose};
 use super::super::finding::{Criterion, Finding, FindingBody, OutcomeProbability};
 use super::super::model::ChatMessage;

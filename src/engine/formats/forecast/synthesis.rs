@@ -4,7 +4,7 @@
 use super::*;
 
 impl Forecast<'_> {
-    pub(super) async fn synthesis(&self) -> Result<Result<parse::Synthesis, Unread>, DebateError> {
+    pub(super) async fn synthesis(&self) -> Attempt<parse::Synthesis, Unread> {
         let last = self.o.rounds;
         let roles = self.roles();
         let ids = self.ids();
