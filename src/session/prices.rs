@@ -96,6 +96,25 @@ impl PriceTable {
         }
     }
 
+    /// The models among `participants`, each once in order, with the connection that
+    /// prices it: the rows of a form's price fields.
+    pub fn models_to_price(
+        participants: impl IntoIterator<Item = crate::engine::config::Participant>,
+    ) -> Vec<(String, String)> {
+        let mut seen: Vec<(String, String)> = Vec::new();
+        for p in participants {
+            if let crate::engine::config::Participant::Model {
+                model, connection, ..
+            } = p
+            {
+                if !seen.iter().any(|(m, _)| *m == model) {
+                    seen.push((model, connection));
+                }
+            }
+        }
+        seen
+    }
+
     /// Sets the user's own price for a model (replacing the built-in one).
     pub fn set(&mut self, model: &str, price: Price) {
         let model = model.trim().to_string();

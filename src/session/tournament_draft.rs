@@ -98,23 +98,12 @@ impl TournamentDraft {
         connections: &[Connection],
         prices: &PriceTable,
     ) -> Vec<(String, String)> {
-        let mut seen: Vec<(String, String)> = Vec::new();
         let all = self
             .contestants
             .iter()
             .chain(&self.judges)
             .chain([&self.host]);
-        for e in all {
-            if let Participant::Model {
-                model, connection, ..
-            } = e.participant(connections, prices)
-            {
-                if !seen.iter().any(|(m, _)| *m == model) {
-                    seen.push((model, connection));
-                }
-            }
-        }
-        seen
+        PriceTable::models_to_price(all.map(|e| e.participant(connections, prices)))
     }
 }
 

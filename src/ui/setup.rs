@@ -11,7 +11,7 @@ use super::formats::{SetupForm, FORMATS};
 use super::inpage::in_page_panel;
 use super::seating::{connections, ConnectionOptions};
 use super::state::{AppState, Route};
-use crate::engine::config::{FormatId, Participant, MAX_TOPIC_CHARS};
+use crate::engine::config::{FormatId, MAX_TOPIC_CHARS};
 use crate::engine::cost;
 use crate::engine::DebateConfig;
 use crate::session::prices::PriceTable;
@@ -57,14 +57,16 @@ pub fn SetupScreen() -> impl IntoView {
 
     // The debate the format's form describes, seated on the draft's connection and priced;
     // read reactively by the estimate, once by Start.
-    let format_config = move |d: &SetupDraft| -> DebateConfig {
-        let conns = connections(state);
+    let format_config = move |d: &SetupDraft, conns: &[Connection]| -> DebateConfig {
         prices.with(|p| {
-            let seating = d.seating(&conns, p);
+            let seating = d.seating(conns, p);
             forms.with_value(|forms| form_of(forms, d.format).build(&d.topic, &seating))
         })
     };
-    let build = move || draft.with(|d| d.estimate(format_config(d)));
+    let build = move || {
+        let conns = connections(state);
+        draft.with(|d| d.estimate(format_config(d, &conns)))
+    };
 
     // Set from the click on Start until the debate screen replaces this one (a few browser
     // tasks): a second click or Enter meanwhile starts nothing.
@@ -83,8 +85,10 @@ pub fn SetupScreen() -> impl IntoView {
             judges_read: judges_read.get_untracked(),
             search_on: search_on.get_untracked(),
         };
-        let finished =
-            untrack(|| draft.with(|d| d.finish(format_config(d), extras, &connections(state))));
+        let finished = untrack(|| {
+            let conns = connections(state);
+            draft.with(|d| d.finish(format_config(d, &conns), extras, &conns))
+        });
         match finished {
             Ok(config) => {
                 starting.set(true);
@@ -351,18 +355,7 @@ fn Costs(
     // The priced models in use, each once, with the connection that prices it. A memo, so
     // that typing a price does not rebuild the rows (and take the focus from the next field).
     let priced = Memo::new(move |_| {
-        let mut seen: Vec<(String, String)> = Vec::new();
-        for s in config.run(()).seats {
-            if let Participant::Model {
-                model, connection, ..
-            } = s.participant
-            {
-                if !seen.iter().any(|(m, _)| *m == model) {
-                    seen.push((model, connection));
-                }
-            }
-        }
-        seen
+        PriceTable::models_to_price(config.run(()).seats.into_iter().map(|s| s.participant))
     });
     view! {
         <details class="costs">
