@@ -804,20 +804,7 @@ impl DebateCtx {
         read: Result<T, Unread>,
         body: impl FnOnce(T) -> FindingBody,
     ) {
-        let (key, about, seat) = finding;
-        let body = match read {
-            Ok(t) => body(t),
-            Err(unread) => FindingBody::Unscored {
-                what: what(),
-                reason: unread.to_string(),
-            },
-        };
-        self.record(Finding {
-            key,
-            about,
-            seat: seat.to_string(),
-            body,
-        });
+        self.record(structured_finding(finding, what, read, body));
     }
 
     /// How a structured answer was read, once per call (a resumed debate replays the calls
@@ -829,6 +816,30 @@ impl DebateCtx {
             outcome,
             problem: problem.to_string(),
         });
+    }
+}
+
+/// What a structured call found, to record: `body` of the value read, or "not scored"
+/// (`what` could not be judged) with the reason the answer could not be read. Apart from
+/// recording it, for a step that records several in an order of its own.
+pub fn structured_finding<T>(
+    (key, about, seat): (String, Option<CallKey>, &str),
+    what: impl FnOnce() -> String,
+    read: Result<T, Unread>,
+    body: impl FnOnce(T) -> FindingBody,
+) -> Finding {
+    let body = match read {
+        Ok(t) => body(t),
+        Err(unread) => FindingBody::Unscored {
+            what: what(),
+            reason: unread.to_string(),
+        },
+    };
+    Finding {
+        key,
+        about,
+        seat: seat.to_string(),
+        body,
     }
 }
 

@@ -157,7 +157,16 @@ impl Council<'_> {
             ),
             self.vote(&first)
         );
-        let ballots = ballots.into_iter().collect::<Result<Vec<_>, _>>()?;
+        let (findings, ballots): (Vec<_>, Vec<_>) = ballots
+            .into_iter()
+            .collect::<Result<Vec<_>, _>>()?
+            .into_iter()
+            .unzip();
+        // In seating order, as the ballots are read and exported, not in the order the
+        // reviews happened to come back.
+        for finding in findings.into_iter().flatten() {
+            ctx.record(finding);
+        }
         let vote = vote?;
         let ranking = self.rank(round, &reviewed, &ballots);
 

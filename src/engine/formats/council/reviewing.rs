@@ -10,7 +10,7 @@ use super::prompts as p;
 use super::tally::{self, Cast};
 use super::{Answer, Council};
 use crate::engine::answer::Problem;
-use crate::engine::context::{CallSpec, DebateError};
+use crate::engine::context::{structured_finding, CallSpec, DebateError};
 use crate::engine::event::Purpose;
 use crate::engine::finding::{Finding, FindingBody};
 use crate::engine::prompt::render;
@@ -126,16 +126,17 @@ pub fn read_typed_ballot(text: &str, labels: &[String]) -> Result<Vec<(usize, St
 }
 
 impl Council<'_> {
-    /// One member's ballot on `answers`; `None` (recorded as not scored, with why) when it
-    /// could not be read or the call failed.
+    /// One member's ballot on `answers`, and the finding to record for it (the ballot, or
+    /// "not scored" with why); no ballot when it could not be read or the call failed. The
+    /// caller records the findings in seating order, whichever review came back first.
     pub(super) async fn review(
         &self,
         round: u32,
         seat: &str,
         answers: &[Answer],
-    ) -> Result<Option<Read>, DebateError> {
+    ) -> Result<(Option<Finding>, Option<Read>), DebateError> {
         if answers.is_empty() {
-            return Ok(None);
+            return Ok((None, None));
         }
         let seats: Vec<String> = answers.iter().map(|a| a.seat.clone()).collect();
         let shown = self.ctx.shuffle(&format!("council/{round}/{seat}"), seats);
@@ -216,27 +217,27 @@ impl Council<'_> {
             (answer.key, answer.read)
         };
         let order = read.as_ref().ok().cloned();
-        self.ctx
-            .record_structured((finding_key, Some(key), seat), what, read, |order| {
-                FindingBody::Council(Box::new(CouncilFinding::Ballot(Ballot {
-                    round,
-                    shown: shown.clone(),
-                    ranking: order
-                        .into_iter()
-                        .map(|(i, reason)| Ranked {
-                            seat: shown[i].clone(),
-                            name: self.name(&shown[i]),
-                            label: labels[i].clone(),
-                            reason,
-                        })
-                        .collect(),
-                })))
-            });
-        Ok(order.map(|order| Read {
+        let finding = structured_finding((finding_key, Some(key), seat), what, read, |order| {
+            FindingBody::Council(Box::new(CouncilFinding::Ballot(Ballot {
+                round,
+                shown: shown.clone(),
+                ranking: order
+                    .into_iter()
+                    .map(|(i, reason)| Ranked {
+                        seat: shown[i].clone(),
+                        name: self.name(&shown[i]),
+                        label: labels[i].clone(),
+                        reason,
+                    })
+                    .collect(),
+            })))
+        });
+        let read = order.map(|order| Read {
             reviewer: seat.to_string(),
             ranking: order.iter().map(|(i, _)| shown[*i].clone()).collect(),
             shown,
-        }))
+        });
+        Ok((Some(finding), read))
     }
 
     /// The Borda count over the readable ballots, with each reviewer's leanings; recorded.

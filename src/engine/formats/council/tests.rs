@@ -185,6 +185,49 @@ fn the_stages_run_in_order_with_the_members_at_once() {
 }
 
 #[test]
+fn ballots_stand_in_seating_order_whichever_review_comes_back_first() {
+    // Member 1 is the slowest to review and member 3 the quickest: the transcript and the
+    // exports still list the ballots as the members are seated.
+    let slow = |seat: &str, ms: u64, labels: &[&str]| json!({"path": "review/", "seat": seat, "text": ballot(labels), "first_delay_ms": ms, "usage": usage()});
+    let run = run(
+        config(3, false),
+        script(vec![
+            slow("member-1", 3000, &["A", "B", "C"]),
+            slow("member-2", 2000, &["C", "B", "A"]),
+            slow("member-3", 1000, &["B", "A", "C"]),
+        ]),
+    );
+    let finished: Vec<String> = run
+        .events
+        .iter()
+        .filter_map(|e| match &e.kind {
+            EventKind::TurnFinished { call, .. } if call.path.starts_with("review/") => {
+                Some(call.path.clone())
+            }
+            _ => None,
+        })
+        .collect();
+    assert_eq!(
+        finished.first().map(String::as_str),
+        Some("review/1/member-3"),
+        "the quickest review came back first: {finished:?}"
+    );
+    let reviewers: Vec<String> = run
+        .events
+        .iter()
+        .filter_map(|e| match &e.kind {
+            EventKind::FindingRecorded(f)
+                if matches!(&f.body, FindingBody::Council(c) if matches!(**c, CouncilFinding::Ballot(_))) =>
+            {
+                Some(f.seat.clone())
+            }
+            _ => None,
+        })
+        .collect();
+    assert_eq!(reviewers, ["member-1", "member-2", "member-3"]);
+}
+
+#[test]
 fn each_reviewer_gets_its_own_recorded_order_and_its_ballot_reads_through_it() {
     let run = run(config(3, false), script(vec![]));
     let orders: Vec<Vec<String>> = ["member-1", "member-2", "member-3"]
