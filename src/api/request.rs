@@ -22,7 +22,7 @@ use crate::engine::sources::{Origin, Source};
 use crate::session::connections::{default_stall_ms, Connection, ConnectionProblem, ProviderKind};
 use crate::session::prices::PriceTable;
 
-#[derive(Debug, Deserialize)]
+#[derive(Clone, Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct DebateRequest {
     /// With `topic`: the format's default debate (the setup screen's first choices).
@@ -56,7 +56,7 @@ pub struct DebateRequest {
 }
 
 /// A source given to the API: its text and, optionally, its title.
-#[derive(Debug, Deserialize)]
+#[derive(Clone, Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct SourceSpec {
     #[serde(default)]
@@ -64,7 +64,7 @@ pub struct SourceSpec {
     pub text: String,
 }
 
-#[derive(Debug, Deserialize)]
+#[derive(Clone, Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct ConnectionSpec {
     /// How seats name it; `c1`, `c2`… by position when absent.
@@ -94,7 +94,7 @@ pub struct ConnectionSpec {
     pub schema_form: Option<crate::llm::openai::SchemaForm>,
 }
 
-#[derive(Debug, Default, Deserialize)]
+#[derive(Clone, Debug, Default, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct SeatSpec {
     #[serde(default)]
