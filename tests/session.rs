@@ -915,6 +915,85 @@ fn adopted_debates_are_stored_whole_and_their_starts_read_without_their_logs() {
 }
 
 #[test]
+fn a_backup_restores_each_debate_once_names_what_it_refuses_and_an_import_maps_unknown_connections()
+{
+    use agora::session::backups::ImportDraft;
+    let (w, elsewhere, third) = (world(), world(), world());
+    let (clock, heard) = (w.clock.clone(), w.heard.clone());
+    let (backup, exported, same_here, there, twice, broken) =
+        run_virtual_with(&w.clock, |spawner| {
+            let s = session(&w, spawner.clone(), r#"{"default": {"chunk_delay_ms": 1}}"#);
+            let other = session(
+                &elsewhere,
+                spawner.clone(),
+                r#"{"default": {"chunk_delay_ms": 1}}"#,
+            );
+            let fresh = session(&third, spawner, "{}");
+            async move {
+                let id = s.start(classic_config(1)).unwrap();
+                until_ended(&clock, &heard).await;
+                let backup = s.backup().await.unwrap();
+                let log = s.load(&id).await.unwrap().unwrap().events;
+                let exported = agora::engine::export::to_json(&log);
+                // Restored where it came from: already here, nothing added.
+                let same_here = s.restore(&backup.1).await.unwrap();
+                // On another device: added, and listed there.
+                let there = other.restore(&backup.1).await.unwrap();
+                // The same debate twice in one file is stored once.
+                let doubled = agora::engine::export::backup(&[log.clone(), log.clone()]);
+                let twice = fresh.restore(&doubled).await.unwrap();
+                let broken = other.restore("{\"agora_backup\": 1").await;
+                (backup.0, exported, same_here, there, twice, broken)
+            }
+        });
+    assert_eq!(backup, 1);
+    assert_eq!((same_here.added, same_here.skipped), (0, 1));
+    assert_eq!(
+        same_here.message(),
+        (false, "Restored 0 debates; 1 were already here.".into())
+    );
+    assert_eq!((there.added, there.skipped), (1, 0));
+    assert_eq!((twice.added, twice.skipped), (1, 1));
+    assert!(
+        broken.is_err(),
+        "a cut-off file is refused whole: {broken:?}"
+    );
+
+    // An import naming a connection this browser lacks is mapped before it is stored.
+    let mine = [Connection::openai_compatible(
+        "mine",
+        "Mine",
+        "https://api.example.com/v1",
+        "m",
+        "",
+    )];
+    let mut draft = ImportDraft::read(&exported, &mine).unwrap();
+    assert!(draft.needs_mapping());
+    assert_eq!(draft.unknown[0].0, "cloud");
+    assert_eq!(
+        draft.unknown[0].2, "mine",
+        "the user's first connection until they pick"
+    );
+    draft.map(0, "other".into());
+    let log = draft.into_log();
+    let config = agora::engine::event::config_of(&log).unwrap();
+    assert!(config.seats.iter().all(|s| !matches!(&s.participant,
+        agora::engine::config::Participant::Model { connection, .. } if connection == "cloud")));
+    // A browser that has the connection imports it as it is.
+    let cloud = [Connection::openai_compatible(
+        "cloud",
+        "Cloud",
+        "https://api.example.com/v1",
+        "gpt-x",
+        "",
+    )];
+    assert!(!ImportDraft::read(&exported, &cloud)
+        .unwrap()
+        .needs_mapping());
+    assert!(ImportDraft::read("not json", &cloud).is_err());
+}
+
+#[test]
 fn a_question_sent_just_before_stop_is_taken_by_the_resumed_run() {
     let w = world();
     let (clock, heard) = (w.clock.clone(), w.heard.clone());
@@ -968,7 +1047,7 @@ fn a_finished_forecast_is_resolved_in_its_log_and_scored() {
         on: on.into(),
         note: String::new(),
     };
-    let (refused, loaded) = run_virtual_with(&w.clock, |spawner| {
+    let (refused, loaded, open_book, book) = run_virtual_with(&w.clock, |spawner| {
         let s = session(&w, spawner, r#"{"default": {"chunk_delay_ms": 5}}"#);
         async move {
             let config = default_config(FormatId::Forecast, "Will it rain tomorrow?", &|_| {
@@ -987,6 +1066,7 @@ fn a_finished_forecast_is_resolved_in_its_log_and_scored() {
                 .await
                 .unwrap_err();
             until_ended(&clock, &heard).await;
+            let open_book = s.ledger().await.unwrap();
             let mut refused = vec![early];
             for r in [
                 resolution("maybe", "2027-01-01"),
@@ -1002,9 +1082,40 @@ fn a_finished_forecast_is_resolved_in_its_log_and_scored() {
             s.resolve(&id, resolution("yes", "2027-01-02"))
                 .await
                 .unwrap();
-            (refused, s.load(&id).await.unwrap().unwrap())
+            (
+                refused,
+                s.load(&id).await.unwrap().unwrap(),
+                open_book,
+                s.ledger().await.unwrap(),
+            )
         }
     });
+    // The ledger lists it open until it is resolved, then scored.
+    assert_eq!(open_book.summary(), "1 forecast: 0 resolved, 1 open.");
+    assert!(open_book.open[0].likely.is_some(), "{open_book:?}");
+    assert_eq!(open_book.debate_helped(), None);
+    assert_eq!(book.summary(), "1 forecast: 1 resolved, 0 open.");
+    let line = book.resolved[0].resolved.as_ref().unwrap();
+    assert_eq!(
+        (line.resolution.outcome.as_str(), line.label.as_str()),
+        ("yes", "Yes")
+    );
+    assert_eq!(book.points().len(), 1);
+    assert_eq!(
+        book.calibration(),
+        None,
+        "one resolved forecast is too few to draw"
+    );
+    assert!(
+        book.models().iter().any(|a| a.who == "gpt-x"),
+        "{:?}",
+        book.models()
+    );
+    let helped = book.debate_helped().unwrap();
+    assert!(
+        helped.contains("in 0 of 1") || helped.contains("in 1 of 1"),
+        "{helped}"
+    );
     let refused_as = |i: usize, words: &str| matches!(&refused[i], SessionError::Resolution(why) if why.contains(words));
     assert!(
         refused_as(1, "not one of this forecast's outcomes"),

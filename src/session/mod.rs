@@ -3,13 +3,16 @@
 //! UI's "test connection" goes through it too.
 
 pub mod address;
+pub mod backups;
 #[cfg(target_arch = "wasm32")]
 pub mod browser;
 pub mod chunk;
 pub mod connection_draft;
 pub mod connections;
 pub mod error;
+pub mod ledger;
 pub mod prices;
+pub mod resolve_draft;
 pub mod router;
 pub mod runner;
 #[cfg(target_arch = "wasm32")]

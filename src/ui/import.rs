@@ -10,8 +10,8 @@ use wasm_bindgen::JsCast;
 use super::app::refresh_history;
 use super::seating::{connections, ConnectionOptions};
 use super::state::AppState;
-use crate::engine::event::Event;
 use crate::engine::export;
+use crate::session::backups::ImportDraft;
 
 /// The text of the file an `<input type=file>` change picked, refused above `max_bytes`
 /// before it is read (a debate's export and a backup of every debate have their own limits).
@@ -40,91 +40,49 @@ pub(super) async fn read_file(ev: &leptos::ev::Event, max_bytes: usize) -> Resul
         .ok_or_else(|| format!("{} is not a text file.", file.name()))
 }
 
-/// Every stored debate's log.
-async fn all_logs(state: AppState) -> Result<Vec<Vec<Event>>, String> {
-    let s = state.session().ok_or("not ready")?;
-    let mut out = Vec::new();
-    for d in s.list().await.map_err(|e| e.to_string())? {
-        if let Some(stored) = s.load(&d.id).await.map_err(|e| e.to_string())? {
-            out.push(stored.events);
-        }
-    }
-    Ok(out)
-}
-
+/// The history screen's import, backup and restore (`session::backups` holds their rules).
 #[component]
 pub fn ImportBar() -> impl IntoView {
     let state = expect_context::<AppState>();
     // What the last action said: (is it an error, the message).
     let said = RwSignal::new(None::<(bool, String)>);
-    // An import waiting for its connections to be mapped: the log and (file's id, mine).
-    let pending = RwSignal::new(None::<Vec<Event>>);
-    let mapping = RwSignal::new(Vec::<(String, String)>::new());
-    let labels = RwSignal::new(Vec::<String>::new());
-    let store = move |log: Vec<Event>| {
+    // An import waiting for its connections to be mapped.
+    let pending = RwSignal::new(None::<ImportDraft>);
+    let store = move |draft: ImportDraft| {
         let Some(s) = state.session() else { return };
         spawn_local(async move {
-            let topic = crate::engine::event::config_of(&log)
-                .map(|c| c.topic.clone())
-                .unwrap_or_default();
-            match s.adopt(log).await {
-                Ok(_) => {
-                    said.set(Some((false, format!("Imported “{topic}”."))));
-                    refresh_history(state);
-                }
-                Err(e) => said.set(Some((true, format!("Nothing was imported: {e}")))),
-            }
+            let topic = draft.topic();
+            said.set(Some(match s.adopt(draft.into_log()).await {
+                Ok(_) => (false, format!("Imported “{topic}”.")),
+                Err(e) => (true, format!("Nothing was imported: {e}")),
+            }));
+            refresh_history(state);
         });
     };
     let import = move |ev: leptos::ev::Event| {
         spawn_local(async move {
-            let log = match read_file(&ev, export::MAX_IMPORT_BYTES)
-                .await
-                .and_then(|t| export::import(&t))
-            {
-                Ok(log) => log,
-                Err(e) => {
-                    return said.set(Some((true, format!("This file was not imported: {e}"))))
+            let read = read_file(&ev, export::MAX_IMPORT_BYTES).await;
+            match read.and_then(|t| ImportDraft::read(&t, &connections(state))) {
+                Ok(draft) if draft.needs_mapping() => {
+                    said.set(None);
+                    pending.set(Some(draft));
                 }
-            };
-            let mine = connections(state);
-            let fallback = mine.first().map(|c| c.id.clone()).unwrap_or_default();
-            // (the file's id, its label for people) of each connection this browser lacks.
-            let unknown: Vec<(String, String)> = export::connection_labels(&log)
-                .into_iter()
-                .filter(|(id, _)| !mine.iter().any(|c| &c.id == id))
-                .collect();
-            labels.set(unknown.iter().map(|(_, l)| l.clone()).collect());
-            let unknown: Vec<(String, String)> = unknown
-                .into_iter()
-                .map(|(id, _)| (id, fallback.clone()))
-                .collect();
-            if unknown.is_empty() {
-                store(log);
-            } else {
-                said.set(None);
-                mapping.set(unknown);
-                pending.set(Some(log));
+                Ok(draft) => store(draft),
+                Err(e) => said.set(Some((true, format!("This file was not imported: {e}")))),
             }
         });
     };
-    let confirm = move |_| {
-        if let Some(mut log) = pending.get_untracked() {
-            export::remap_connections(&mut log, &mapping.get_untracked());
-            pending.set(None);
-            store(log);
-        }
-    };
     let backup = move |_| {
+        let Some(s) = state.session() else { return };
         spawn_local(async move {
-            let saved = match all_logs(state).await {
-                Ok(logs) => super::download::save(
+            let saved = match s.backup().await {
+                Ok((n, file)) => super::download::save(
                     &format!("agora-backup-{}.json", super::fields::today()),
                     "application/json",
-                    &export::backup(&logs),
+                    &file,
                 )
-                .map(|_| format!("{} debates backed up.", logs.len())),
-                Err(e) => Err(e),
+                .map(|_| format!("{n} debates backed up.")),
+                Err(e) => Err(e.to_string()),
             };
             said.set(Some(match saved {
                 Ok(m) => (false, m),
@@ -133,53 +91,17 @@ pub fn ImportBar() -> impl IntoView {
         });
     };
     let restore = move |ev: leptos::ev::Event| {
+        let Some(s) = state.session() else { return };
         spawn_local(async move {
-            let restored = match read_file(&ev, export::MAX_BACKUP_BYTES)
-                .await
-                .and_then(|t| export::restore(&t))
-            {
-                Ok(r) => r,
-                Err(e) => {
-                    return said.set(Some((true, format!("This backup was not restored: {e}"))))
-                }
+            let read = read_file(&ev, export::MAX_BACKUP_BYTES).await;
+            let restored = match read {
+                Ok(text) => s.restore(&text).await,
+                Err(e) => Err(e),
             };
-            let Some(s) = state.session() else { return };
-            let mut here = match s.starts().await {
-                Ok(h) => h,
-                Err(e) => {
-                    return said.set(Some((
-                        true,
-                        format!(
-                        "This backup was not restored: the stored debates could not be read ({e})."
-                    ),
-                    )))
-                }
-            };
-            let (mut added, mut skipped) = (0, 0);
-            let mut problems = restored.refused;
-            for log in restored.debates {
-                if here
-                    .iter()
-                    .any(|h| export::same_debate(std::slice::from_ref(h), &log))
-                {
-                    skipped += 1;
-                } else {
-                    let start = log.first().cloned();
-                    match s.adopt(log).await {
-                        Ok(_) => {
-                            added += 1;
-                            // The same debate twice in one backup is stored once.
-                            here.extend(start);
-                        }
-                        Err(e) => problems.push(e.to_string()),
-                    }
-                }
-            }
-            let mut m = format!("Restored {added} debates; {skipped} were already here.");
-            if !problems.is_empty() {
-                m.push_str(&format!(" Refused: {}", problems.join("; ")));
-            }
-            said.set(Some((!problems.is_empty(), m)));
+            said.set(Some(match restored {
+                Ok(report) => report.message(),
+                Err(e) => (true, format!("This backup was not restored: {e}")),
+            }));
             refresh_history(state);
         });
     };
@@ -196,23 +118,43 @@ pub fn ImportBar() -> impl IntoView {
             <button id="backup" class="link" on:click=backup>"Back up every debate"</button>
             {pick("restore-file", "Restore a backup", Box::new(restore))}
         </div>
-        {move || pending.get().is_some().then(|| view! {
-            <div class="card import-map">
-                <p>"This debate used connections this browser does not have. Run it on:"</p>
-                {labels.get_untracked().into_iter().enumerate().map(|(i, from)| view! {
-                    <label class="field">
-                        <span class="label">{format!("“{from}” in the file")}</span>
-                        <select on:change=move |ev| mapping.update(|m| m[i].1 = event_target_value(&ev))>
-                            <ConnectionOptions/>
-                        </select>
-                    </label>
-                }).collect_view()}
-                <button id="import-confirm" class="primary" on:click=confirm>"Import"</button>
-                <button class="link" on:click=move |_| pending.set(None)>"Cancel"</button>
-            </div>
-        })}
+        {move || pending.get().is_some().then(|| view! { <ImportMap pending store=Callback::new(store)/> })}
         {move || said.get().map(|(error, m)| view! {
             <p id="import-said" class=if error { "error" } else { "ok" } role=if error { "alert" } else { "status" }>{m}</p>
         })}
+    }
+}
+
+/// Which of the user's connections runs each one the imported file names.
+#[component]
+fn ImportMap(
+    pending: RwSignal<Option<ImportDraft>>,
+    store: Callback<ImportDraft>,
+) -> impl IntoView {
+    let labels: Vec<String> = pending.with_untracked(|p| {
+        p.iter()
+            .flat_map(|d| d.unknown.iter().map(|u| u.1.clone()))
+            .collect()
+    });
+    let confirm = move |_| {
+        if let Some(draft) = pending.get_untracked() {
+            pending.set(None);
+            store.run(draft);
+        }
+    };
+    view! {
+        <div class="card import-map">
+            <p>"This debate used connections this browser does not have. Run it on:"</p>
+            {labels.into_iter().enumerate().map(|(i, from)| view! {
+                <label class="field">
+                    <span class="label">{format!("“{from}” in the file")}</span>
+                    <select on:change=move |ev| pending.update(|p| if let Some(d) = p { d.map(i, event_target_value(&ev)) })>
+                        <ConnectionOptions/>
+                    </select>
+                </label>
+            }).collect_view()}
+            <button id="import-confirm" class="primary" on:click=confirm>"Import"</button>
+            <button class="link" on:click=move |_| pending.set(None)>"Cancel"</button>
+        </div>
     }
 }

@@ -4,12 +4,10 @@
 
 use leptos::prelude::*;
 
-use crate::engine::config::FormatOptions;
 use crate::engine::event::Outcome;
-use crate::engine::formats::forecast::ledger::{
-    self, brier, log_score, outcome_for_value, Resolution,
-};
+use crate::engine::formats::forecast::ledger::{self, brier, log_score, Resolution};
 use crate::engine::formats::forecast::types::result_in;
+use crate::session::resolve_draft::ResolveDraft;
 use crate::ui::state::DebateView;
 use crate::ui::table::{data_table, Cell, Column};
 
@@ -56,130 +54,22 @@ fn scores_table(d: DebateView, resolution: &Resolution) -> Option<AnyView> {
 #[component]
 pub fn Resolve() -> impl IntoView {
     let d = expect_context::<DebateView>();
-    let editing = RwSignal::new(false);
-    let outcomes = move || {
-        d.config.with(|c| match c.as_ref().map(|c| &c.options) {
-            Some(FormatOptions::Forecast(o)) => o
-                .outcomes
-                .iter()
-                .map(|x| (x.id.clone(), x.label.clone()))
-                .collect::<Vec<_>>(),
-            _ => Vec::new(),
-        })
+    let blank = move || {
+        d.config
+            .with(|c| ResolveDraft::new(c.as_ref(), crate::ui::fields::today()))
     };
+    let draft = RwSignal::new(blank());
+    let editing = RwSignal::new(false);
     // Resolvable: this browser's stored copy of a forecast that finished with a result.
     let resolvable = move || {
         d.id.get().is_some()
             && d.shared.with(|s| s.is_none())
             && matches!(d.outcome.get(), Some((Outcome::Completed, _)))
             && !d.running.get()
-            && !outcomes().is_empty()
+            && draft.with(|f| !f.outcomes.is_empty())
     };
-    let picked = RwSignal::new(String::new());
-    let value = RwSignal::new(String::new());
-    let on = RwSignal::new(crate::ui::fields::today());
-    let note = RwSignal::new(String::new());
-    let problem = RwSignal::new(None::<String>);
-    let saving = RwSignal::new(false);
-    // Ranges like "Under 2%" can be resolved by the value observed.
-    let numeric = move || {
-        outcomes()
-            .iter()
-            .filter(|(_, l)| ledger::range(l).is_some())
-            .count()
-            >= 2
-    };
-    let on_value = move |ev| {
-        let v = event_target_value(&ev);
-        value.set(v.clone());
-        if let Some(id) = ledger::value(&v).and_then(|x| outcome_for_value(&outcomes(), x)) {
-            picked.set(id);
-        }
-    };
-    let save = move |ev: leptos::ev::SubmitEvent| {
-        ev.prevent_default();
-        let outcome = picked.get_untracked();
-        if outcome.is_empty() {
-            problem.set(Some("Pick the outcome that happened.".into()));
-            return;
-        }
-        let v = value.get_untracked();
-        let value = if v.trim().is_empty() {
-            None
-        } else {
-            match ledger::value(&v) {
-                Some(x) => Some(x),
-                None => {
-                    problem.set(Some(format!("\"{}\" is not a number.", v.trim())));
-                    return;
-                }
-            }
-        };
-        let r = Resolution {
-            outcome,
-            value,
-            on: on.get_untracked(),
-            note: note.get_untracked().trim().to_string(),
-        };
-        let Some(write) = d.resolve(r) else {
-            return;
-        };
-        saving.set(true);
-        leptos::task::spawn_local(async move {
-            match write.await {
-                Ok(()) => {
-                    problem.set(None);
-                    editing.set(false);
-                }
-                Err(e) => problem.set(Some(e.to_string())),
-            }
-            saving.set(false);
-        });
-    };
-    let label_of = move |id: &str| {
-        outcomes()
-            .into_iter()
-            .find(|(o, _)| o == id)
-            .map_or(id.to_string(), |(_, l)| l)
-    };
-    let form = move || {
-        view! {
-            <form class="fc-resolve-form" on:submit=save>
-                <div class="row">
-                    <label class="field"><span class="label">"What happened"</span>
-                        <select id="resolve-outcome" prop:value=move || picked.get()
-                            on:change=move |ev| picked.set(event_target_value(&ev))>
-                            <option value="">"Pick an outcome"</option>
-                            {outcomes().into_iter().map(|(id, label)| view! { <option value=id>{label}</option> }).collect_view()}
-                        </select>
-                    </label>
-                    {move || numeric().then(|| view! {
-                        <label class="field"><span class="label">"Value observed (optional)"</span>
-                            <input id="resolve-value" inputmode="decimal" prop:value=move || value.get() on:input=on_value/>
-                        </label>
-                    })}
-                    <label class="field"><span class="label">"When"</span>
-                        <input id="resolve-date" type="date" required prop:value=move || on.get()
-                            on:input=move |ev| on.set(event_target_value(&ev))/>
-                    </label>
-                </div>
-                <label class="field"><span class="label">"Note (optional): a source, a link"</span>
-                    <input id="resolve-note" maxlength="2000" prop:value=move || note.get()
-                        on:input=move |ev| note.set(event_target_value(&ev))/>
-                </label>
-                <div class="row">
-                    <button type="submit" class="primary" id="resolve-save" disabled=move || saving.get()>"Record the resolution"</button>
-                    {move || editing.get().then(|| view! {
-                        <button type="button" class="link" on:click=move |_| {
-                            problem.set(None);
-                            editing.set(false);
-                        }>"Cancel"</button>
-                    })}
-                </div>
-                {move || problem.get().map(|e| view! { <p class="error" role="alert">{e}</p> })}
-            </form>
-        }
-    };
+    Effect::new(move |_| draft.set(blank()));
+    let label_of = move |id: &str| draft.with(|f| f.label_of(id));
     move || {
         if !resolvable() {
             // A shared or widget copy still shows a resolution it carries.
@@ -203,10 +93,7 @@ pub fn Resolve() -> impl IntoView {
                     </p>
                     {scores_table(d, &r)}
                     <button type="button" class="link" id="resolve-correct" on:click=move |_| {
-                        picked.set(r.outcome.clone());
-                        value.set(r.value.map(crate::engine::cost::short).unwrap_or_default());
-                        on.set(r.on.clone());
-                        note.set(r.note.clone());
+                        draft.update(|f| *f = std::mem::take(f).correcting(&r));
                         editing.set(true);
                     }>"Correct the resolution"</button>
                 </section>
@@ -216,10 +103,77 @@ pub fn Resolve() -> impl IntoView {
                 <section class="fc-section fc-resolution">
                     <h3>"Resolve this forecast"</h3>
                     <p class="hint">"When the question is settled, record what happened: the forecast is scored, and the ledger keeps every role's and model's record."</p>
-                    {form}
+                    <ResolveForm draft editing/>
                 </section>
             }
             .into_any(),
         })
+    }
+}
+
+/// The form: what happened (or the value observed), when, a note; saved into the log.
+#[component]
+fn ResolveForm(draft: RwSignal<ResolveDraft>, editing: RwSignal<bool>) -> impl IntoView {
+    let d = expect_context::<DebateView>();
+    let problem = RwSignal::new(None::<String>);
+    let saving = RwSignal::new(false);
+    let save = move |ev: leptos::ev::SubmitEvent| {
+        ev.prevent_default();
+        let r = match draft.with_untracked(ResolveDraft::resolution) {
+            Ok(r) => r,
+            Err(e) => return problem.set(Some(e)),
+        };
+        let Some(write) = d.resolve(r) else {
+            return;
+        };
+        saving.set(true);
+        leptos::task::spawn_local(async move {
+            match write.await {
+                Ok(()) => {
+                    problem.set(None);
+                    editing.set(false);
+                }
+                Err(e) => problem.set(Some(e.to_string())),
+            }
+            saving.set(false);
+        });
+    };
+    let field = move |get: fn(&ResolveDraft) -> &String| move || draft.with(|f| get(f).clone());
+    view! {
+        <form class="fc-resolve-form" on:submit=save>
+            <div class="row">
+                <label class="field"><span class="label">"What happened"</span>
+                    <select id="resolve-outcome" prop:value=field(|f| &f.picked)
+                        on:change=move |ev| draft.update(|f| f.picked = event_target_value(&ev))>
+                        <option value="">"Pick an outcome"</option>
+                        {draft.with_untracked(|f| f.outcomes.clone()).into_iter().map(|(id, label)| view! { <option value=id>{label}</option> }).collect_view()}
+                    </select>
+                </label>
+                {move || draft.with(ResolveDraft::numeric).then(|| view! {
+                    <label class="field"><span class="label">"Value observed (optional)"</span>
+                        <input id="resolve-value" inputmode="decimal" prop:value=field(|f| &f.value)
+                            on:input=move |ev| draft.update(|f| f.set_value(event_target_value(&ev)))/>
+                    </label>
+                })}
+                <label class="field"><span class="label">"When"</span>
+                    <input id="resolve-date" type="date" required prop:value=field(|f| &f.on)
+                        on:input=move |ev| draft.update(|f| f.on = event_target_value(&ev))/>
+                </label>
+            </div>
+            <label class="field"><span class="label">"Note (optional): a source, a link"</span>
+                <input id="resolve-note" maxlength="2000" prop:value=field(|f| &f.note)
+                    on:input=move |ev| draft.update(|f| f.note = event_target_value(&ev))/>
+            </label>
+            <div class="row">
+                <button type="submit" class="primary" id="resolve-save" disabled=move || saving.get()>"Record the resolution"</button>
+                {move || editing.get().then(|| view! {
+                    <button type="button" class="link" on:click=move |_| {
+                        problem.set(None);
+                        editing.set(false);
+                    }>"Cancel"</button>
+                })}
+            </div>
+            {move || problem.get().map(|e| view! { <p class="error" role="alert">{e}</p> })}
+        </form>
     }
 }

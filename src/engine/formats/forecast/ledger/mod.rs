@@ -4,8 +4,10 @@
 //! table once enough forecasts are resolved to draw one honestly.
 //!
 //! This file holds a resolution and the forecast it resolves; `scores` the scoring rules,
-//! the averages and the calibration table; `ranges` the outcome a number falls in.
+//! the averages and the calibration table; `ranges` the outcome a number falls in; `book`
+//! the ledger screen's content over every finished forecast.
 
+pub mod book;
 mod ranges;
 mod scores;
 
