@@ -224,8 +224,12 @@ start_local_model() {
   local port=$1 log=${2:-$CACHE/llama-server.log}
   if curl -fsS "http://127.0.0.1:$port/v1/models" 2>/dev/null | grep -q smollm2; then return; fi
   # --interrupt_requests False: otherwise a new request cuts off the one running.
+  # --cache true: the model's state after each answer is kept (in memory, up to 2 GiB), and
+  # a prompt that begins as a kept one (a seat's next turn: its system prompt and the debate
+  # so far) reads only what is new: about a quarter fewer prompt tokens read in a debate
+  # (BENCHMARKS.md, "The test command").
   "$VENV/bin/python" -m llama_cpp.server --model "$(gguf_path)" --model_alias smollm2-135m \
-    --host 127.0.0.1 --port "$port" --n_ctx 4096 --interrupt_requests False >"$log" 2>&1 &
+    --host 127.0.0.1 --port "$port" --n_ctx 4096 --interrupt_requests False --cache true >"$log" 2>&1 &
   local pid=$!
   for _ in $(seq 1 120); do
     curl -fsS "http://127.0.0.1:$port/v1/models" >/dev/null 2>&1 && { echo "$pid"; return; }
@@ -342,7 +346,9 @@ e2e_files() {
 
 # 4: the end-to-end files (all but the real model's when none are named) against the stand-in.
 tier_e2e() {
-  cargo build -q --locked --bin agora-standin
+  # The test command builds the stand-in in tier 1: here, tier 2 may hold the build
+  # directory's lock beside this tier.
+  [ "${AGORA_STANDIN_BUILT:-0}" = 1 ] || cargo build -q --locked --bin agora-standin
   local files=(); [ $# -eq 0 ] || mapfile -t files < <(e2e_files "$@")
   (cd "$ROOT/tests/e2e" && node run.mjs "${files[@]}")
 }
