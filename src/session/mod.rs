@@ -10,6 +10,7 @@ pub mod chunk;
 pub mod connection_draft;
 pub mod connections;
 pub mod error;
+pub mod format_drafts;
 pub mod ledger;
 pub mod prices;
 pub mod resolve_draft;

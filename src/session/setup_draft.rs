@@ -185,6 +185,66 @@ pub struct SeatPick {
     pub human: bool,
 }
 
+/// What a seat's select offers: the debate's connection, one of the connections, or a person.
+#[derive(Clone, Debug, PartialEq)]
+pub enum SeatFill {
+    Same,
+    Connection(String),
+    Person,
+}
+
+impl SeatFill {
+    /// The select's option value: the one place these values are written or read.
+    pub fn value(&self) -> &str {
+        match self {
+            SeatFill::Same => "__same",
+            SeatFill::Person => "__human",
+            SeatFill::Connection(id) => id,
+        }
+    }
+
+    pub fn from_value(v: &str) -> Self {
+        match v {
+            "__same" => SeatFill::Same,
+            "__human" => SeatFill::Person,
+            id => SeatFill::Connection(id.to_string()),
+        }
+    }
+}
+
+impl SeatPick {
+    /// Seats what the seat's select says; a connection brings its default model.
+    pub fn fill(&mut self, fill: SeatFill, connections: &[Connection]) {
+        self.human = fill == SeatFill::Person;
+        match fill {
+            SeatFill::Same => self.connection.clear(),
+            SeatFill::Connection(id) => {
+                if let Some(c) = connections.iter().find(|c| c.id == id) {
+                    self.model = c.default_model.clone();
+                }
+                self.connection = id;
+            }
+            SeatFill::Person => {}
+        }
+    }
+
+    /// The select's value for this pick.
+    pub fn fill_value(&self) -> String {
+        if self.human {
+            SeatFill::Person.value().to_string()
+        } else if self.connection.is_empty() {
+            SeatFill::Same.value().to_string()
+        } else {
+            self.connection.clone()
+        }
+    }
+
+    /// The model field is for a seat on a connection of its own.
+    pub fn model_editable(&self) -> bool {
+        !self.human && !self.connection.is_empty()
+    }
+}
+
 /// Turns seat choices into participants: the debate's own connection and model, the
 /// connections of this tab, and the prices of every model.
 #[derive(Clone, Copy)]
@@ -427,5 +487,24 @@ mod tests {
         assert_eq!(c.search_web, vec![classic::POSITION_A.to_string()]);
         // Judges read the sources only when there are some.
         assert!(!c.judges_read_sources);
+    }
+
+    #[test]
+    fn a_seats_select_brings_its_connections_model_and_names_a_person_or_the_debates_own() {
+        let conns = connections();
+        let mut pick = SeatPick::default();
+        assert_eq!(pick.fill_value(), "__same");
+        assert!(!pick.model_editable());
+        pick.fill(SeatFill::from_value("c-open"), &conns);
+        assert_eq!(
+            (pick.connection.as_str(), pick.model.as_str()),
+            ("c-open", "gpt-4o-mini-search-preview")
+        );
+        assert!(pick.model_editable());
+        pick.fill(SeatFill::from_value("__human"), &conns);
+        assert!(pick.human && !pick.model_editable());
+        assert_eq!(pick.fill_value(), "__human");
+        pick.fill(SeatFill::from_value("__same"), &conns);
+        assert_eq!((pick.human, pick.connection.as_str()), (false, ""));
     }
 }

@@ -4,7 +4,9 @@
 
 use leptos::prelude::*;
 
+use super::fields::Bound;
 use super::state::AppState;
+pub use crate::session::setup_draft::{SeatFill, SeatPick, Seating};
 use crate::session::Connection;
 
 pub(crate) fn connections(state: AppState) -> Vec<Connection> {
@@ -28,98 +30,6 @@ pub fn default_connection(state: AppState) -> Option<Connection> {
             .clone(),
     };
     all.into_iter().find(|c| c.id == id)
-}
-
-use crate::session::setup_draft::SeatPick;
-/// Turns seat choices into participants (`session::setup_draft`, tested there).
-pub use crate::session::setup_draft::Seating;
-
-/// What a seat's select offers: the debate's connection, one of the connections, or a person.
-#[derive(Clone, Debug, PartialEq)]
-pub enum SeatFill {
-    Same,
-    Connection(String),
-    Person,
-}
-
-impl SeatFill {
-    /// The select's option value: the one place these values are written or read.
-    pub fn value(&self) -> &str {
-        match self {
-            SeatFill::Same => "__same",
-            SeatFill::Person => "__human",
-            SeatFill::Connection(id) => id,
-        }
-    }
-
-    pub fn from_value(v: &str) -> Self {
-        match v {
-            "__same" => SeatFill::Same,
-            "__human" => SeatFill::Person,
-            id => SeatFill::Connection(id.to_string()),
-        }
-    }
-}
-
-/// Who sits in one seat: a connection (empty: the debate's) and model, or the user.
-#[derive(Clone, Copy)]
-pub struct SeatChoice {
-    pub connection: RwSignal<String>,
-    pub model: RwSignal<String>,
-    pub human: RwSignal<bool>,
-}
-
-impl SeatChoice {
-    pub fn new() -> Self {
-        SeatChoice {
-            connection: RwSignal::new(String::new()),
-            model: RwSignal::new(String::new()),
-            human: RwSignal::new(false),
-        }
-    }
-
-    /// Seats what the seat's select says.
-    pub fn fill(&self, fill: SeatFill, connections: &[Connection]) {
-        self.human.set(fill == SeatFill::Person);
-        match fill {
-            SeatFill::Same => self.connection.set(String::new()),
-            SeatFill::Connection(id) => {
-                if let Some(c) = connections.iter().find(|c| c.id == id) {
-                    self.model.set(c.default_model.clone())
-                }
-                self.connection.set(id);
-            }
-            SeatFill::Person => {}
-        }
-    }
-
-    /// What the seat's fields say now (read reactively).
-    pub fn pick(&self) -> SeatPick {
-        SeatPick {
-            connection: self.connection.get(),
-            model: self.model.get(),
-            human: self.human.get(),
-        }
-    }
-
-    /// The select's current value.
-    pub fn value(&self) -> String {
-        if self.human.get() {
-            return SeatFill::Person.value().to_string();
-        }
-        let c = self.connection.get();
-        if c.is_empty() {
-            SeatFill::Same.value().to_string()
-        } else {
-            c
-        }
-    }
-}
-
-impl Default for SeatChoice {
-    fn default() -> Self {
-        Self::new()
-    }
 }
 
 /// The options of a connection select.
@@ -148,21 +58,22 @@ pub fn ConnectionOptions() -> impl IntoView {
 #[component]
 pub fn SeatPicker(
     name: Signal<String>,
-    seat: SeatChoice,
+    #[prop(into)] seat: Bound<SeatPick>,
     #[prop(default = true)] allow_person: bool,
 ) -> impl IntoView {
     let state = expect_context::<AppState>();
     view! {
-        <select aria-label=move || format!("{} connection", name.get()) prop:value=move || seat.value() on:change=move |ev| {
-            seat.fill(SeatFill::from_value(&event_target_value(&ev)), &connections(state));
+        <select aria-label=move || format!("{} connection", name.get()) prop:value=move || seat.get().fill_value() on:change=move |ev| {
+            let fill = SeatFill::from_value(&event_target_value(&ev));
+            seat.update(|p| p.fill(fill, &connections(state)));
         }>
             <option value=SeatFill::Same.value()>"Same as above"</option>
             <ConnectionOptions/>
             {allow_person.then(|| view! { <option value=SeatFill::Person.value()>"Me (I type this seat's turns)"</option> })}
         </select>
         <input aria-label=move || format!("{} model", name.get()) placeholder="model"
-            disabled=move || seat.human.get() || seat.connection.get().is_empty()
-            prop:value=move || seat.model.get() on:input=move |ev| seat.model.set(event_target_value(&ev))/>
+            disabled=move || !seat.get().model_editable()
+            prop:value=move || seat.get().model on:input=move |ev| seat.update(|p| p.model = event_target_value(&ev))/>
     }
 }
 
@@ -173,7 +84,7 @@ pub fn ConnectionSelect(
     id: &'static str,
     label: &'static str,
     default: &'static str,
-    value: RwSignal<String>,
+    #[prop(into)] value: Bound<String>,
 ) -> impl IntoView {
     view! {
         <label class="field">
