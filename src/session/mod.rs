@@ -20,6 +20,7 @@ pub mod runner;
 pub mod saved;
 pub mod searching;
 pub mod setup_draft;
+pub mod sources_draft;
 pub mod structured;
 pub mod tournament;
 pub mod tournament_draft;
