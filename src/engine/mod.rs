@@ -20,6 +20,7 @@ pub mod model;
 pub mod phrases;
 pub mod prompt;
 pub mod reading;
+pub mod replay;
 pub mod retry;
 pub mod rng;
 pub mod schema_sample;

@@ -1,118 +1,133 @@
 //! Replay of a stored debate: a timeline scrubbed turn by turn, and playback that streams
-//! each turn's text again at a chosen speed. It only redraws the view from the log; nothing
-//! is called and nothing stored changes.
+//! each turn's text again at a chosen speed. It only redraws the view from the log
+//! (`engine::replay::Tape` cuts it); nothing is called and nothing stored changes.
 
 use leptos::prelude::*;
 use leptos::task::spawn_local;
 
 use super::state::DebateView;
 use crate::engine::clock::Clock;
-use crate::engine::event::{Event, EventKind};
+use crate::engine::event::EventKind;
+use crate::engine::replay::{pieces, Tape};
 use crate::session::browser::BrowserClock;
 
-/// Where each turn ends in the log (the index of its `TurnFinished`).
-fn turn_ends(log: &[Event]) -> Vec<usize> {
-    log.iter()
-        .enumerate()
-        .filter(|(_, e)| matches!(e.kind, EventKind::TurnFinished { .. }))
-        .map(|(i, _)| i)
-        .collect()
+/// A replay under way: the tape, the turn shown, and the playback's generation (each
+/// scrub, pause or exit starts a new one; an older playback loop sees it and stops).
+#[derive(Clone, Copy)]
+struct Player {
+    d: DebateView,
+    tape: StoredValue<Option<Tape>, LocalStorage>,
+    at: RwSignal<usize>,
+    playing: RwSignal<bool>,
+    speed: RwSignal<usize>,
+    generation: StoredValue<u32>,
 }
 
-#[component]
-pub fn Replay() -> impl IntoView {
-    let d = expect_context::<DebateView>();
-    let log = StoredValue::new(Vec::<Event>::new());
-    let ends = StoredValue::new(Vec::<usize>::new());
-    let (active, playing) = (RwSignal::new(false), RwSignal::new(false));
-    let (at, total) = (RwSignal::new(0usize), RwSignal::new(0usize));
-    let speed = RwSignal::new(2usize);
-    // Each scrub, pause or exit starts a new generation; an older playback loop sees it and stops.
-    let generation = StoredValue::new(0u32);
-    let next_generation = move || {
-        generation.update_value(|g| *g += 1);
-        generation.get_value()
-    };
-    // The log up to the end of the `j`-th turn (0: before the first one).
-    let cut = move |j: usize| {
-        if j == 0 {
-            1
-        } else {
-            ends.with_value(|e| e[j - 1] + 1)
-        }
-    };
-    let scrub = move |j: usize| {
-        next_generation();
-        playing.set(false);
-        at.set(j);
-        log.with_value(|l| {
-            d.show_prefix(&l[..cut(j).min(l.len())]);
-            // How the debate ended stays shown (no Resume offered mid-replay).
-            if let Some(end) = l
-                .last()
-                .filter(|e| matches!(e.kind, EventKind::Finished { .. }))
-            {
-                d.apply(end);
+impl Player {
+    fn turns(&self) -> usize {
+        self.tape.with_value(|t| t.as_ref().map_or(0, Tape::turns))
+    }
+
+    fn next_generation(&self) -> u32 {
+        self.generation.update_value(|g| *g += 1);
+        self.generation.get_value()
+    }
+
+    /// Shows the debate up to the end of the `j`-th turn, and how it ended.
+    fn scrub(&self, j: usize) {
+        self.next_generation();
+        self.playing.set(false);
+        self.at.set(j);
+        self.tape.with_value(|t| {
+            if let Some(t) = t {
+                self.d.show_prefix(t.prefix(j));
+                if let Some(end) = t.ending() {
+                    self.d.apply(end);
+                }
             }
         });
-    };
-    let start = move |_| {
-        let events = d.log();
-        spawn_local(async move {
-            if let Ok(events) = events.await {
-                ends.set_value(turn_ends(&events));
-                total.set(ends.with_value(Vec::len));
-                log.set_value(events);
-                active.set(true);
-                scrub(0);
+    }
+
+    /// Leaves the replay, the whole debate shown again.
+    fn exit(&self) {
+        self.next_generation();
+        self.playing.set(false);
+        self.tape.with_value(|t| {
+            if let Some(t) = t {
+                self.d.show_prefix(t.log());
             }
         });
-    };
-    let exit = move |_| {
-        next_generation();
-        playing.set(false);
-        log.with_value(|l| d.show_prefix(l));
-        active.set(false);
-    };
-    let play = move |_| {
-        if playing.get_untracked() {
-            scrub(at.get_untracked());
-            return;
+        self.tape.set_value(None);
+    }
+
+    /// Plays from the turn shown (from the start when at the end); pauses when playing.
+    fn play_or_pause(self) {
+        if self.playing.get_untracked() {
+            return self.scrub(self.at.get_untracked());
         }
-        if at.get_untracked() >= total.get_untracked() {
-            scrub(0);
+        if self.at.get_untracked() >= self.turns() {
+            self.scrub(0);
         }
-        let mine = next_generation();
-        playing.set(true);
+        let mine = self.next_generation();
+        self.playing.set(true);
         spawn_local(async move {
-            let live = move || generation.get_value() == mine;
-            while live() && at.get_untracked() < total.get_untracked() {
-                let j = at.get_untracked();
-                let (from, end) = (cut(j), ends.with_value(|e| e[j]));
-                let (before, finished) =
-                    log.with_value(|l| (l[from..end].to_vec(), l[end].clone()));
+            let live = move || self.generation.get_value() == mine;
+            while live() && self.at.get_untracked() < self.turns() {
+                let j = self.at.get_untracked();
+                let Some((before, finished)) = self.tape.with_value(|t| {
+                    let s = t.as_ref()?.step(j)?;
+                    Some((s.before.to_vec(), s.finished.clone()))
+                }) else {
+                    return;
+                };
                 for e in &before {
-                    d.apply(e);
+                    self.d.apply(e);
                 }
                 if let EventKind::TurnFinished { call, text, .. } = &finished.kind {
                     let call = call.to_string();
-                    let words: Vec<&str> = text.split_inclusive(char::is_whitespace).collect();
-                    for chunk in words.chunks(speed.get_untracked()) {
+                    for piece in pieces(text, self.speed.get_untracked()) {
                         if !live() {
                             return;
                         }
-                        d.delta(&call, &chunk.concat());
+                        self.d.delta(&call, &piece);
                         BrowserClock.sleep(50).await;
                     }
                 }
                 if !live() {
                     return;
                 }
-                d.apply(&finished);
-                at.set(j + 1);
+                self.d.apply(&finished);
+                self.at.set(j + 1);
             }
             if live() {
-                playing.set(false);
+                self.playing.set(false);
+            }
+        });
+    }
+}
+
+#[component]
+pub fn Replay() -> impl IntoView {
+    let d = expect_context::<DebateView>();
+    let p = Player {
+        d,
+        tape: StoredValue::new_local(None),
+        at: RwSignal::new(0),
+        playing: RwSignal::new(false),
+        speed: RwSignal::new(2),
+        generation: StoredValue::new(0),
+    };
+    let active = RwSignal::new(false);
+    let total = RwSignal::new(0usize);
+    let start = move |_| {
+        let events = d.log();
+        spawn_local(async move {
+            if let Ok(events) = events.await {
+                let tape = Tape::new(events);
+                total.set(tape.turns());
+                p.tape.set_value(Some(tape));
+                active.set(true);
+                p.scrub(0);
             }
         });
     };
@@ -121,17 +136,17 @@ pub fn Replay() -> impl IntoView {
             view! { <button id="replay" class="link" on:click=start>"Replay"</button> }.into_any()
         } else { view! {
             <div class="replay" role="group" aria-label="Replay">
-                <button id="replay-play" class="secondary" on:click=play>{move || if playing.get() { "Pause" } else { "Play" }}</button>
-                <input id="replay-at" type="range" min="0" max=move || total.get() prop:value=move || at.get()
-                    aria-label="Turns shown" on:input=move |ev| scrub(event_target_value(&ev).parse().unwrap_or(0))/>
-                <span id="replay-pos">{move || format!("Turn {} of {}", at.get(), total.get())}</span>
-                <select id="replay-speed" aria-label="Replay speed" on:change=move |ev| speed.set(event_target_value(&ev).parse().unwrap_or(2))>
+                <button id="replay-play" class="secondary" on:click=move |_| p.play_or_pause()>{move || if p.playing.get() { "Pause" } else { "Play" }}</button>
+                <input id="replay-at" type="range" min="0" max=move || total.get() prop:value=move || p.at.get()
+                    aria-label="Turns shown" on:input=move |ev| p.scrub(event_target_value(&ev).parse().unwrap_or(0))/>
+                <span id="replay-pos">{move || format!("Turn {} of {}", p.at.get(), total.get())}</span>
+                <select id="replay-speed" aria-label="Replay speed" on:change=move |ev| p.speed.set(event_target_value(&ev).parse().unwrap_or(2))>
                     <option value="1">"1×"</option>
                     <option value="2" selected>"2×"</option>
                     <option value="5">"5×"</option>
                     <option value="20">"20×"</option>
                 </select>
-                <button id="replay-exit" class="link" on:click=exit>"Exit replay"</button>
+                <button id="replay-exit" class="link" on:click=move |_| { p.exit(); active.set(false); }>"Exit replay"</button>
             </div>
         }.into_any() }}
     }
