@@ -140,15 +140,6 @@ fn load_debate(state: AppState, id: String) {
     });
 }
 
-/// A topic short enough for a tab's title.
-fn clip_title(topic: &str) -> String {
-    let topic = topic.trim();
-    match topic.char_indices().nth(70) {
-        Some((i, _)) => format!("{}…", &topic[..i]),
-        None => topic.to_string(),
-    }
-}
-
 fn connect_listener(s: &Session, state: AppState) {
     let view = state.debate;
     s.set_listener(move |id, update| {
@@ -165,25 +156,9 @@ fn connect_listener(s: &Session, state: AppState) {
     });
 }
 
-#[component]
-pub fn App() -> impl IntoView {
-    let session = SessionHandle::new();
-    let state = AppState {
-        route: RwSignal::new(route_from_location()),
-        debate: DebateView::new(session),
-        history: RwSignal::new(Vec::new()),
-        connections_version: RwSignal::new(0),
-        ready: RwSignal::new(false),
-        notice: RwSignal::new(None),
-        tournaments: super::tournaments::TournamentRuns::new(),
-        no_key: RwSignal::new(None),
-    };
-    provide_context(state);
-    // The debate view reads its own state, whoever mounts it.
-    provide_context(state.debate);
-
-    // The session is built at once, on a store still opening: the setup screen is usable
-    // before IndexedDB answers, and the first read or write waits for it.
+/// The app's session, built at once on a store still opening: the setup screen is usable
+/// before IndexedDB answers, and the first read or write waits for it.
+fn start_session(state: AppState) -> Rc<Session> {
     let store = OpeningStore::new(async move {
         match IdbStore::open("agora").await {
             Ok(s) => Rc::new(s) as Rc<dyn Store>,
@@ -226,24 +201,15 @@ pub fn App() -> impl IntoView {
         let found = browser::no_key_choices(probe).await;
         state.no_key.set(Some(found));
     });
-    session.set(s);
-    state.ready.set(true);
-    open_route(state, state.route.get_untracked());
-    // Once the first screen is drawn, the other screens' chunks, every format's drawing
-    // and the formats' runs come, all at once, so Start or a link finds them here.
-    set_timeout(
-        || {
-            chunks::prefetch(&chunks::ALL);
-            super::formats::prefetch_views();
-            spawn_local(crate::session::chunk::prefetch());
-        },
-        std::time::Duration::ZERO,
-    );
+    s
+}
 
+/// Going back and forward opens the route of the address; going offline pauses every
+/// running debate, and coming back online lets them go on by themselves.
+fn listen_to_window(state: AppState) {
     let _ = window_event_listener(leptos::ev::popstate, move |_| {
         open_route(state, route_from_location())
     });
-    // Offline pauses every running debate; the `online` event lets them go on by themselves.
     let _ = window_event_listener(leptos::ev::offline, move |_| {
         if let Some(s) = state.session() {
             s.set_offline(true);
@@ -254,28 +220,12 @@ pub fn App() -> impl IntoView {
             s.set_offline(false);
         }
     });
+}
 
-    // The tab's title says which screen, and which debate, is open.
-    Effect::new(move |_| {
-        let topic = state
-            .debate
-            .config
-            .with(|c| c.as_ref().map(|c| c.topic.clone()));
-        let title = match (state.route.get(), topic) {
-            (Route::Setup, _) => "New debate · Agora".to_string(),
-            (Route::History, _) => "History · Agora".to_string(),
-            (Route::Ledger, _) => "Forecast ledger · Agora".to_string(),
-            (Route::Tournaments, _) => "Tournaments · Agora".to_string(),
-            (Route::Tournament(_), _) => "Tournament · Agora".to_string(),
-            (Route::Debate(_), Some(t)) => format!("{} · Agora", clip_title(&t)),
-            (Route::Shared, Some(t)) => format!("Shared: {} · Agora", clip_title(&t)),
-            (Route::Debate(_) | Route::Shared, None) => "Debate · Agora".to_string(),
-        };
-        if let Some(doc) = web_sys::window().and_then(|w| w.document()) {
-            doc.set_title(&title);
-        }
-    });
-
+/// The brand and the screens' links, the open one marked.
+#[component]
+fn TopBar() -> impl IntoView {
+    let state = expect_context::<AppState>();
     let nav = move |route: Route| {
         move |ev: leptos::ev::MouseEvent| {
             ev.prevent_default();
@@ -301,6 +251,56 @@ pub fn App() -> impl IntoView {
                     class:active=move || matches!(state.route.get(), Route::Tournaments | Route::Tournament(_))>"Tournaments"</a>
             </nav>
         </header>
+    }
+}
+
+#[component]
+pub fn App() -> impl IntoView {
+    let session = SessionHandle::new();
+    let state = AppState {
+        route: RwSignal::new(route_from_location()),
+        debate: DebateView::new(session),
+        history: RwSignal::new(Vec::new()),
+        connections_version: RwSignal::new(0),
+        ready: RwSignal::new(false),
+        notice: RwSignal::new(None),
+        tournaments: super::tournaments::TournamentRuns::new(),
+        no_key: RwSignal::new(None),
+    };
+    provide_context(state);
+    // The debate view reads its own state, whoever mounts it.
+    provide_context(state.debate);
+
+    session.set(start_session(state));
+    state.ready.set(true);
+    open_route(state, state.route.get_untracked());
+    // Once the first screen is drawn, the other screens' chunks, every format's drawing
+    // and the formats' runs come, all at once, so Start or a link finds them here.
+    set_timeout(
+        || {
+            chunks::prefetch(&chunks::ALL);
+            super::formats::prefetch_views();
+            spawn_local(crate::session::chunk::prefetch());
+        },
+        std::time::Duration::ZERO,
+    );
+    listen_to_window(state);
+
+    // The tab's title says which screen, and which debate, is open.
+    Effect::new(move |_| {
+        let topic = state
+            .debate
+            .config
+            .with(|c| c.as_ref().map(|c| c.topic.clone()));
+        let title = state.route.get().title(topic.as_deref());
+        if let Some(doc) = web_sys::window().and_then(|w| w.document()) {
+            doc.set_title(&title);
+        }
+    });
+
+    let wide = move || matches!(state.route.get(), Route::Tournaments | Route::Tournament(_));
+    view! {
+        <TopBar/>
         {move || state.notice.get().map(|n| view! {
             <div class="notice" role="status">
                 <span>{n}</span>

@@ -63,11 +63,49 @@ impl Route {
             Route::Shared => return None,
         })
     }
+
+    /// The tab's title on this route: which screen, and which debate (`topic`, when it is
+    /// known), clipped to fit a tab.
+    pub fn title(&self, topic: Option<&str>) -> String {
+        let clip = |t: &str| {
+            let t = t.trim();
+            match t.char_indices().nth(70) {
+                Some((i, _)) => format!("{}…", &t[..i]),
+                None => t.to_string(),
+            }
+        };
+        match (self, topic) {
+            (Route::Setup, _) => "New debate · Agora".to_string(),
+            (Route::History, _) => "History · Agora".to_string(),
+            (Route::Ledger, _) => "Forecast ledger · Agora".to_string(),
+            (Route::Tournaments, _) => "Tournaments · Agora".to_string(),
+            (Route::Tournament(_), _) => "Tournament · Agora".to_string(),
+            (Route::Debate(_), Some(t)) => format!("{} · Agora", clip(t)),
+            (Route::Shared, Some(t)) => format!("Shared: {} · Agora", clip(t)),
+            (Route::Debate(_) | Route::Shared, None) => "Debate · Agora".to_string(),
+        }
+    }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_tab_says_which_screen_and_which_debate_clipped_to_fit() {
+        assert_eq!(
+            Route::Ledger.title(Some("ignored")),
+            "Forecast ledger · Agora"
+        );
+        assert_eq!(Route::Debate("d".into()).title(None), "Debate · Agora");
+        assert_eq!(
+            Route::Shared.title(Some(" Rent caps? ")),
+            "Shared: Rent caps? · Agora"
+        );
+        let long = "é".repeat(100);
+        let t = Route::Debate("d".into()).title(Some(&long));
+        assert_eq!(t, format!("{}… · Agora", "é".repeat(70)));
+    }
 
     #[test]
     fn every_route_prints_an_address_that_opens_it_again() {
