@@ -126,6 +126,17 @@ pub fn percent(p: f64) -> String {
     format!("{}%", decimal(p * 100.0, 1))
 }
 
+/// A spending cap as typed while a debate runs: empty for none, else dollars above 0.
+pub fn typed_cap(s: &str) -> Result<Option<f64>, &'static str> {
+    match s.trim() {
+        "" => Ok(None),
+        t => match parse_decimal(t) {
+            Some(x) if x > 0.0 => Ok(Some(x)),
+            _ => Err("The cap is a number of dollars above 0, like 0.50 (empty for no cap)."),
+        },
+    }
+}
+
 /// A plain decimal as people type it ("0.5", "12", "2.50", ".25"): digits and at most one
 /// point, no sign, exponent or "inf" (which the standard parser would also take), and no
 /// more than fifteen digits before the point (no amount anyone means).
@@ -238,6 +249,15 @@ pub fn estimate(config: &DebateConfig, plan: &[PlannedCall]) -> Estimate {
 
 #[cfg(test)]
 mod tests {
+    #[test]
+    fn a_cap_typed_mid_debate_is_dollars_above_zero_or_none() {
+        assert_eq!(typed_cap(" 0.50 "), Ok(Some(0.5)));
+        assert_eq!(typed_cap(""), Ok(None));
+        for bad in ["0", "-1", "ten", "1e3"] {
+            assert!(typed_cap(bad).is_err(), "{bad}");
+        }
+    }
+
     use super::*;
 
     #[test]

@@ -45,25 +45,15 @@ pub(super) fn CostsLine(
     let cap_draft = RwSignal::new(String::new());
     let set_cap = move |ev: leptos::ev::SubmitEvent| {
         ev.prevent_default();
-        let usd = match cap_draft.with_untracked(|t| t.trim().to_string()).as_str() {
-            "" => None,
-            t => match cost::parse_decimal(t) {
-                Some(x) if x > 0.0 => Some(x),
-                _ => {
-                    error.set(Some(
-                        "The cap is a number of dollars above 0, like 0.50 (empty for no cap)."
-                            .into(),
-                    ));
-                    return;
-                }
-            },
-        };
-        match d.set_cap(usd) {
+        let set = cost::typed_cap(&cap_draft.get_untracked())
+            .map_err(str::to_string)
+            .and_then(|usd| d.set_cap(usd).map_err(|e| e.to_string()));
+        match set {
             Ok(()) => {
                 error.set(None);
                 cap_draft.set(String::new());
             }
-            Err(e) => error.set(Some(e.to_string())),
+            Err(e) => error.set(Some(e)),
         }
     };
     // Every export is made from the stored log: Markdown, JSON (re-imports to the same

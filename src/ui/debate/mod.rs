@@ -22,11 +22,45 @@ mod web;
 use leptos::prelude::*;
 
 use super::app::navigate;
-use super::chunks::{self, ChunkFailed, ChunkWait};
+use super::chunks::{self, ChunkFailed, ChunkWait, Fetched};
 use super::fork::{ForkAt, ForkPanel};
-use super::formats::views_chunk;
+use super::formats::{views_chunk, FormatViews};
 use super::state::{AppState, DebateView, Route};
+use crate::engine::config::FormatId;
 use crate::engine::event::Outcome;
+
+/// The debate's format, and its drawing: the chunk fetched as soon as the debate's start
+/// is known, `None` while it comes (and while `follow` still holds another format's for a
+/// tick after the format changed).
+fn format_views(
+    d: DebateView,
+) -> (
+    Memo<Option<FormatId>>,
+    Signal<Fetched<&'static FormatViews>>,
+) {
+    let format = Memo::new(move |_| d.config.with(|c| c.as_ref().map(|c| c.format())));
+    let fetched = chunks::follow(move || format.get().map(views_chunk));
+    let views = Signal::derive(move || match fetched.get() {
+        Some(Ok(v)) if Some(v.id) != format.get() => None,
+        other => other,
+    });
+    (format, views)
+}
+
+/// A debate that could not be opened: why, and the way back to the history.
+#[component]
+fn LoadFailed() -> impl IntoView {
+    let d = expect_context::<DebateView>();
+    let app = use_context::<AppState>();
+    view! {
+        <div class="card empty">
+            <p class="error">{move || d.load_error.get()}</p>
+            {app.map(|app| view! {
+                <a href="#" on:click=move |ev| { ev.prevent_default(); navigate(app, Route::History) }>"Back to history"</a>
+            })}
+        </div>
+    }
+}
 
 #[component]
 pub fn DebateScreen() -> impl IntoView {
@@ -37,19 +71,11 @@ pub fn DebateScreen() -> impl IntoView {
     // The screen's one line for an action that was refused, whichever part refused it.
     let error = RwSignal::new(None::<String>);
     let share_link = RwSignal::new(None::<Result<super::share::Shared, String>>);
-    // The format's drawing (its chunk, fetched as soon as the debate's start was known),
-    // then its own panels, drawn again only when the debate's format changes. The screen
-    // comes in three browser tasks: its head at once when Start is pressed, then the
-    // panels, then the turns already under way (a forecast's first five), so no task runs
-    // long (BENCHMARKS.md, "Five streams at once").
-    let format = Memo::new(move |_| d.config.with(|c| c.as_ref().map(|c| c.format())));
-    let fetched = chunks::follow(move || format.get().map(views_chunk));
-    // Only the drawing of the debate's own format (`follow` may still hold another's for a
-    // tick after the format changed).
-    let views = Signal::derive(move || match fetched.get() {
-        Some(Ok(v)) if Some(v.id) != format.get() => None,
-        other => other,
-    });
+    // The format's drawing, then its own panels, drawn again only when the debate's format
+    // changes. The screen comes in three browser tasks: its head at once when Start is
+    // pressed, then the panels, then the turns already under way (a forecast's first
+    // five), so no task runs long (BENCHMARKS.md, "Five streams at once").
+    let (format, views) = format_views(d);
     let ready = move || views.with(|v| matches!(v, Some(Ok(_))));
     // A long stored debate is drawn a slice at a time (no long task), counted from when
     // its turns can be drawn, with their format's decorations: none before.
@@ -102,14 +128,7 @@ pub fn DebateScreen() -> impl IntoView {
     };
 
     view! {
-        <Show when=move || d.load_error.get().is_none() fallback=move || view! {
-            <div class="card empty">
-                <p class="error">{move || d.load_error.get()}</p>
-                {app.map(|app| view! {
-                    <a href="#" on:click=move |ev| { ev.prevent_default(); navigate(app, Route::History) }>"Back to history"</a>
-                })}
-            </div>
-        }>
+        <Show when=move || d.load_error.get().is_none() fallback=LoadFailed>
             <focused::FocusedFinding focused=focused views=views/>
             // A link that opens on one finding waits for its format's drawing to know
             // whether it shows the finding alone, rather than showing the whole debate first.
