@@ -95,11 +95,13 @@ fn PersonaRow(i: usize, f: RwSignal<CruxDraft>) -> impl IntoView {
             );
         }
     };
+    // The options change only when the library does, not on every keystroke in the form.
+    let library = Memo::new(move |_| f.with(|d| d.library.clone()));
     view! {
         <div class="persona-setup">
             <select aria-label=format!("Persona {n}") prop:value=id
                 on:change=move |ev| f.update(|d| d.pick(i, &event_target_value(&ev)))>
-                {move || f.with(|d| d.library.clone()).into_iter().map(|c| {
+                {move || library.get().into_iter().map(|c| {
                     let cid = c.id.clone();
                     view! {
                         <option value=c.id.clone() title=c.identity.personality.clone()

@@ -44,13 +44,15 @@ fn ChairRow(i: usize, f: RwSignal<DuelogicDraft>) -> impl IntoView {
         row_field!(f, chairs, name, i),
         row_field!(f, chairs, framework, i),
     );
+    // The options change only when a framework is added, not on every keystroke in the form.
+    let frameworks = Memo::new(move |_| f.with(DuelogicDraft::frameworks));
     view! {
         <div class="chair-setup">
             <input class="chair-name" aria-label=format!("Chair {n} name") prop:value=move || name.get()
                 on:input=move |ev| name.set(event_target_value(&ev))/>
             <select aria-label=format!("Chair {n} framework") prop:value=move || framework.get()
                 on:change=move |ev| framework.set(event_target_value(&ev))>
-                {move || f.with(DuelogicDraft::frameworks).into_iter().map(|fw| view! { <option value=fw.id.clone() title=fw.description>{fw.name}</option> }).collect_view()}
+                {move || frameworks.get().into_iter().map(|fw| view! { <option value=fw.id.clone() title=fw.description>{fw.name}</option> }).collect_view()}
             </select>
             <SeatPicker name=Signal::stored(format!("Chair {n}")) seat=row_field!(f, chairs, seat, i)/>
             <button type="button" class="link" aria-label=format!("Remove chair {n}")
