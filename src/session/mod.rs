@@ -18,10 +18,10 @@ pub mod router;
 pub mod runner;
 #[cfg(target_arch = "wasm32")]
 pub mod saved;
+pub mod schema_forms;
 pub mod searching;
 pub mod setup_draft;
 pub mod sources_draft;
-pub mod structured;
 pub mod tournament;
 pub mod tournament_draft;
 mod writer;

@@ -8,8 +8,8 @@ use futures::future::LocalBoxFuture;
 
 use super::connections::Connection;
 use super::error::SessionError;
+use super::schema_forms::{self, Lesson};
 use super::searching;
-use super::structured::{self, Lesson};
 use crate::engine::cancel::CancelToken;
 use crate::engine::limiter::Limiter;
 use crate::engine::model::{
@@ -95,7 +95,7 @@ impl Router {
         req: &ChatRequest,
         result: Result<ChatResponse, ModelError>,
     ) -> Result<ChatResponse, ModelError> {
-        let Some(lesson) = structured::lesson(conn, req, &result) else {
+        let Some(lesson) = schema_forms::lesson(conn, req, &result) else {
             return result;
         };
         let (form, known) = match lesson {
@@ -124,7 +124,9 @@ impl Router {
             // Another call settled the form meanwhile (the server answered it): this refusal
             // was something else, and goes on as the error it is.
             (Lesson::Refused { .. }, Err(e)) if now == conn.schema_form => Err(e),
-            (Lesson::Refused { .. }, Err(e)) => Err(structured::refused(e, conn.schema_form, now)),
+            (Lesson::Refused { .. }, Err(e)) => {
+                Err(schema_forms::refused(e, conn.schema_form, now))
+            }
             (_, result) => result,
         }
     }

@@ -6,7 +6,7 @@ Sends N streaming chat completions one after another and reports, per request:
   gen_tps  (content chunks - 1) / (time of last content chunk - time of first content chunk)
   pp_tps   prompt tokens / ttft (a lower bound on prompt processing speed)
 The first request is a warm-up and is left out of the summary.
-Each request carries a distinct system line ("Session 0003.") so llama-cpp-python's
+Each request carries a distinct system line ("Session 0003.") so a server's
 prefix reuse cannot skip prompt processing; --same-prompt turns that off.
 """
 import argparse, json, statistics, sys, time, urllib.request

@@ -2,86 +2,23 @@
 // OpenAI-compatible stand-in playing a JSON script, and Debian's Chromium through
 // playwright-core (never a downloaded browser).
 import { spawn } from 'node:child_process';
-import { createServer } from 'node:http';
 import { readFile } from 'node:fs/promises';
 import { existsSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { createInterface } from 'node:readline';
-import { extname, join, normalize, resolve } from 'node:path';
-import { gzipSync, brotliCompressSync, constants } from 'node:zlib';
+import { join } from 'node:path';
 import { before, after, afterEach } from 'node:test';
-import { chromium } from 'playwright-core';
 
-export const ROOT = resolve(import.meta.dirname, '../..');
-const DIST = process.env.AGORA_DIST || join(ROOT, 'dist');
+import { ROOT, serveDist } from '../../.ci/serve-dist.mjs';
+import { launchChromium } from '../../.ci/chromium.mjs';
+
+export { ROOT, SUB_PATH, serveDist } from '../../.ci/serve-dist.mjs';
+export { BROWSER } from '../../.ci/chromium.mjs';
 // Where .ci/lib.sh builds it (its target directory outside the checkout), else cargo's default.
 const STANDIN = process.env.AGORA_STANDIN_BIN || [
   process.env.CARGO_TARGET_DIR && join(process.env.CARGO_TARGET_DIR, 'debug/agora-standin'),
   join(process.env.AGORA_CACHE || join(homedir(), '.cache/agora'), 'target/debug/agora-standin'),
 ].find(p => p && existsSync(p)) || join(ROOT, 'target/debug/agora-standin');
-/** Served under a sub-path, so every test also proves dist/ works from one. */
-export const SUB_PATH = '/some/sub-path/';
-
-const TYPES = { '.html': 'text/html', '.js': 'text/javascript', '.wasm': 'application/wasm', '.css': 'text/css', '.svg': 'image/svg+xml' };
-
-/** Serves dist/ (or `dir`) on 127.0.0.1 under SUB_PATH (or `base`). With `gzip`, sends what the browser accepts
- * gzipped at level 9, as a static host would (the bundle budget counts those bytes);
- * compressed once, so compressing costs no time in a measurement. With `brotli`, sends the
- * release build's precompressed .br copies instead (.ci/precompress.mjs), as a host set up
- * to serve them does. With `isolate`, sends the
- * COOP/COEP headers that make the page cross-origin isolated (as .ci/serve.py does).
- * `routes` maps a path under SUB_PATH to its own handler `(req, res)`; `seen` lists every
- * path fetched, `probed` every path only asked about (HEAD: the page checks that the model
- * file is served without downloading it). With `cors`, any origin may fetch the files (as static hosts such as
- * GitHub Pages allow), so pages of another origin can load the widget and the API.
- * `headers` are sent with every response (`Server-Timing: agora-serve`, as .ci/serve.py).
- * With `brotliMissing`, a file without a .br copy is compressed at quality 11 once. */
-export async function serveDist({ gzip = false, brotli = false, isolate = false, cors = false, routes = {}, headers: extra = {}, dir = DIST, base = SUB_PATH, brotliMissing = false } = {}) {
-  const compressed = new Map();
-  const seen = [];
-  const probed = [];
-  const server = createServer(async (req, res) => {
-    const url = new URL(req.url, 'http://x');
-    (req.method === 'HEAD' ? probed : seen).push(url.pathname);
-    if (cors) res.setHeader('Access-Control-Allow-Origin', '*');
-    for (const [name, value] of Object.entries(extra)) res.setHeader(name, value);
-    if (isolate) {
-      res.setHeader('Cross-Origin-Opener-Policy', 'same-origin');
-      res.setHeader('Cross-Origin-Embedder-Policy', 'require-corp');
-    }
-    if (!url.pathname.startsWith(base)) { res.writeHead(404).end(); return; }
-    let rel = url.pathname.slice(base.length) || 'index.html';
-    if (routes[rel]) return routes[rel](req, res);
-    const file = normalize(join(dir, rel));
-    if (!file.startsWith(dir)) { res.writeHead(403).end(); return; }
-    try {
-      const headers = { 'Content-Type': TYPES[extname(file)] || 'application/octet-stream' };
-      const accepted = req.headers['accept-encoding'] || '';
-      // A compressed form is read or made once per file, and the file itself only when sent.
-      const encoded = async (key, make) => {
-        if (!compressed.has(key)) compressed.set(key, await make());
-        return compressed.get(key);
-      };
-      const br = brotli && /\bbr\b/.test(accepted)
-        ? await encoded(`br ${file}`, () => readFile(`${file}.br`).catch(async () => brotliMissing
-          // Another build without .br copies (load-time.mjs's peer): made here as ours are.
-          ? brotliCompressSync(await readFile(file), { params: { [constants.BROTLI_PARAM_QUALITY]: 11 } }) : null)) : null;
-      if (br) {
-        res.writeHead(200, { ...headers, 'Content-Encoding': 'br', Vary: 'Accept-Encoding' }).end(br);
-      } else if (gzip && /\bgzip\b/.test(accepted)) {
-        const gz = await encoded(`gzip ${file}`, async () => gzipSync(await readFile(file), { level: 9 }));
-        res.writeHead(200, { ...headers, 'Content-Encoding': 'gzip' }).end(gz);
-      } else {
-        // Read before the head is written: a missing file is a 404, not a broken 200.
-        const body = await readFile(file);
-        res.writeHead(200, headers).end(body);
-      }
-    } catch { res.writeHead(404).end(); }
-  });
-  await new Promise(r => server.listen(0, '127.0.0.1', r));
-  return { url: `http://127.0.0.1:${server.address().port}${base}`, seen, probed, close: () => server.close() };
-}
-
 /** Starts the stand-in with a script file from tests/scripts. */
 export async function startStandin(scriptName) {
   const proc = spawn(STANDIN, ['--port', '0', '--script', join(ROOT, 'tests/scripts', scriptName)], { stdio: ['ignore', 'pipe', 'inherit'] });
@@ -145,14 +82,6 @@ function watchContext(context) {
   return context;
 }
 
-/** The browser: Debian's Chromium. Tests run in its headless shell (Debian's
- * chromium-headless-shell: the same Blink and V8 without the browser's own user interface,
- * what Playwright runs headless tests in), which takes about a quarter less CPU for the same
- * test (BENCHMARKS.md, "The test command"); benchmarks time the whole browser, as users run
- * it. AGORA_CHROMIUM names another. */
-const BROWSER = process.env.AGORA_CHROMIUM
-  || (process.env.NODE_TEST_CONTEXT && existsSync('/usr/bin/chromium-headless-shell') ? '/usr/bin/chromium-headless-shell' : '/usr/bin/chromium');
-
 /** Unless a test is about the real local model, its address answers nothing, as on a machine
  * that serves none: the page's first screen asks it whether it is there, and a server left
  * running (`.ci/serve`, or the real model's tier running beside this one) would otherwise
@@ -163,11 +92,7 @@ const NO_LOCAL_MODEL = process.env.AGORA_LOCAL_MODEL === '1' ? []
 /** The browser with the flags every end-to-end test uses; every page it opens is watched
  * for uncaught errors and Content Security Policy violations. */
 export async function launch() {
-  const browser = await chromium.launch({
-    executablePath: BROWSER,
-    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking',
-      '--disable-component-update', '--disable-sync', '--no-first-run', ...NO_LOCAL_MODEL],
-  });
+  const browser = await launchChromium(NO_LOCAL_MODEL);
   const newContext = browser.newContext.bind(browser);
   browser.newContext = async (...args) => watchContext(await newContext(...args));
   return browser;

@@ -90,7 +90,7 @@ for (const isolate of [true, false]) {
 await browser.close();
 const base = process.env.AGORA_LOCAL_URL || 'http://127.0.0.1:8081/v1';
 try {
-  row('native llama.cpp server (llama-cpp-python), same GGUF', await native(base));
+  row('the local model server (llama.cpp prebuilt, local-model/server.mjs), same GGUF', await native(base));
 } catch (e) {
   console.log(`| native server at ${base} | not measured (${e.message}) | | |`);
 }

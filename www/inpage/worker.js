@@ -1,5 +1,5 @@
 // The in-page model's worker: wllama (llama.cpp compiled to WebAssembly, copied beside this
-// file by the release build from tests/e2e/package-lock.json's @wllama/wllama) loads a GGUF
+// file by the release build from package-lock.json's @wllama/wllama) loads a GGUF
 // model and generates here, off the page's main thread. It also downloads models, checks
 // them and keeps them in the Origin Private File System. Messages: see agora-inpage.js.
 import { Wllama } from './wllama/index.js';

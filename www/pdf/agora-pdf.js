@@ -1,5 +1,5 @@
 // The text of a PDF the user adds as a source, read in this tab by pdf.js (Mozilla's PDF
-// library, pinned in tests/e2e/package-lock.json and copied to dist/pdf/pdfjs/ by the
+// library, pinned in package-lock.json and copied to dist/pdf/pdfjs/ by the
 // build; never fetched from a CDN). Loaded only when a PDF is added: the Rust side
 // (src/ui/source_files.rs) imports this module through www/boot.js's agoraImport hook.
 // Refusals are thrown as sentences the app shows after the file's name.
