@@ -2,10 +2,11 @@
 //! `GenerateContentResponse` chunks, as pure functions. The stream has no `[DONE]`: the last
 //! chunk carries `finishReason` and `usageMetadata`.
 
+use serde::Deserialize;
 use serde_json::{json, Value};
 
 use super::request_parts::{split_system, Effort};
-use super::stream_state::StreamState;
+use super::stream_state::{count, lenient, lenient_list, StreamState};
 use crate::engine::event::{FinishReason, Usage};
 use crate::engine::model::{ChatRequest, ErrorKind, ModelError};
 
@@ -38,30 +39,77 @@ pub fn request_body(req: &ChatRequest, effort: Option<Effort>) -> Value {
     body
 }
 
+/// One streamed `GenerateContentResponse`, as far as Agora reads it.
+#[derive(Deserialize, Default)]
+#[serde(default, rename_all = "camelCase")]
+struct Chunk {
+    #[serde(deserialize_with = "lenient")]
+    error: Option<Value>,
+    #[serde(deserialize_with = "lenient_list")]
+    candidates: Vec<Candidate>,
+    #[serde(deserialize_with = "lenient")]
+    usage_metadata: Option<UsageMetadata>,
+}
+
+#[derive(Deserialize, Default)]
+#[serde(default, rename_all = "camelCase")]
+struct Candidate {
+    #[serde(deserialize_with = "lenient")]
+    content: Option<Content>,
+    /// A Google Search's sources (`web_search::read_grounding`).
+    #[serde(deserialize_with = "lenient")]
+    grounding_metadata: Option<Value>,
+    #[serde(deserialize_with = "lenient")]
+    finish_reason: Option<String>,
+}
+
+#[derive(Deserialize, Default)]
+#[serde(default)]
+struct Content {
+    #[serde(deserialize_with = "lenient_list")]
+    parts: Vec<Part>,
+}
+
+#[derive(Deserialize, Default)]
+#[serde(default)]
+struct Part {
+    #[serde(deserialize_with = "lenient")]
+    text: Option<String>,
+    /// A thought, shown folded apart from the answer.
+    #[serde(deserialize_with = "lenient")]
+    thought: Option<bool>,
+}
+
+#[derive(Deserialize, Default)]
+#[serde(default, rename_all = "camelCase")]
+struct UsageMetadata {
+    #[serde(deserialize_with = "lenient")]
+    prompt_token_count: Option<u64>,
+    #[serde(deserialize_with = "lenient")]
+    candidates_token_count: Option<u64>,
+    #[serde(deserialize_with = "lenient")]
+    thoughts_token_count: Option<u64>,
+}
+
 pub fn accept(state: &mut StreamState, data: &str) -> Result<String, ModelError> {
-    let v = StreamState::parse(data, "Gemini")?;
-    if let Some(err) = v.get("error") {
+    let chunk: Chunk = StreamState::chunk(data, "Gemini")?;
+    if let Some(err) = &chunk.error {
         return Err(state.stream_error(ErrorKind::Server, "Gemini", err));
     }
     let mut delta = String::new();
-    if let Some(c) = v.pointer("/candidates/0") {
-        for part in c
-            .pointer("/content/parts")
-            .and_then(Value::as_array)
-            .into_iter()
-            .flatten()
-        {
-            let text = part.get("text").and_then(Value::as_str).unwrap_or("");
-            if part.get("thought").and_then(Value::as_bool) == Some(true) {
-                state.reasoning.push_str(text);
+    if let Some(c) = chunk.candidates.into_iter().next() {
+        for part in c.content.map(|c| c.parts).unwrap_or_default() {
+            let text = part.text.unwrap_or_default();
+            if part.thought == Some(true) {
+                state.reasoning.push_str(&text);
             } else {
-                delta.push_str(text);
+                delta.push_str(&text);
             }
         }
-        if let Some(m) = c.get("groundingMetadata") {
+        if let Some(m) = &c.grounding_metadata {
             super::web_search::read_grounding(m, &mut state.web);
         }
-        if let Some(reason) = c.get("finishReason").and_then(Value::as_str) {
+        if let Some(reason) = c.finish_reason {
             state.finish = Some(if reason == "MAX_TOKENS" {
                 FinishReason::Length
             } else {
@@ -69,12 +117,12 @@ pub fn accept(state: &mut StreamState, data: &str) -> Result<String, ModelError>
             });
         }
     }
-    if let Some(u) = v.get("usageMetadata") {
-        let n = |k: &str| u.get(k).and_then(Value::as_u64).unwrap_or(0) as u32;
+    if let Some(u) = chunk.usage_metadata {
         state.usage = Some(Usage {
-            input_tokens: n("promptTokenCount"),
+            input_tokens: count(u.prompt_token_count),
             // Thoughts are billed as output beside the answer.
-            output_tokens: n("candidatesTokenCount") + n("thoughtsTokenCount"),
+            output_tokens: count(u.candidates_token_count)
+                .saturating_add(count(u.thoughts_token_count)),
             estimated: false,
         });
     }
@@ -124,5 +172,17 @@ mod tests {
         accept(&mut s, r#"{"candidates":[],"usageMetadata":{"promptTokenCount":12,"candidatesTokenCount":3,"thoughtsTokenCount":40}}"#).unwrap();
         let u = s.usage.unwrap();
         assert_eq!((u.input_tokens, u.output_tokens), (12, 43));
+    }
+
+    /// A part or count of another type than Gemini's is read as absent, and the rest of the
+    /// chunk stays readable.
+    #[test]
+    fn odd_fields_are_read_as_absent() {
+        let mut s = StreamState::default();
+        let d = accept(&mut s, r#"{"candidates":[{"content":{"parts":[{"text":1},"x",{"text":"Yes.","thought":"no"}]},"finishReason":"MAX_TOKENS"}],"usageMetadata":{"promptTokenCount":"5","candidatesTokenCount":2}}"#).unwrap();
+        assert_eq!((d.as_str(), s.reasoning.as_str()), ("Yes.", ""));
+        assert_eq!(s.finish, Some(FinishReason::Length));
+        let u = s.usage.unwrap();
+        assert_eq!((u.input_tokens, u.output_tokens), (0, 2));
     }
 }

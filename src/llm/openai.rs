@@ -1,11 +1,12 @@
 //! OpenAI-compatible chat completions (OpenAI, llama.cpp, Ollama, LM Studio, Groq…): the
 //! request body and the streamed chunks, as pure functions over plain data.
 
+use serde::Deserialize;
 use serde_json::{json, Value};
 
 use super::redact::{clip, redact_error};
 use super::request_parts::Effort;
-use super::stream_state::{error_text, StreamState};
+use super::stream_state::{count, error_text, lenient, lenient_list, StreamState};
 use crate::engine::event::{FinishReason, Usage};
 use crate::engine::model::{kind_for_status, ChatRequest, ErrorKind, ModelError};
 
@@ -29,7 +30,7 @@ pub fn is_search_model(model: &str) -> bool {
 
 /// How an OpenAI-compatible server takes a JSON Schema for a structured answer. Servers
 /// differ, so a connection starts with OpenAI's form and, when a server refuses a form,
-/// moves to the next one in `ALL` (see `session::structured`).
+/// moves to the next one in `ALL` (see `session::schema_forms`).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum SchemaForm {
@@ -169,6 +170,65 @@ pub fn request_body(req: &ChatRequest, effort: Option<Effort>) -> Value {
     body
 }
 
+/// One chunk of a chat completions stream, as far as Agora reads it.
+#[derive(Deserialize, Default)]
+#[serde(default)]
+struct Chunk {
+    /// An error reported mid-stream (OpenRouter, vLLM): its words or an object with them.
+    #[serde(deserialize_with = "lenient")]
+    error: Option<Value>,
+    #[serde(deserialize_with = "lenient_list")]
+    choices: Vec<Choice>,
+    #[serde(deserialize_with = "lenient")]
+    usage: Option<ChunkUsage>,
+}
+
+#[derive(Deserialize, Default)]
+#[serde(default)]
+struct Choice {
+    #[serde(deserialize_with = "lenient")]
+    delta: Option<Delta>,
+    /// Where a few servers put a search's annotations instead of the delta.
+    #[serde(deserialize_with = "lenient")]
+    message: Option<Delta>,
+    #[serde(deserialize_with = "lenient")]
+    finish_reason: Option<Finish>,
+}
+
+#[derive(Deserialize, Default)]
+#[serde(default)]
+struct Delta {
+    #[serde(deserialize_with = "lenient")]
+    content: Option<String>,
+    /// Reasoning streamed apart from the answer: DeepSeek's and vLLM's name, and
+    /// OpenRouter's.
+    #[serde(deserialize_with = "lenient")]
+    reasoning_content: Option<String>,
+    #[serde(deserialize_with = "lenient")]
+    reasoning: Option<String>,
+    /// A web search's citations (`web_search::read_annotations`).
+    #[serde(deserialize_with = "lenient")]
+    annotations: Option<Value>,
+}
+
+/// Why the answer ended: only a cut (`length`) matters; every other reason is a stop.
+#[derive(Deserialize, Clone, Copy)]
+#[serde(rename_all = "snake_case")]
+enum Finish {
+    Length,
+    #[serde(other)]
+    Other,
+}
+
+#[derive(Deserialize, Default)]
+#[serde(default)]
+struct ChunkUsage {
+    #[serde(deserialize_with = "lenient")]
+    prompt_tokens: Option<u64>,
+    #[serde(deserialize_with = "lenient")]
+    completion_tokens: Option<u64>,
+}
+
 /// Takes one SSE `data` payload of a chat completions stream into `state`; returns the
 /// text it adds.
 pub fn accept(state: &mut StreamState, data: &str) -> Result<String, ModelError> {
@@ -180,36 +240,35 @@ pub fn accept(state: &mut StreamState, data: &str) -> Result<String, ModelError>
     if data.is_empty() {
         return Ok(String::new());
     }
-    let v = StreamState::parse(data, "the provider")?;
-    if let Some(err) = v.get("error") {
+    let chunk: Chunk = StreamState::chunk(data, "the provider")?;
+    if let Some(err) = &chunk.error {
         return Err(state.stream_error(ErrorKind::Server, "the provider", err));
     }
     let mut delta = String::new();
-    if let Some(choice) = v.get("choices").and_then(|c| c.get(0)) {
-        if let Some(t) = choice.pointer("/delta/content").and_then(Value::as_str) {
-            delta.push_str(t);
-        }
-        for k in ["/delta/reasoning_content", "/delta/reasoning"] {
-            if let Some(t) = choice.pointer(k).and_then(Value::as_str) {
+    if let Some(choice) = chunk.choices.into_iter().next() {
+        if let Some(d) = &choice.delta {
+            for t in [&d.reasoning_content, &d.reasoning].into_iter().flatten() {
                 state.reasoning.push_str(t);
             }
         }
-        for k in ["/delta/annotations", "/message/annotations"] {
-            if let Some(a) = choice.pointer(k) {
+        for part in [&choice.delta, &choice.message].into_iter().flatten() {
+            if let Some(a) = &part.annotations {
                 super::web_search::read_annotations(a, &mut state.web);
             }
         }
-        match choice.get("finish_reason").and_then(Value::as_str) {
-            Some("length") => state.finish = Some(FinishReason::Length),
-            Some(_) => state.finish = Some(state.finish.unwrap_or(FinishReason::Stop)),
+        if let Some(t) = choice.delta.and_then(|d| d.content) {
+            delta.push_str(&t);
+        }
+        match choice.finish_reason {
+            Some(Finish::Length) => state.finish = Some(FinishReason::Length),
+            Some(Finish::Other) => state.finish = Some(state.finish.unwrap_or(FinishReason::Stop)),
             None => {}
         }
     }
-    if let Some(u) = v.get("usage").filter(|u| !u.is_null()) {
-        let n = |k: &str| u.get(k).and_then(Value::as_u64).unwrap_or(0) as u32;
+    if let Some(u) = chunk.usage {
         state.usage = Some(Usage {
-            input_tokens: n("prompt_tokens"),
-            output_tokens: n("completion_tokens"),
+            input_tokens: count(u.prompt_tokens),
+            output_tokens: count(u.completion_tokens),
             estimated: false,
         });
     }
@@ -340,6 +399,26 @@ mod tests {
             })
         );
         assert!(s.done);
+    }
+
+    /// A server's odd field (another type than OpenAI's, a null, an extra) leaves the rest
+    /// of its chunk readable: the answer is never cut by a field Agora does not need.
+    #[test]
+    fn a_field_of_an_unexpected_type_is_read_as_absent() {
+        let mut s = StreamState::default();
+        let odd = r#"{"choices":[{"delta":{"content":"Yes","reasoning":5,"annotations":"none"},"finish_reason":7},"x"],"usage":"n/a","extra":{"a":1}}"#;
+        assert_eq!(accept(&mut s, odd).unwrap(), "Yes");
+        assert_eq!((s.finish, s.usage, s.reasoning.as_str()), (None, None, ""));
+        accept(
+            &mut s,
+            r#"{"choices":null,"usage":{"prompt_tokens":-3,"completion_tokens":99999999999}}"#,
+        )
+        .unwrap();
+        let u = s.usage.unwrap();
+        assert_eq!((u.input_tokens, u.output_tokens), (0, u32::MAX));
+        // Not JSON at all is an error that says so.
+        let e = accept(&mut s, "{oops").unwrap_err();
+        assert!(e.message.contains("not JSON"), "{}", e.message);
     }
 
     #[test]

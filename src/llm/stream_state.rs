@@ -1,6 +1,8 @@
 //! The state a streamed answer is folded into, whatever the provider family: each
 //! dialect's reader (`openai::accept`, `anthropic::accept`, `gemini::accept`) adds to it.
 
+use serde::de::{DeserializeOwned, Deserializer};
+use serde::Deserialize;
 use serde_json::Value;
 
 use crate::engine::event::{FinishReason, Usage};
@@ -33,6 +35,18 @@ impl StreamState {
         })
     }
 
+    /// Reads one stream payload as a dialect's chunk type; `who` names the provider when it
+    /// is not JSON. The chunk types are lenient (`lenient`): a field of an unexpected type
+    /// is read as absent, as a provider's extra or changed field must not cut an answer.
+    pub(crate) fn chunk<T: DeserializeOwned>(data: &str, who: &str) -> Result<T, ModelError> {
+        serde_json::from_value(Self::parse(data, who)?).map_err(|e| {
+            ModelError::new(
+                ErrorKind::BadRequest,
+                format!("{who} sent a stream chunk Agora cannot read: {e}"),
+            )
+        })
+    }
+
     /// An error the provider reported inside the stream; the text so far is kept.
     pub(crate) fn stream_error(&self, kind: ErrorKind, who: &str, err: &Value) -> ModelError {
         let mut e = ModelError::new(
@@ -54,4 +68,35 @@ pub(crate) fn error_text(err: &Value) -> String {
             .map(str::to_string)
             .unwrap_or_else(|| other.to_string()),
     }
+}
+
+/// A chunk field read leniently: present and of its type, or `None` (absent, `null`, or of
+/// another type than the one Agora reads). For `#[serde(default, deserialize_with = …)]`.
+pub(crate) fn lenient<'de, D, T>(d: D) -> Result<Option<T>, D::Error>
+where
+    D: Deserializer<'de>,
+    T: DeserializeOwned,
+{
+    Ok(serde_json::from_value(Value::deserialize(d)?).ok())
+}
+
+/// A list field read leniently: its items that are of the type Agora reads, the others left
+/// out; anything but a list is an empty one.
+pub(crate) fn lenient_list<'de, D, T>(d: D) -> Result<Vec<T>, D::Error>
+where
+    D: Deserializer<'de>,
+    T: DeserializeOwned,
+{
+    Ok(match Value::deserialize(d)? {
+        Value::Array(items) => items
+            .into_iter()
+            .filter_map(|v| serde_json::from_value(v).ok())
+            .collect(),
+        _ => Vec::new(),
+    })
+}
+
+/// A token count read leniently: a non-negative integer within `u32`, else 0.
+pub(crate) fn count(n: Option<u64>) -> u32 {
+    n.map_or(0, |n| u32::try_from(n).unwrap_or(u32::MAX))
 }
