@@ -74,36 +74,22 @@ turn_view! {
     web: Option<crate::engine::sources::web::WebSearch>,
 }
 
+/// A turn as the transcript shows it: who, under which label, and its signals.
 #[derive(Clone)]
-pub enum BlockKind {
-    Phase {
-        title: String,
-    },
-    Turn {
-        call: crate::engine::CallKey,
-        /// An analysis call (an evaluation, a check, an extraction): its result is shown
-        /// where it belongs (a scorecard…), so the call itself is shown folded.
-        analysis: bool,
-        seat: String,
-        speaker: String,
-        model: String,
-        label: String,
-        view: TurnView,
-    },
-    /// What the format found: an evaluation, a score, a crux card…
-    Finding(crate::engine::finding::Finding),
-    Note {
-        text: String,
-        error: bool,
-    },
-    /// A failed attempt waits before the next one (counted down on screen).
-    Retry {
-        reason: String,
-        attempt: u32,
-        max_attempts: u32,
-        until_ms: u64,
-    },
+pub struct TurnBlock {
+    pub call: crate::engine::CallKey,
+    /// An analysis call (an evaluation, a check, an extraction): its result is shown
+    /// where it belongs (a scorecard…), so the call itself is shown folded.
+    pub analysis: bool,
+    pub seat: String,
+    pub speaker: String,
+    pub model: String,
+    pub label: String,
+    pub view: TurnView,
 }
+
+/// The model's blocks (`log_view::BlockKind`), each turn as its `TurnBlock`.
+pub type BlockKind = log_view::BlockKind<TurnBlock>;
 
 /// A source in the viewer: which, and the byte range of its text to highlight (a
 /// verified quote's words), if any.
@@ -131,127 +117,107 @@ pub struct Block {
     pub epoch: u32,
 }
 
-/// The debate on screen.
-#[derive(Clone, Copy)]
-pub struct DebateView {
-    pub id: RwSignal<Option<String>>,
-    pub config: RwSignal<Option<DebateConfig>>,
-    pub blocks: RwSignal<Vec<Block>>,
-    pub progress: RwSignal<Progress>,
-    pub running: RwSignal<bool>,
-    /// Paused by the user: the debate waits at the next call boundary.
-    pub paused: RwSignal<bool>,
-    /// Held at a failed call until the user presses Resume.
-    pub held: RwSignal<bool>,
-    /// Paused by the debate itself (at its spending cap, or offline) until it resumes.
-    pub waiting: RwSignal<bool>,
-    pub outcome: RwSignal<Option<(Outcome, Option<String>)>>,
-    pub loading: RwSignal<bool>,
-    pub load_error: RwSignal<Option<String>>,
-    /// Spent so far, per seat and in all.
-    pub spent: RwSignal<Spent>,
-    /// Structured answers by how they were read (a model's JSON, at a glance).
-    pub reads: RwSignal<ReadTally>,
-    /// The last finished turn of a live debate, for screen readers (a polite live region
-    /// that speaks once per turn, not token by token).
-    pub announced: RwSignal<String>,
-    /// The spending cap in force.
-    pub cap: RwSignal<Option<f64>>,
-    /// Every finding so far, in order (the per-chair panel adds them up).
-    pub findings: RwSignal<Vec<Finding>>,
-    /// The block being read aloud by Listen.
-    pub speaking: RwSignal<Option<String>>,
-    /// A format's panel can hide the transcript (crux's deck read on its own).
-    pub transcript_hidden: RwSignal<bool>,
-    /// The log of a debate opened from a share link: shown read-only, stored nowhere
-    /// until the visitor keeps a copy (`id` is then `None`).
-    pub shared: RwSignal<Option<std::sync::Arc<Vec<Event>>>>,
-    /// The finding a share link opened on (one crux card, one forecast), shown alone.
-    pub focus: RwSignal<Option<String>>,
-    /// What happened, for a forecast resolved after it finished.
-    pub resolution: RwSignal<Option<crate::engine::formats::forecast::ledger::Resolution>>,
-    /// The debate's sources (the configuration's, then evidence as it arrived).
-    pub sources: RwSignal<Vec<Source>>,
-    /// The source open in the viewer, with the words a verified quote was found at.
-    pub source_open: RwSignal<Option<SourceAt>>,
-    /// Quotes made and verified per seat.
-    pub quote_counts: RwSignal<Vec<QuoteCount>>,
-    /// The session this view's debate runs on.
-    pub session: super::app::SessionHandle,
-    /// Where share links made in this view open: a widget's Agora (`None`: this page).
-    pub share_base: StoredValue<Option<String>>,
-    /// What the debate shows, in plain Rust: the signals above mirror it.
-    model: StoredValue<LogView>,
-    /// The signals of each of the model's turns, by the same index.
-    turns: StoredValue<Vec<TurnView>>,
-    epoch: StoredValue<u32>,
-    /// Owns every turn's signals: they are made while an event is applied, which may be in
-    /// a replay control or a panel that is redrawn (and disposed) meanwhile; owned here, a
-    /// turn's signals live as long as the view.
-    owner: StoredValue<Owner>,
+/// `DebateView`: the signals a new debate starts afresh, each named once with its starting
+/// value (`fresh` makes them, `reset` sets them back to it), and the parts it keeps.
+macro_rules! debate_view {
+    (
+        fresh { $($(#[$doc:meta])* $field:ident: $ty:ty = $init:expr,)* }
+        kept { $($(#[$kdoc:meta])* $kvis:vis $kfield:ident: $kty:ty = $kinit:expr,)* }
+    ) => {
+        /// The debate on screen.
+        #[derive(Clone, Copy)]
+        pub struct DebateView {
+            $($(#[$doc])* pub $field: RwSignal<$ty>,)*
+            /// The session this view's debate runs on.
+            pub session: super::app::SessionHandle,
+            $($(#[$kdoc])* $kvis $kfield: $kty,)*
+        }
+
+        impl DebateView {
+            pub fn new(session: super::app::SessionHandle) -> Self {
+                DebateView {
+                    $($field: RwSignal::new($init),)*
+                    session,
+                    $($kfield: $kinit,)*
+                }
+            }
+
+            /// Every signal of `fresh` back to its starting value.
+            fn start_afresh(&self) {
+                $(self.$field.set($init);)*
+            }
+        }
+    };
+}
+
+debate_view! {
+    fresh {
+        id: Option<String> = None,
+        config: Option<DebateConfig> = None,
+        blocks: Vec<Block> = Vec::new(),
+        progress: Progress = Progress::default(),
+        running: bool = false,
+        /// Paused by the user: the debate waits at the next call boundary.
+        paused: bool = false,
+        /// Held at a failed call until the user presses Resume.
+        held: bool = false,
+        /// Paused by the debate itself (at its spending cap, or offline) until it resumes.
+        waiting: bool = false,
+        outcome: Option<(Outcome, Option<String>)> = None,
+        load_error: Option<String> = None,
+        /// Spent so far, per seat and in all.
+        spent: Spent = Spent::default(),
+        /// Structured answers by how they were read (a model's JSON, at a glance).
+        reads: ReadTally = ReadTally::default(),
+        /// The last finished turn of a live debate, for screen readers (a polite live region
+        /// that speaks once per turn, not token by token).
+        announced: String = String::new(),
+        /// The spending cap in force.
+        cap: Option<f64> = None,
+        /// Every finding so far, in order (the per-chair panel adds them up).
+        findings: Vec<Finding> = Vec::new(),
+        /// The block being read aloud by Listen.
+        speaking: Option<String> = None,
+        /// A format's panel can hide the transcript (crux's deck read on its own).
+        transcript_hidden: bool = false,
+        /// The log of a debate opened from a share link: shown read-only, stored nowhere
+        /// until the visitor keeps a copy (`id` is then `None`). A new debate (or none) is
+        /// not the shared one.
+        shared: Option<std::sync::Arc<Vec<Event>>> = None,
+        /// The finding a share link opened on (one crux card, one forecast), shown alone.
+        focus: Option<String> = None,
+        /// What happened, for a forecast resolved after it finished.
+        resolution: Option<crate::engine::formats::forecast::ledger::Resolution> = None,
+        /// The debate's sources (the configuration's, then evidence as it arrived).
+        sources: Vec<Source> = Vec::new(),
+        /// The source open in the viewer, with the words a verified quote was found at.
+        source_open: Option<SourceAt> = None,
+        /// Quotes made and verified per seat.
+        quote_counts: Vec<QuoteCount> = Vec::new(),
+    }
+    kept {
+        /// A stored debate is being fetched: set by whoever fetches it, around `reset`.
+        pub loading: RwSignal<bool> = RwSignal::new(false),
+        /// Where share links made in this view open: a widget's Agora (`None`: this page).
+        pub share_base: StoredValue<Option<String>> = StoredValue::new(None),
+        /// What the debate shows, in plain Rust: the signals above mirror it.
+        model: StoredValue<LogView> = StoredValue::new(LogView::default()),
+        /// The signals of each of the model's turns, by the same index.
+        turns: StoredValue<Vec<TurnView>> = StoredValue::new(Vec::new()),
+        epoch: StoredValue<u32> = StoredValue::new(0),
+        /// Owns every turn's signals: they are made while an event is applied, which may be
+        /// in a replay control or a panel that is redrawn (and disposed) meanwhile; owned
+        /// here, a turn's signals live as long as the view.
+        owner: StoredValue<Owner> = StoredValue::new(Owner::new()),
+    }
 }
 
 impl DebateView {
-    pub fn new(session: super::app::SessionHandle) -> Self {
-        DebateView {
-            session,
-            share_base: StoredValue::new(None),
-            id: RwSignal::new(None),
-            config: RwSignal::new(None),
-            blocks: RwSignal::new(Vec::new()),
-            progress: RwSignal::new(Progress::default()),
-            running: RwSignal::new(false),
-            paused: RwSignal::new(false),
-            waiting: RwSignal::new(false),
-            held: RwSignal::new(false),
-            outcome: RwSignal::new(None),
-            loading: RwSignal::new(false),
-            load_error: RwSignal::new(None),
-            spent: RwSignal::new(Spent::default()),
-            reads: RwSignal::new(ReadTally::default()),
-            announced: RwSignal::new(String::new()),
-            cap: RwSignal::new(None),
-            findings: RwSignal::new(Vec::new()),
-            speaking: RwSignal::new(None),
-            transcript_hidden: RwSignal::new(false),
-            shared: RwSignal::new(None),
-            focus: RwSignal::new(None),
-            resolution: RwSignal::new(None),
-            sources: RwSignal::new(Vec::new()),
-            source_open: RwSignal::new(None),
-            quote_counts: RwSignal::new(Vec::new()),
-            model: StoredValue::new(LogView::default()),
-            turns: StoredValue::new(Vec::new()),
-            epoch: StoredValue::new(0),
-            owner: StoredValue::new(Owner::new()),
-        }
-    }
-
+    /// Shows debate `id` (or none) from nothing: every signal afresh, the model emptied, and
+    /// the rows of before never reused.
     pub fn reset(&self, id: Option<String>) {
+        self.start_afresh();
         self.id.set(id);
-        self.config.set(None);
-        self.blocks.set(Vec::new());
-        self.progress.set(Progress::default());
-        self.running.set(false);
-        self.paused.set(false);
-        self.held.set(false);
-        self.waiting.set(false);
-        self.outcome.set(None);
-        self.load_error.set(None);
-        self.spent.set(Spent::default());
-        self.reads.set(ReadTally::default());
-        self.announced.set(String::new());
-        self.cap.set(None);
-        self.findings.set(Vec::new());
-        self.speaking.set(None);
-        self.transcript_hidden.set(false);
-        self.focus.set(None);
-        self.resolution.set(None);
-        self.sources.set(Vec::new());
-        self.source_open.set(None);
-        self.quote_counts.set(Vec::new());
-        // A new debate (or none) is not the shared one.
-        self.shared.set(None);
         self.model.set_value(LogView::default());
         self.turns.update_value(|t| t.clear());
         self.epoch.update_value(|e| *e += 1);
@@ -496,57 +462,13 @@ impl DebateView {
         let Some(block) = self.model.with_value(|m| m.blocks.get(i).cloned()) else {
             return;
         };
-        let kind = match block.kind {
-            log_view::BlockKind::Phase { title } => BlockKind::Phase { title },
-            log_view::BlockKind::Note { text, error, .. } => BlockKind::Note { text, error },
-            log_view::BlockKind::Retry {
-                reason,
-                attempt,
-                max_attempts,
-                until_ms,
-            } => BlockKind::Retry {
-                reason,
-                attempt,
-                max_attempts,
-                until_ms,
-            },
-            log_view::BlockKind::Finding(f) => {
-                if !self.format_ui().is_some_and(|u| (u.in_transcript)(&f)) {
-                    return;
-                }
-                BlockKind::Finding(f)
+        if let log_view::BlockKind::Finding(f) = &block.kind {
+            if !self.format_ui().is_some_and(|u| (u.in_transcript)(f)) {
+                return;
             }
-            log_view::BlockKind::Turn(t) => {
-                let Some(turn) = self.model.with_value(|m| m.turns.get(t).cloned()) else {
-                    return;
-                };
-                if !turn.quotes.is_empty() {
-                    set_changed(
-                        self.quote_counts,
-                        self.model.with_value(|m| m.quote_counts()),
-                    );
-                }
-                let view = self.owner.get_value().with(|| TurnView::of(turn.clone()));
-                self.turns.update_value(|views| {
-                    if views.len() == t {
-                        views.push(view);
-                    }
-                });
-                BlockKind::Turn {
-                    call: turn.call,
-                    // The format says which calls are shown folded, as analysis.
-                    analysis: self
-                        .format_ui()
-                        .map_or(crate::ui::formats::analysis_folded(turn.purpose), |u| {
-                            (u.folded)(turn.purpose)
-                        }),
-                    seat: turn.seat,
-                    speaker: turn.speaker,
-                    model: turn.model,
-                    label: turn.label,
-                    view,
-                }
-            }
+        }
+        let Some(kind) = block.kind.try_map_turn(|t| self.turn_block(t)) else {
+            return;
         };
         let epoch = self.epoch.get_value();
         self.blocks.update(|b| {
@@ -556,6 +478,38 @@ impl DebateView {
                 epoch,
             })
         });
+    }
+
+    /// The model's turn `t` as the transcript shows it, its signals made (and kept by the
+    /// view).
+    fn turn_block(&self, t: usize) -> Option<TurnBlock> {
+        let turn = self.model.with_value(|m| m.turns.get(t).cloned())?;
+        if !turn.quotes.is_empty() {
+            set_changed(
+                self.quote_counts,
+                self.model.with_value(|m| m.quote_counts()),
+            );
+        }
+        let view = self.owner.get_value().with(|| TurnView::of(turn.clone()));
+        self.turns.update_value(|views| {
+            if views.len() == t {
+                views.push(view);
+            }
+        });
+        Some(TurnBlock {
+            call: turn.call,
+            // The format says which calls are shown folded, as analysis.
+            analysis: self
+                .format_ui()
+                .map_or(crate::ui::formats::analysis_folded(turn.purpose), |u| {
+                    (u.folded)(turn.purpose)
+                }),
+            seat: turn.seat,
+            speaker: turn.speaker,
+            model: turn.model,
+            label: turn.label,
+            view,
+        })
     }
 
     /// Copies the model's turn `i` into its signals (each only where it changed).
@@ -595,14 +549,14 @@ impl DebateView {
         };
         let found = self.blocks.with_untracked(|blocks| {
             blocks.iter().rev().find_map(|b| match &b.kind {
-                BlockKind::Turn {
+                BlockKind::Turn(TurnBlock {
                     call: c,
                     analysis: false,
                     speaker,
                     label,
                     view,
                     ..
-                } if c == call => Some((speaker.clone(), label.clone(), *view)),
+                }) if c == call => Some((speaker.clone(), label.clone(), *view)),
                 _ => None,
             })
         });

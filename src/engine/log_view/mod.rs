@@ -125,13 +125,16 @@ pub enum NoteKind {
     Error,
 }
 
+/// A block of the debate as shown. A turn is `T`: here the index into `LogView::turns`; a
+/// mirror puts its own view of the turn in its place (`try_map_turn`), so the other blocks
+/// are one type everywhere.
 #[derive(Clone, Debug, PartialEq)]
-pub enum BlockKind {
+pub enum BlockKind<T = usize> {
     Phase {
         title: String,
     },
-    /// A call's turn: the index into `LogView::turns`.
-    Turn(usize),
+    /// A call's turn.
+    Turn(T),
     /// What the format found and did not attach to a turn: a score, a crux card…
     Finding(Finding),
     Note {
@@ -147,6 +150,29 @@ pub enum BlockKind {
         max_attempts: u32,
         until_ms: u64,
     },
+}
+
+impl<T> BlockKind<T> {
+    /// The same block with its turn made by `f`; `None` where `f` makes none.
+    pub fn try_map_turn<U>(self, f: impl FnOnce(T) -> Option<U>) -> Option<BlockKind<U>> {
+        Some(match self {
+            BlockKind::Turn(t) => BlockKind::Turn(f(t)?),
+            BlockKind::Phase { title } => BlockKind::Phase { title },
+            BlockKind::Finding(f) => BlockKind::Finding(f),
+            BlockKind::Note { text, error, kind } => BlockKind::Note { text, error, kind },
+            BlockKind::Retry {
+                reason,
+                attempt,
+                max_attempts,
+                until_ms,
+            } => BlockKind::Retry {
+                reason,
+                attempt,
+                max_attempts,
+                until_ms,
+            },
+        })
+    }
 }
 
 /// A block and its key, unique within the debate (from the event that made it).

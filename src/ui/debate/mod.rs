@@ -48,6 +48,19 @@ fn format_views(
 }
 
 /// A debate that could not be opened: why, and the way back to the history.
+/// 0 now, then 1 and 2 in the browser's next two tasks: which part of the screen is drawn.
+fn in_three_tasks() -> RwSignal<u8> {
+    let task = RwSignal::new(0u8);
+    set_timeout(
+        move || {
+            task.set(1);
+            set_timeout(move || task.set(2), std::time::Duration::ZERO);
+        },
+        std::time::Duration::ZERO,
+    );
+    task
+}
+
 #[component]
 fn LoadFailed() -> impl IntoView {
     let d = expect_context::<DebateView>();
@@ -86,14 +99,7 @@ pub fn DebateScreen() -> impl IntoView {
             Vec::new()
         }
     }));
-    let drawn_in = RwSignal::new(0u8);
-    set_timeout(
-        move || {
-            drawn_in.set(1);
-            set_timeout(move || drawn_in.set(2), std::time::Duration::ZERO);
-        },
-        std::time::Duration::ZERO,
-    );
+    let drawn_in = in_three_tasks();
     let panels_due = Memo::new(move |_| drawn_in.get() >= 1 && format.with(Option::is_some));
     let panels = move || {
         panels_due.get().then(|| match views.get() {

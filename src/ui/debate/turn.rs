@@ -12,7 +12,9 @@ use crate::engine::reading;
 use crate::ui::fork::fork_button;
 use crate::ui::formats::{views_for, FormatViews, TurnCtx};
 use crate::ui::markdown::Markdown;
-use crate::ui::state::{turn_anchor, AppState, Block, BlockKind, DebateView, TurnStatus, TurnView};
+use crate::ui::state::{
+    turn_anchor, AppState, Block, BlockKind, DebateView, TurnBlock, TurnStatus, TurnView,
+};
 
 fn status_line(s: TurnStatus) -> Option<(&'static str, &'static str)> {
     match s {
@@ -147,16 +149,16 @@ pub(super) fn block_view(block: Block) -> AnyView {
             }
             .into_any()
         }
-        BlockKind::Note { text, error } => {
+        BlockKind::Note { text, error, .. } => {
             view! { <p class="note" class:error=error>{text}</p> }.into_any()
         }
-        BlockKind::Turn {
+        BlockKind::Turn(TurnBlock {
             analysis: true,
             speaker,
             label,
             view,
             ..
-        } => view! {
+        }) => view! {
             <details class="analysis-call" data-status=move || view.status.get().id()>
                 <summary>
                     <span class="call-label">{label}</span>
@@ -168,7 +170,7 @@ pub(super) fn block_view(block: Block) -> AnyView {
             </details>
         }
         .into_any(),
-        BlockKind::Turn {
+        BlockKind::Turn(TurnBlock {
             call,
             seat,
             speaker,
@@ -176,7 +178,7 @@ pub(super) fn block_view(block: Block) -> AnyView {
             label,
             view,
             ..
-        } => {
+        }) => {
             let d = expect_context::<DebateView>();
             // Forking needs the app around the view (a widget has none).
             let in_app = use_context::<AppState>().is_some();

@@ -10,7 +10,7 @@ use crate::engine::finding::{CruxCard, Finding, FindingBody};
 use crate::engine::formats::crux::paths::{room_key, CruxPath};
 use crate::engine::{CallKey, DebateConfig};
 use crate::ui::markdown::Markdown;
-use crate::ui::state::{turn_anchor as anchor, BlockKind, DebateView, TurnStatus};
+use crate::ui::state::{turn_anchor as anchor, BlockKind, DebateView, TurnBlock, TurnStatus};
 
 fn go_to(id: &str) {
     if let Some(el) = web_sys::window()
@@ -268,13 +268,13 @@ fn RoomPanel() -> impl IntoView {
         let turns: Vec<_> = d.blocks.with(|b| {
             b.iter()
                 .filter_map(|b| match &b.kind {
-                    BlockKind::Turn {
+                    BlockKind::Turn(TurnBlock {
                         call,
                         speaker,
                         view,
                         analysis: false,
                         ..
-                    } => {
+                    }) => {
                         let path = CruxPath::parse(&call.path)?;
                         (path.room() == Some(room)).then(|| (path, speaker.clone(), *view))
                     }

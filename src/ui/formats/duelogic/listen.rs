@@ -7,7 +7,7 @@ use wasm_bindgen::closure::Closure;
 use wasm_bindgen::JsCast;
 use web_sys::{SpeechSynthesis, SpeechSynthesisUtterance, SpeechSynthesisVoice};
 
-use crate::ui::state::{BlockKind, DebateView, TurnStatus};
+use crate::ui::state::{BlockKind, DebateView, TurnBlock, TurnStatus};
 
 fn synth() -> Option<SpeechSynthesis> {
     web_sys::window()?.speech_synthesis().ok()
@@ -26,12 +26,12 @@ fn turns(state: DebateView) -> Vec<(String, String, String)> {
         blocks
             .iter()
             .filter_map(|b| match &b.kind {
-                BlockKind::Turn {
+                BlockKind::Turn(TurnBlock {
                     seat,
                     view,
                     analysis: false,
                     ..
-                } if matches!(
+                }) if matches!(
                     view.status.get_untracked(),
                     TurnStatus::Done
                         | TurnStatus::Cut
