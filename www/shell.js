@@ -16,8 +16,8 @@
 (() => {
   const root = document.documentElement;
   // The setup's address: no screen named in the query, no shared debate in the fragment.
-  // The same rule as Route::parse: leading '?' and '#' trimmed, every pair read in order,
-  // and an empty id names nothing.
+  // The same rule as Route::parse (both are held to tests/routes.json): leading '?' and '#'
+  // trimmed, every pair read in order, and an empty id names nothing.
   const q = new URLSearchParams(location.search.replace(/^\?+/, ''));
   const names = [...q].some(([k, v]) => (['debate', 'tournament'].includes(k) && v)
     || (k === 'view' && ['history', 'ledger', 'tournaments'].includes(v)));

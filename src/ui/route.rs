@@ -153,4 +153,25 @@ mod tests {
             "the first pair that names a screen"
         );
     }
+
+    /// The list www/shell.js is held to as well (tests/e2e/shell.test.mjs).
+    #[test]
+    fn the_shared_address_list_opens_the_screens_it_names() {
+        let list: serde_json::Value =
+            serde_json::from_str(include_str!("../../tests/routes.json")).unwrap();
+        for case in list["addresses"].as_array().unwrap() {
+            let address = case["address"].as_str().unwrap();
+            let (query, fragment) = address.split_at(address.find('#').unwrap_or(address.len()));
+            let screen = match Route::parse(query, fragment) {
+                Route::Setup => "setup",
+                Route::History => "history",
+                Route::Ledger => "ledger",
+                Route::Tournaments => "tournaments",
+                Route::Tournament(_) => "tournament",
+                Route::Debate(_) => "debate",
+                Route::Shared => "shared",
+            };
+            assert_eq!(screen, case["screen"], "{address}");
+        }
+    }
 }
