@@ -933,7 +933,7 @@ fn a_turn_over_its_length_gets_a_moderators_note_before_the_next_turn_and_in_the
     assert!(prompt_of(&asked, "round/1/rebuttal/position-b")
         .contains("spoke 225 words against a limit of 163"));
     assert!(prompt_of(&asked, "score/position-a")
-        .contains("[The moderator noted 1 turn(s) over the length limit]"));
+        .contains("[The moderator noted 1 turn over the length limit]"));
     assert!(!own_part(prompt_of(&asked, "score/position-b")).contains("over the length limit"));
 }
 

@@ -124,7 +124,7 @@ fn the_text_transcript_reads_like_the_debate_without_markup() {
     let text = export::to_text(&events);
     assert!(text.starts_with("Should cities ban cars from their centres?\n====="));
     for part in [
-        "Classic debate, formal style, 1 round(s). Exported from Agora.",
+        "Classic debate, formal style, 1 round. Exported from Agora.",
         "- Position A: Yes, ban them (m via Local)",
         "\nOpening statements\n------------------",
         "\nRound 1\n-------",
@@ -222,7 +222,7 @@ fn the_folder_has_seed_003s_layout_with_one_file_per_turn_in_order() {
     // The metadata names the format, the seats and the outcome.
     let meta = file("metadata.md");
     for part in [
-        "- Format: Classic debate, formal style, 1 round(s)",
+        "- Format: Classic debate, formal style, 1 round",
         "- **Position B**: No, keep access (m via Local)",
         "- Outcome: completed",
         "- Started: 2023-11-14 22:13 UTC",

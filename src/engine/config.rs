@@ -139,21 +139,26 @@ pub enum FormatOptions {
 }
 
 impl FormatOptions {
-    /// One line for people: "Classic debate, formal style, 2 round(s)".
+    /// One line for people: "Classic debate, formal style, 2 rounds".
     pub fn describe(&self) -> String {
+        use super::reading::count;
         match self {
             FormatOptions::Classic(o) => format!(
-                "Classic debate, {} style, {} round(s)",
+                "Classic debate, {} style, {}",
                 o.style.id(),
-                o.rounds
+                count(o.rounds as usize, "round")
             ),
-            FormatOptions::Duelogic(o) => format!("Duelogic debate, {} round(s)", o.rounds),
+            FormatOptions::Duelogic(o) => {
+                format!("Duelogic debate, {}", count(o.rounds as usize, "round"))
+            }
             FormatOptions::Forecast(o) => format!(
-                "Forecast panel, {} outcome(s), {} round(s)",
-                o.outcomes.len(),
-                o.rounds
+                "Forecast panel, {}, {}",
+                count(o.outcomes.len(), "outcome"),
+                count(o.rounds as usize, "round")
             ),
-            FormatOptions::Crux(o) => format!("Crux debate, {} aspect(s)", o.aspects),
+            FormatOptions::Crux(o) => {
+                format!("Crux debate, {}", count(o.aspects as usize, "aspect"))
+            }
             FormatOptions::Council(o) => format!(
                 "Council{}",
                 if o.second_round {

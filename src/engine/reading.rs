@@ -9,6 +9,15 @@ use super::config::DebateConfig;
 use super::cost::dollars;
 use super::event::{FinishReason, Input, ReadTally};
 
+/// A number of things as a person writes it: "1 round", "2 rounds", "0 ballots". `noun` is
+/// the singular, and its plural takes an "s" (every noun Agora counts does).
+pub fn count(n: usize, noun: &str) -> String {
+    match n {
+        1 => format!("1 {noun}"),
+        n => format!("{n} {noun}s"),
+    }
+}
+
 /// A seat's name, or its id when the configuration has no such seat.
 pub fn seat_name(config: &DebateConfig, seat: &str) -> String {
     config
@@ -70,6 +79,13 @@ pub fn turn_text(config: &DebateConfig, seat: &str, text: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn counts_read_as_a_person_writes_them() {
+        assert_eq!(count(1, "round"), "1 round");
+        assert_eq!(count(2, "crux card"), "2 crux cards");
+        assert_eq!(count(0, "ballot"), "0 ballots");
+    }
 
     #[test]
     fn a_removed_cap_reads_as_removed_and_a_persons_turn_adds_no_line() {

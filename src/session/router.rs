@@ -249,8 +249,9 @@ impl ChatModel for Router {
                 None => Err(ModelError::new(
                     ErrorKind::Busy,
                     format!(
-                        "{} is busy with the speech this check is about (it takes {} call(s) at once), so the check was skipped rather than run after the speech.",
-                        conn.label, conn.concurrency
+                        "{} is busy with the speech this check is about (it takes {} at once), so the check was skipped rather than run after the speech.",
+                        conn.label,
+                        crate::engine::reading::count(conn.concurrency as usize, "call")
                     ),
                 )),
             }

@@ -49,7 +49,10 @@ pub fn describe(s: &Source) -> String {
 pub fn summary(count: usize) -> String {
     match count {
         0 => "Sources (optional): documents the debaters may quote".to_string(),
-        n => format!("Sources: {n} document(s) the debaters may quote"),
+        n => format!(
+            "Sources: {} the debaters may quote",
+            crate::engine::reading::count(n, "document")
+        ),
     }
 }
 
@@ -102,7 +105,7 @@ mod tests {
         assert_eq!(ids, [("S1", "Two"), ("S2", "Three")]);
         assert_eq!(
             summary(all.len()),
-            "Sources: 2 document(s) the debaters may quote"
+            "Sources: 2 documents the debaters may quote"
         );
         assert!(
             describe(&all[0]).starts_with(" · pasted · "),

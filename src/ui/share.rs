@@ -210,7 +210,8 @@ pub fn SharePanel(
             let chars = url.len();
             let left_out = (sources_left_out > 0).then(|| view! {
                 <p class="note" id="share-left-out">{format!(
-                    "The link holds the debate without its {sources_left_out} source document(s): with them it would be too long. Its quotes show as not checked where it is opened; share the JSON export to include them."
+                    "The link holds the debate without its {}: with them it would be too long. Its quotes show as not checked where it is opened; share the JSON export to include them.",
+                    crate::engine::reading::count(sources_left_out as usize, "source document")
                 )}</p>
             });
             let copy_url = url.clone();

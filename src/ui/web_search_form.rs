@@ -19,7 +19,10 @@ pub fn seats(state: AppState, config: &DebateConfig) -> Vec<SeatSearch> {
 pub fn WebSearchForm(seats: Memo<Vec<SeatSearch>>, on: RwSignal<Vec<String>>) -> impl IntoView {
     let summary = move || match chosen(&seats.get(), &on.get()).len() {
         0 => "Web search (optional): let a seat's provider search the web".to_string(),
-        n => format!("Web search: on for {n} seat(s)"),
+        n => format!(
+            "Web search: on for {}",
+            crate::engine::reading::count(n, "seat")
+        ),
     };
     let rows = move || {
         let list = seats.get();

@@ -74,7 +74,7 @@ test('a council of three answers, reviews blind, and says whether deliberating c
     return points;
   });
   const ranking = page.locator('.council-ranking');
-  assert.match(await ranking.locator('h3').textContent(), /Borda count over 3 ballot\(s\)/);
+  assert.match(await ranking.locator('h3').textContent(), /Borda count over 3 ballots/);
   const standings = await ranking.locator('.council-standings tbody tr').evaluateAll(rows =>
     rows.map(r => [r.querySelector('th').textContent, Number(r.querySelectorAll('td')[1].textContent)]));
   assert.equal(standings.length, 3);
@@ -90,7 +90,7 @@ test('a council of three answers, reviews blind, and says whether deliberating c
   const verdict = page.locator('.council-panel .council-worth');
   assert.match(await verdict.textContent(), /The final answer confirmed the vote\./);
   assert.match(await verdict.textContent(), /adds the dissent's condition on cover/);
-  assert.match(await verdict.locator('.council-spend').textContent(), /First answers\s*3 call\(s\).*Deliberation on top\s*5 call\(s\)/s);
+  assert.match(await verdict.locator('.council-spend').textContent(), /First answers\s*3 calls.*Deliberation on top\s*5 calls/s);
 
   await axeAudit(page, 'council');
   await mkdir(SHOTS, { recursive: true });
@@ -104,10 +104,12 @@ test('a council of three answers, reviews blind, and says whether deliberating c
   // The Markdown export carries the ballots, the ranking, the vote and the verdict.
   const md = await download(page, '#export-md');
   assert.match(md, /Council ranking/);
-  assert.match(md, /Borda over 3 ballot\(s\)/);
+  assert.match(md, /Borda over 3 ballots/);
   assert.match(md, /Vote of the first answers.*majority \(2 of 3\)/s);
   assert.match(md, /Was the debate worth it\?.*confirmed the vote/s);
   assert.match(md, /Minority report/);
+  // Each ballot names its reviewer, so a reason is not read as the ranked member's own.
+  assert.match(md, /\*\*Ballot of Member 1\*\*.*\*\*Ballot of Skeptic\*\*.*\*\*Ballot of Member 3\*\*/s);
 
   // A reload shows the same from the stored log.
   await page.reload();
@@ -132,4 +134,20 @@ test('a chair that fails leaves the answers and the ranking standing, and says w
   assert.match(await failed.textContent(), /answers and their ranking stand/);
   assert.equal(await page.locator('.council-ranking').count(), 1);
   assert.match(await page.locator('.council-panel .council-worth').textContent(), /could not be compared with the vote.*The chair gave no final answer/s);
+});
+
+test('a ballot that cannot be read says why on screen, under its call, and is not counted', async () => {
+  const script = JSON.parse(await readFile(join(ROOT, 'tests/scripts/e2e-council.json'), 'utf8'));
+  const review = script.answers.find(a => a.path === 'review/' && a.seat === 'member-3');
+  // Two answers ranked A: the repair is asked and answers the same, so the ballot stays unread.
+  review.text = JSON.stringify({ ranking: [{ label: 'A', reason: 'First.' }, { label: 'A', reason: 'Again.' }, { label: 'B', reason: 'Last.' }] });
+  await w.standin.setScript(script);
+  const { page } = await openApp(w.browser, w.site.url);
+  await startCouncil(page, 'Should a small software company move to a four-day week?');
+  await page.locator('.badge.done').waitFor({ timeout: 90_000 });
+  const unread = page.locator('.analysis-call summary .analysis-unread');
+  await unread.first().waitFor();
+  assert.match(await unread.first().textContent(), /not read: .*A is ranked twice/);
+  assert.match(await page.locator('.council-unread').textContent(), /Not counted \(no readable ballot\): Member 3/);
+  assert.match(await page.locator('.council-ranking h3').textContent(), /Borda count over 2 ballots/);
 });

@@ -42,7 +42,7 @@ test('a crux room opens and closes, and its crux card reads on screen', async ()
   assert.ok(turns.some(t => t.speaker === 'The Actuary' && t.label === 'Reply to The Founder'));
 
   // The deck holds one card, readable on its own.
-  assert.equal(await page.locator('#crux-count').textContent(), '1 crux card(s)');
+  assert.equal(await page.locator('#crux-count').textContent(), '1 crux card');
   const card = page.locator('.crux-deck .crux-card');
   assert.equal(await card.count(), 1);
   assert.equal(await card.getAttribute('data-kind'), 'factual');

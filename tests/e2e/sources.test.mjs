@@ -145,8 +145,8 @@ test('a debate over a PDF and pasted text shows each quote verified or not found
   assert.ok(b.length >= 3 && b.every((m) => m.endsWith('not-found')), shown.join('\n'));
   const counts = await page.locator('.quote-counts li').allTextContents();
   assert.deepEqual(counts, [
-    `Position A: ${a.length} quote(s), ${a.length} verified, 0 not found`,
-    `Position B: ${b.length} quote(s), 0 verified, ${b.length} not found`,
+    `Position A: ${a.length} quotes, ${a.length} verified, 0 not found`,
+    `Position B: ${b.length} quotes, 0 verified, ${b.length} not found`,
   ]);
   assert.match(await page.locator('.turn.seat-position-b details.quotes').first().textContent(), /Not found in any source/);
   // Position B wrote its quote's tag with a status of its own: it is checked afresh, and
@@ -316,7 +316,7 @@ test('a forecast over a PDF and pasted text counts each role’s quotes, verifie
   // Each of the optimist's three rounds made one verified quote and one not found; the
   // panel shows its words between quotation marks, never the tags.
   const counts = await page.locator('.sources-line .quote-counts li[data-seat="optimist"]').textContent();
-  assert.match(counts, /: 6 quote\(s\), 3 verified, 3 not found/);
+  assert.match(counts, /: 6 quotes, 3 verified, 3 not found/);
   assert.deepEqual(await page.locator('.sources-line .source-list li').allTextContents(), ['S1 · Stockholm congestion report', 'S2 · Residents survey']);
   const panel = (await page.locator('.fc-text').allTextContents()).join('\n');
   assert.match(panel, /“the cut held after the trial ended”/);

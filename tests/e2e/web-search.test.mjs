@@ -48,7 +48,7 @@ test('a seat that searches shows the pages cited, which become sources the other
   // Its first turn lists the two web pages (never the hostile address), as links that open
   // apart from Agora, with the words the provider returned.
   const cited = page.locator('.turn.seat-position-a .web-cited').first();
-  assert.match(await cited.locator('summary').textContent(), /Searched the web · 2 page\(s\) cited/);
+  assert.match(await cited.locator('summary').textContent(), /Searched the web · 2 pages cited/);
   await cited.locator('summary').click();
   const links = cited.locator('a');
   assert.deepEqual(await links.evaluateAll((as) => as.map((a) => [a.getAttribute('href'), a.rel, a.target])), [

@@ -194,7 +194,7 @@ test('the live widget takes sources and a seat that searches the web, and checks
   // Position A searched: its turn lists the page, and its quote of the page verifies (the
   // page is a source from then on); the invented quote is not found anywhere.
   const a = live.locator('.turn.seat-position-a').first();
-  assert.match(await a.locator('.web-cited summary').textContent(), /1 page\(s\) cited/);
+  assert.match(await a.locator('.web-cited summary').textContent(), /1 page cited/);
   assert.deepEqual(await a.locator('q.src-quote').evaluateAll((qs) => qs.map((q) => q.dataset.status)), ['verified', 'verified', 'not-found']);
   assert.equal(await live.locator('.turn.seat-position-b .web-cited').count(), 0, 'position B did not search');
   const searched = (await w.standin.log()).filter((r) => r.search).length;

@@ -355,8 +355,8 @@ impl DebateCtx {
             let unused = self.state.borrow().replay.unused();
             if !unused.is_empty() {
                 self.state.borrow_mut().warnings.push(format!(
-                    "This replay did not use {} recorded item(s): {}. The debate took another path than the one recorded.",
-                    unused.len(),
+                    "This replay did not use {}: {}. The debate took another path than the one recorded.",
+                    crate::engine::reading::count(unused.len(), "recorded item"),
                     unused.join(", ")
                 ));
             }

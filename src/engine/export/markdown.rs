@@ -64,7 +64,7 @@ pub fn to_markdown(events: &[Event]) -> String {
             }
             Item::Note(text) => md.push_str(&format!("{}\n\n", quote(&text))),
             Item::Finding { label, summary, .. } => {
-                md.push_str(&format!("> **{}**: {summary}\n\n", one_line(label)))
+                md.push_str(&format!("> **{}**: {summary}\n\n", one_line(&label)))
             }
         }
     }
@@ -144,7 +144,7 @@ fn left_out(view: &LogView) -> bool {
 pub(super) fn sources_section(view: &LogView) -> String {
     if left_out(view) {
         let n = view.config.as_ref().map_or(0, |c| c.sources_left_out);
-        return format!("## Sources\n\nThis copy of the debate left its {n} source document(s) out; its quotes were not checked.\n\n");
+        return format!("## Sources\n\nThis copy of the debate left its {} out; its quotes were not checked.\n\n", crate::engine::reading::count(n as usize, "source document"));
     }
     if view.sources.is_empty() {
         return String::new();

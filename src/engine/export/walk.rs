@@ -2,8 +2,9 @@
 //! message files, Argdown): the debate as the screen shows it (`engine::log_view`), in
 //! words, so a transcript and the screen never disagree on what was said in which order.
 
+use super::super::config::DebateConfig;
 use super::super::event::{CallKey, Event, EventKind, FinishReason, Purpose, Usage};
-use super::super::finding::Finding;
+use super::super::finding::{CouncilFinding, Finding, FindingBody};
 use super::super::log_view::{BlockKind, LogView, NoteKind, TurnStatus};
 use super::super::reading;
 use super::super::sources::quotes::Checked;
@@ -39,7 +40,8 @@ pub(super) enum Item<'a> {
     /// inputs, errors, skipped calls.
     Note(String),
     Finding {
-        label: &'static str,
+        /// What it is ("Score", "Ballot of Member 2").
+        label: String,
         summary: String,
         /// The turn it concerns (a fact check), if any.
         about: Option<&'a CallKey>,
@@ -95,10 +97,10 @@ pub(super) fn walk<'a>(view: &'a LogView, events: &'a [Event]) -> Vec<Item<'a>> 
                 }
                 // A judgement or a cut is exported even when its turn never finished.
                 for f in t.cut_by.iter().chain(&t.judged) {
-                    items.push(finding(f));
+                    items.push(finding(config, f));
                 }
             }
-            BlockKind::Finding(f) => items.push(finding(f)),
+            BlockKind::Finding(f) => items.push(finding(config, f)),
             BlockKind::Note { text, kind, .. } => match kind {
                 NoteKind::Input => items.push(Item::Note(text.clone())),
                 NoteKind::Skipped | NoteKind::Error => items.push(Item::Note(one_line(text))),
@@ -112,7 +114,7 @@ pub(super) fn walk<'a>(view: &'a LogView, events: &'a [Event]) -> Vec<Item<'a>> 
     for e in events {
         if let EventKind::Resolved(r) = &e.kind {
             items.push(Item::Finding {
-                label: "Resolved",
+                label: "Resolved".into(),
                 summary: one_line(&super::super::formats::forecast::ledger::describe(
                     events, r,
                 )),
@@ -123,9 +125,17 @@ pub(super) fn walk<'a>(view: &'a LogView, events: &'a [Event]) -> Vec<Item<'a>> 
     items
 }
 
-fn finding(f: &Finding) -> Item<'_> {
+fn finding<'a>(config: &DebateConfig, f: &'a Finding) -> Item<'a> {
+    // A ballot is its reviewer's: named, so two reviewers' ballots are told apart and a
+    // reason is not read as the ranked member's own.
+    let label = match &f.body {
+        FindingBody::Council(c) if matches!(**c, CouncilFinding::Ballot(_)) => {
+            format!("Ballot of {}", reading::seat_name(config, &f.seat))
+        }
+        body => body.label().to_string(),
+    };
     Item::Finding {
-        label: f.body.label(),
+        label,
         summary: one_line(&f.body.summary()),
         about: f.about.as_ref(),
     }

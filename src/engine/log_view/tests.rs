@@ -488,7 +488,7 @@ fn quotes_are_checked_against_the_sources_and_evidence_and_survive_export_and_im
     let md = to_markdown(&slim);
     assert!(md.contains("- Quote not checked (this copy of the debate left its sources out): “the charge cut traffic across the cordon”"), "{md}");
     assert!(md.contains("- Quote verified in E1 ¶1"));
-    assert!(md.contains("left its 1 source document(s) out"));
+    assert!(md.contains("left its 1 source document out"));
     assert!(!md.contains("Quote not found"));
 
     // The export carries the sources, and the imported debate checks its quotes the same.

@@ -182,8 +182,8 @@ pub fn SourcesLine() -> impl IntoView {
                         let missing = if left_out(d) { "not checked here" } else { "not found" };
                         view! {
                             <li data-seat=c.seat.clone()>{format!(
-                                "{}: {} quote(s), {} verified, {} {missing}",
-                                c.speaker, c.made, c.verified, c.not_found()
+                                "{}: {}, {} verified, {} {missing}",
+                                c.speaker, crate::engine::reading::count(c.made as usize, "quote"), c.verified, c.not_found()
                             )}</li>
                         }
                     })

@@ -7,7 +7,7 @@ use leptos::task::spawn_local;
 
 use crate::engine::cost::dollars;
 use crate::engine::event::{FinishReason, Input};
-use crate::engine::finding::Finding;
+use crate::engine::finding::{Finding, FindingBody};
 use crate::engine::reading;
 use crate::ui::fork::fork_button;
 use crate::ui::formats::{views_for, FormatViews, TurnCtx};
@@ -164,6 +164,12 @@ pub(super) fn block_view(block: Block) -> AnyView {
                     <span class="call-label">{label}</span>
                     " · "{speaker}
                     {move || status_line(view.status.get()).map(|(_, t)| format!(" · {t}"))}
+                    // Why its answer could not be read, as the exports say it, without opening
+                    // the call.
+                    {move || view.judged.get().and_then(|f| match f.body {
+                        FindingBody::Unscored { reason, .. } => Some(view! { <span class="analysis-unread">" · not read: "{reason}</span> }),
+                        _ => None,
+                    })}
                 </summary>
                 <pre>{move || view.text.get()}</pre>
                 {move || view.error.get().map(|e| view! { <p class="turn-status error">{e}</p> })}

@@ -51,7 +51,7 @@ pub fn WebLinks(view: TurnView) -> impl IntoView {
         let cited = (n > 0).then(|| {
             view! {
                 <details class="web-cited">
-                    <summary>{format!("Searched the web · {n} page(s) cited")}</summary>
+                    <summary>{format!("Searched the web · {} cited", crate::engine::reading::count(n, "page"))}</summary>
                     <ul>{items}</ul>
                 </details>
             }

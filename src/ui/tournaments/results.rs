@@ -125,7 +125,7 @@ fn position_bias(t: &Tournament, s: &Standings) -> AnyView {
         .collect();
     view! {
         <p id="side-order">
-            {format!("The side that spoke first won {} of the debates a side won.", share(s.first_side_wins, s.decided))}
+            {format!("Of the debates a side won, the side that spoke first won {}.", share(s.first_side_wins, s.decided))}
             " "
             {format!("The side a judge read first (as A) got {} of the votes for a side.", share(s.shown_first_wins, s.decided_votes))}
         </p>

@@ -142,15 +142,22 @@ impl Classic<'_> {
                 .max(FLOOR);
             let said_by = |who: &str| {
                 let left_out = both[..dropped].iter().filter(|(w, _)| *w == who).count();
-                let note = (left_out > 0)
-                    .then(|| format!("[{left_out} earlier turn(s) left out for length]"));
+                let note = (left_out > 0).then(|| {
+                    format!(
+                        "[{} left out for length]",
+                        crate::engine::reading::count(left_out, "earlier turn")
+                    )
+                });
                 let overran = self
                     .overran
                     .iter()
                     .filter(|(i, s)| *i >= from && s == who)
                     .count();
                 let overran = (overran > 0).then(|| {
-                    format!("[The moderator noted {overran} turn(s) over the length limit]")
+                    format!(
+                        "[The moderator noted {} over the length limit]",
+                        crate::engine::reading::count(overran, "turn")
+                    )
                 });
                 note.into_iter()
                     .chain(overran)

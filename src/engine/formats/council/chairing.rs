@@ -60,8 +60,9 @@ impl Council<'_> {
             .zip(&ordered)
             .map(|(t, (i, _, points))| {
                 format!(
-                    "Ranked {} ({points} point(s)):\n\"\"\"\n{t}\n\"\"\"",
-                    place(*i)
+                    "Ranked {} ({}):\n\"\"\"\n{t}\n\"\"\"",
+                    place(*i),
+                    crate::engine::reading::count(*points as usize, "point")
                 )
             })
             .collect::<Vec<_>>()

@@ -153,7 +153,11 @@ impl Spend {
             Some(d) => crate::engine::cost::dollars(d),
             None => "no price set".into(),
         };
-        format!("{} call(s), {} tokens, {money}", self.calls, self.tokens)
+        format!(
+            "{}, {} tokens, {money}",
+            crate::engine::reading::count(self.calls as usize, "call"),
+            self.tokens
+        )
     }
 }
 
@@ -190,7 +194,10 @@ impl CouncilFinding {
                     .map(|(i, st)| format!("{}. {} {} pt", i + 1, st.name, st.points))
                     .collect::<Vec<_>>()
                     .join(", ");
-                s += &format!(" (Borda over {} ballot(s))", r.ballots);
+                s += &format!(
+                    " (Borda over {})",
+                    crate::engine::reading::count(r.ballots as usize, "ballot")
+                );
                 for t in &r.ties {
                     s += &format!("; {t}");
                 }
@@ -244,6 +251,29 @@ impl CouncilFinding {
     }
 }
 
+/// How finely one ballot of `answers` answers can show a reviewer's position bias (a rank
+/// correlation moves in steps of 12 / (n(n² − 1))), for the leanings table's hint: one ballot
+/// says little, so it is read across reviewers. `None` where a ballot ranks nothing.
+pub fn bias_steps(answers: usize) -> Option<String> {
+    let across = "read it across reviewers";
+    match answers {
+        0 | 1 => None,
+        2 => Some(format!(
+            "One ballot of two answers can only give +1 or −1: {across}."
+        )),
+        3 => Some(format!(
+            "One ballot of three answers can only give ±0.5 or ±1: {across}."
+        )),
+        n => {
+            let step = 12.0 / (n * (n * n - 1)) as f64;
+            Some(format!(
+                "One ballot of {n} answers moves it in steps of {}: {across}.",
+                decimal(step, if step >= 0.1 { 1 } else { 2 })
+            ))
+        }
+    }
+}
+
 /// A share of a ballot as shown to people ("+0.50").
 pub fn signed(x: f64) -> String {
     let s = decimal(x.abs(), 2);
@@ -265,4 +295,23 @@ pub fn ordinal(n: u32) -> String {
         _ => "th",
     };
     format!("{n}{suffix}")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::bias_steps;
+
+    /// A rank correlation over n answers moves in steps of 12 / (n(n² − 1)): 2 for two
+    /// answers (only ±1), 0.5 for three, 0.2 for four, 0.1 for five.
+    #[test]
+    fn the_bias_hint_fits_the_council_size() {
+        assert_eq!(bias_steps(1), None);
+        assert!(bias_steps(2).unwrap().contains("only give +1 or −1"));
+        assert!(bias_steps(3).unwrap().contains("±0.5 or ±1"));
+        assert!(bias_steps(4)
+            .unwrap()
+            .contains("of 4 answers moves it in steps of 0.2"));
+        assert!(bias_steps(5).unwrap().contains("steps of 0.1"));
+        assert!(bias_steps(8).unwrap().contains("steps of 0.02"));
+    }
 }

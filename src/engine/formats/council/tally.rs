@@ -73,8 +73,11 @@ pub fn borda(
                 "seat order, as nothing else separated them".to_string()
             };
             format!(
-                "{} and {} tied on {} point(s); {} placed higher by {by}",
-                a.name, b.name, a.points, a.name
+                "{} and {} tied on {}; {} placed higher by {by}",
+                a.name,
+                b.name,
+                crate::engine::reading::count(a.points as usize, "point"),
+                a.name
             )
         })
         .collect();
@@ -228,7 +231,7 @@ mod tests {
         assert_eq!(got, [("m2", 4), ("m1", 4), ("m3", 3), ("m4", 1)]);
         assert_eq!(
             ties,
-            ["Member 2 and Member 1 tied on 4 point(s); Member 2 placed higher by more first places (2 to 1)"]
+            ["Member 2 and Member 1 tied on 4 points; Member 2 placed higher by more first places (2 to 1)"]
         );
 
         // Same points and first places: fewer last places decides.

@@ -225,6 +225,32 @@ fn ballots_stand_in_seating_order_whichever_review_comes_back_first() {
         })
         .collect();
     assert_eq!(reviewers, ["member-1", "member-2", "member-3"]);
+    // The Markdown export names each ballot's reviewer, in the same order: a reason in it is
+    // not read as the ranked member's own.
+    let md = crate::engine::export::to_markdown(&run.events);
+    let names: Vec<String> = run
+        .events
+        .iter()
+        .find_map(|e| match &e.kind {
+            EventKind::DebateStarted { config, .. } => Some(
+                config
+                    .seats
+                    .iter()
+                    .filter(|s| s.id.starts_with("member-"))
+                    .map(|s| s.name.clone())
+                    .collect(),
+            ),
+            _ => None,
+        })
+        .unwrap();
+    let at: Vec<usize> = names
+        .iter()
+        .map(|n| {
+            md.find(&format!("**Ballot of {n}**"))
+                .unwrap_or_else(|| panic!("{n}'s ballot is not named:\n{md}"))
+        })
+        .collect();
+    assert!(at.windows(2).all(|w| w[0] < w[1]), "{names:?} at {at:?}");
 }
 
 #[test]

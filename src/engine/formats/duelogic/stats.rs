@@ -114,9 +114,11 @@ impl Stats {
                     .average_adherence()
                     .map_or("not scored".to_string(), |a| format!("{a}/100"));
                 format!(
-                    "- {name} ({framework}): average adherence {adherence}; steel-manned in {} of {} responses; admitted blind spots in {} of {}; {} interjection(s); interrupted others {} time(s), was interrupted {} time(s).",
+                    "- {name} ({framework}): average adherence {adherence}; steel-manned in {} of {} responses; admitted blind spots in {} of {}; {}; interrupted others {}, was interrupted {}.",
                     c.steel_manned, c.evaluations, c.self_critiqued, c.evaluations,
-                    c.interjections, c.interrupted_others, c.was_interrupted
+                    crate::engine::reading::count(c.interjections as usize, "interjection"),
+                    crate::engine::reading::count(c.interrupted_others as usize, "time"),
+                    crate::engine::reading::count(c.was_interrupted as usize, "time")
                 )
             })
             .collect::<Vec<_>>()

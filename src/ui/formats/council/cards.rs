@@ -6,7 +6,7 @@ use leptos::prelude::*;
 
 use crate::engine::cost::decimal;
 use crate::engine::formats::council::findings::{
-    ordinal, signed, Ballot, Ranking, Verdict, Vote, Worth,
+    bias_steps, ordinal, signed, Ballot, Ranking, Verdict, Vote, Worth,
 };
 use crate::engine::formats::council::label;
 use crate::ui::state::DebateView;
@@ -59,6 +59,7 @@ pub fn RankingCard(ranking: Ranking) -> impl IntoView {
     let biases = ranking.biases.clone();
     let rhos: Vec<f64> = biases.iter().filter_map(|b| b.position_bias).collect();
     let mean_rho = (!rhos.is_empty()).then(|| rhos.iter().sum::<f64>() / rhos.len() as f64);
+    let bias_hint = bias_steps(ranking.standings.len()).map(|s| format!(" {s}"));
     let of = if ranking.round == 2 {
         "revised answers"
     } else {
@@ -66,7 +67,7 @@ pub fn RankingCard(ranking: Ranking) -> impl IntoView {
     };
     view! {
         <section class="council-ranking" aria-label="Council ranking">
-            <h3>{format!("Ranking of the {of}: Borda count over {} ballot(s)", ranking.ballots)}</h3>
+            <h3>{format!("Ranking of the {of}: Borda count over {}", crate::engine::reading::count(ranking.ballots as usize, "ballot"))}</h3>
             <div class="table-scroll" tabindex="0" role="region" aria-label="Ranking">
             <table class="council-standings">
                 <thead><tr><th scope="col">"Place"</th><th scope="col">"Answer of"</th><th scope="col">"Points"</th><th scope="col">"First places"</th></tr></thead>
@@ -113,11 +114,12 @@ pub fn RankingCard(ranking: Ranking) -> impl IntoView {
             </table>
             </div>
             <p class="hint">
-                "Self-preference above 0: it ranked its own answer (shown unmarked) higher than the others did (1 is first against last). Position bias: the rank correlation between the order answers were shown in and the order it ranked them; near 1, the first shown came out best. One ballot of three answers can only give ±0.5 or ±1: read it across reviewers."
+                "Self-preference above 0: it ranked its own answer (shown unmarked) higher than the others did (1 is first against last). Position bias: the rank correlation between the order answers were shown in and the order it ranked them; near 1, the first shown came out best."
+                {bias_hint}
                 {mean_rho.map(|r| format!(" Across reviewers: {}.", signed(r)))}
                 {(ranking.ballots > 0).then(|| format!(
-                    " The answer shown first was ranked best in {} of {} ballot(s).",
-                    ranking.shown_first_best, ranking.ballots
+                    " The answer shown first was ranked best in {} of {}.",
+                    ranking.shown_first_best, crate::engine::reading::count(ranking.ballots as usize, "ballot")
                 ))}
             </p>
         </section>

@@ -374,7 +374,7 @@ fn DisagreementMap() -> impl IntoView {
         Some(view! {
             <section class="crux-map">
                 <h3>"Disagreement map"</h3>
-                <img src=src alt=format!("{} disagreement(s) between the personas", edges.len())/>
+                <img src=src alt=format!("{} between the personas", crate::engine::reading::count(edges.len(), "disagreement"))/>
                 <ul class="edges">{lines}</ul>
             </section>
         })
@@ -449,8 +449,11 @@ pub fn CruxPanels() -> impl IntoView {
                         .to_string()
                 }
                 (0, 0) => "No crux cards yet: a card comes out of each crux room.".to_string(),
-                (c, 0) => format!("{c} crux card(s)"),
-                (c, m) => format!("{c} crux card(s), {m} not extracted"),
+                (c, 0) => crate::engine::reading::count(c, "crux card"),
+                (c, m) => format!(
+                    "{}, {m} not extracted",
+                    crate::engine::reading::count(c, "crux card")
+                ),
             }
         })
     };

@@ -126,7 +126,10 @@ fn list_at(v: &Value, path: &str, min: usize) -> Result<(), String> {
         .as_array()
         .ok_or_else(|| format!("`{path}` must be a list of texts"))?;
     if items.len() < min {
-        return Err(format!("`{path}` needs at least {min} item(s)"));
+        return Err(format!(
+            "`{path}` needs at least {}",
+            crate::engine::reading::count(min, "item")
+        ));
     }
     if items.len() > MAX_ITEMS {
         return Err(format!("`{path}` has too many items ({MAX_ITEMS} at most)"));
@@ -263,7 +266,7 @@ mod tests {
         );
         assert_eq!(
             broken(&|v| v["flip_conditions"] = serde_json::json!([])),
-            "`flip_conditions` needs at least 1 item(s)"
+            "`flip_conditions` needs at least 1 item"
         );
         assert_eq!(
             broken(&|v| v["voice"]["examples"] = serde_json::json!(["ok", 3])),

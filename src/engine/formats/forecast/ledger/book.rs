@@ -131,7 +131,8 @@ impl Book {
         let mean =
             |k: fn(&(f64, f64, Option<f64>)) -> f64| triples.iter().map(k).sum::<f64>() / n as f64;
         Some(format!(
-            "Did debating help? The final blend beat the opening consensus (the roles before any rebuttal) in {better} of {n} resolved forecast(s); mean Brier {} at the opening, {} after the debate (lower is better). The blend also carries the judge's synthesis; the roles' own consensus after the debate beat their opening in {roles_better} of {n}.",
+            "Did debating help? The final blend beat the opening consensus (the roles before any rebuttal) in {better} of {}; mean Brier {} at the opening, {} after the debate (lower is better). The blend also carries the judge's synthesis; the roles' own consensus after the debate beat their opening in {roles_better} of {n}.",
+            crate::engine::reading::count(n, "resolved forecast"),
             brier(mean(|p| p.0)),
             brier(mean(|p| p.1))
         ))
