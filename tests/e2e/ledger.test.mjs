@@ -85,7 +85,7 @@ test('a resolved forecast is scored, kept, corrected and listed in the ledger', 
     `−${(-Math.log(0.34)).toFixed(3)}opening −${(-Math.log(0.4)).toFixed(3)}`]);
   // Debating made this forecast worse: the opening consensus gave Fails 40%, the blend 34%.
   assert.match(await page.locator('#ledger-opening').textContent(),
-    new RegExp(`beat the opening consensus .* in 0 of 1 resolved forecast\\(s\\); mean Brier ${brier(OPENING, 1).toFixed(3)} at the opening, ${brier(FINAL, 1).toFixed(3)} after`));
+    new RegExp(`beat the opening consensus .* in 0 of 1 resolved forecast; mean Brier ${brier(OPENING, 1).toFixed(3)} at the opening, ${brier(FINAL, 1).toFixed(3)} after`));
   assert.ok((await page.locator('#ledger-models tbody th').allTextContents()).includes('Opening consensus (before rebuttals)'));
   const models = await page.locator('#ledger-models tbody th').allTextContents();
   assert.ok(models.includes('standin') && models.includes('Final blend'), models.join());
