@@ -211,3 +211,15 @@ export async function axeAudit(page, screen) {
   await page.setViewportSize(size);
   return found;
 }
+
+/** Waits until a tournament's leaderboard counts `debates` judged debates and `verdicts`
+ * verdicts, its intervals worked out (the page counts again a moment after the events, so
+ * a leaderboard read once may be the count before the last verdict), and returns its rows'
+ * cells. */
+export async function settledLeaderboard(page, debates, verdicts) {
+  const line = `Counted from ${debates} judged debate${debates === 1 ? '' : 's'} and ${verdicts} verdict${verdicts === 1 ? '' : 's'}.`;
+  await page.waitForFunction(line => document.querySelector('#counted')?.textContent === line
+    && !/being worked out/.test(document.querySelector('#leaderboard')?.textContent ?? 'being worked out'), line, { timeout: 30_000 });
+  return page.locator('#leaderboard tbody tr').evaluateAll(rows =>
+    rows.map(r => [...r.querySelectorAll('th, td')].map(c => c.textContent.trim())));
+}

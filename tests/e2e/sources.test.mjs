@@ -6,7 +6,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFile } from 'node:fs/promises';
 import { createHash } from 'node:crypto';
-import { world, openApp, addConnection } from './harness.mjs';
+import { world, openApp, addConnection, settledLeaderboard } from './harness.mjs';
 import { setUpTransitForecast } from './transit-forecast.mjs';
 
 const w = world('e2e-sources.json');
@@ -227,13 +227,8 @@ test('a tournament over a source: judges who have not seen it weigh the checked 
 
   // Each model's quotes over its two debates (one on each side): the first side's seat
   // quotes the sources word for word, the second's quotes words they do not have.
-  await page.waitForFunction(() => {
-    const rows = [...document.querySelectorAll('#leaderboard tbody tr')];
-    return rows.length === 2 && !/being worked out/.test(document.querySelector('#leaderboard').textContent)
-      && rows.every((r) => r.children[4].textContent.split('–').map(Number).reduce((a, b) => a + b) === 2);
-  });
-  const rows = await page.locator('#leaderboard tbody tr').evaluateAll((trs) =>
-    trs.map((tr) => [...tr.querySelectorAll('th, td')].map((c) => c.textContent.trim())));
+  const rows = await settledLeaderboard(page, 2, 2);
+  assert.equal(rows.length, 2, JSON.stringify(rows));
   const head = await page.locator('#leaderboard thead th').allTextContents();
   const q = head.findIndex((h) => h.trim() === 'Quotes');
   assert.ok(q > 0, head.join('|'));

@@ -7,7 +7,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { world, openApp, addConnection, ROOT, fullScreenshot, axeAudit } from './harness.mjs';
+import { world, openApp, addConnection, ROOT, fullScreenshot, axeAudit, settledLeaderboard } from './harness.mjs';
 
 const w = world('e2e-tournament.json');
 const SHOTS = join(ROOT, 'tests/e2e/artifacts');
@@ -80,14 +80,10 @@ test('a tournament runs, stops, runs on, ranks the models and exports every deba
   await page.waitForFunction(() => document.querySelector('#tournament-state')?.textContent === 'Finished', null, { timeout: 120_000 });
   assert.match(await page.locator('#tournament-line').textContent(), /12 of 12 debates, 24 of 24 verdicts/);
 
-  // The leaderboard (counted again a moment after the last event, its intervals worked out
-  // in slices): three models, each argued 8 debates; wins and losses add up.
-  await page.waitForFunction(() => {
-    const rows = [...document.querySelectorAll('#leaderboard tbody tr')];
-    return rows.length === 3 && !/being worked out/.test(document.querySelector('#leaderboard').textContent)
-      && rows.every(r => r.children[4].textContent.split('–').map(Number).reduce((a, b) => a + b) === 8);
-  });
-  const board = await cells(page, '#leaderboard tbody tr');
+  // The leaderboard, once it counts every debate and verdict (it is counted again a moment
+  // after the last event, its intervals worked out in slices): three models, each argued 8
+  // debates; wins and losses add up.
+  const board = await settledLeaderboard(page, 12, 24);
   assert.equal(board.length, 3, JSON.stringify(board));
   let wins = 0, losses = 0;
   for (const [rank, model, points, interval, wlt] of board) {
@@ -145,7 +141,7 @@ test('a tournament runs, stops, runs on, ranks the models and exports every deba
   await page.waitForSelector('#leaderboard');
   await page.reload();
   await page.waitForFunction(() => document.querySelector('#tournament-state')?.textContent === 'Finished');
-  assert.deepEqual((await cells(page, '#leaderboard tbody tr')).map(r => r.slice(1, 5)), board.map(r => r.slice(1, 5)));
+  assert.deepEqual((await settledLeaderboard(page, 12, 24)).map(r => r.slice(1, 5)), board.map(r => r.slice(1, 5)));
   // Listed with how far it got.
   await page.getByRole('link', { name: 'Tournaments' }).click();
   await page.waitForSelector('#tournament-list');

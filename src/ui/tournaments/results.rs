@@ -10,6 +10,7 @@ use leptos::task::spawn_local;
 use super::super::table::{data_table, Cell, Column};
 use crate::engine::clock::Clock;
 use crate::engine::cost::{decimal, dollars};
+use crate::engine::reading::count;
 use crate::engine::tournament::progress::{Spend, Tournament};
 use crate::engine::tournament::rating::{Bootstrap, Game, Rating};
 use crate::engine::tournament::spec::short_names;
@@ -89,7 +90,16 @@ fn leaderboard(t: &Tournament, s: &Standings, rating: bool) -> AnyView {
         columns.push(Column("Quotes", true));
     }
     let table = data_table("leaderboard", "Leaderboard", "", None, columns, rows);
+    // What this count holds: the page counts again a moment after the events, so a person
+    // (and a test) can tell a count that is not up to date yet.
+    let verdicts: u32 = s.judges.iter().map(|j| j.votes).sum();
+    let counted = format!(
+        "Counted from {} and {}.",
+        count(s.judged as usize, "judged debate"),
+        count(verdicts as usize, "verdict")
+    );
     view! {
+        <p id="counted">{counted}</p>
         <p class="hint">"Strength on an Elo-like scale (1000 is the field's middle; 400 points are 10-to-1 odds), from every judged debate. The interval is where 95% of 1,000 resamplings of the debates put it: overlapping intervals mean the order is not settled. A win \"by side order\" is one where the same side won both legs of a pairing on a motion: the side, not the model, decided it."</p>
         {table}
     }
