@@ -5,7 +5,7 @@ use serde::Deserialize;
 use serde_json::{json, Value};
 
 use super::request_parts::{split_system, Effort};
-use super::stream_state::{count, lenient, StreamState};
+use super::stream_state::{lenient, tokens, StreamState};
 use super::web_search;
 use crate::engine::event::{FinishReason, Usage};
 use crate::engine::model::{ChatRequest, ErrorKind, ModelError};
@@ -113,8 +113,8 @@ pub fn accept(state: &mut StreamState, event: &str, data: &str) -> Result<String
         "message_start" => {
             let u = v.message.and_then(|m| m.usage).unwrap_or_default();
             state.usage = Some(Usage {
-                input_tokens: count(u.input_tokens),
-                output_tokens: count(u.output_tokens),
+                input_tokens: tokens(u.input_tokens),
+                output_tokens: tokens(u.output_tokens),
                 estimated: false,
             });
         }
@@ -166,13 +166,13 @@ pub fn accept(state: &mut StreamState, event: &str, data: &str) -> Result<String
             let usage = v.usage.unwrap_or_default();
             if let Some(out) = usage.output_tokens {
                 let u = state.usage.get_or_insert(Usage::default());
-                u.output_tokens = count(Some(out));
+                u.output_tokens = tokens(Some(out));
             }
             // The final count is cumulative: with a web search it also counts the results
             // the model read, which `message_start` could not know.
             if let Some(input) = usage.input_tokens {
                 let u = state.usage.get_or_insert(Usage::default());
-                u.input_tokens = u.input_tokens.max(count(Some(input)));
+                u.input_tokens = u.input_tokens.max(tokens(Some(input)));
             }
         }
         "message_stop" => state.done = true,

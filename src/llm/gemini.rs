@@ -6,7 +6,7 @@ use serde::Deserialize;
 use serde_json::{json, Value};
 
 use super::request_parts::{split_system, Effort};
-use super::stream_state::{count, lenient, lenient_list, StreamState};
+use super::stream_state::{lenient, lenient_list, tokens, StreamState};
 use crate::engine::event::{FinishReason, Usage};
 use crate::engine::model::{ChatRequest, ErrorKind, ModelError};
 
@@ -119,10 +119,10 @@ pub fn accept(state: &mut StreamState, data: &str) -> Result<String, ModelError>
     }
     if let Some(u) = chunk.usage_metadata {
         state.usage = Some(Usage {
-            input_tokens: count(u.prompt_token_count),
+            input_tokens: tokens(u.prompt_token_count),
             // Thoughts are billed as output beside the answer.
-            output_tokens: count(u.candidates_token_count)
-                .saturating_add(count(u.thoughts_token_count)),
+            output_tokens: tokens(u.candidates_token_count)
+                .saturating_add(tokens(u.thoughts_token_count)),
             estimated: false,
         });
     }

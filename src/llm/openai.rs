@@ -6,7 +6,7 @@ use serde_json::{json, Value};
 
 use super::redact::{clip, redact_error};
 use super::request_parts::Effort;
-use super::stream_state::{count, error_text, lenient, lenient_list, StreamState};
+use super::stream_state::{error_text, lenient, lenient_list, tokens, StreamState};
 use crate::engine::event::{FinishReason, Usage};
 use crate::engine::model::{kind_for_status, ChatRequest, ErrorKind, ModelError};
 
@@ -267,8 +267,8 @@ pub fn accept(state: &mut StreamState, data: &str) -> Result<String, ModelError>
     }
     if let Some(u) = chunk.usage {
         state.usage = Some(Usage {
-            input_tokens: count(u.prompt_tokens),
-            output_tokens: count(u.completion_tokens),
+            input_tokens: tokens(u.prompt_tokens),
+            output_tokens: tokens(u.completion_tokens),
             estimated: false,
         });
     }

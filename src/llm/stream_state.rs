@@ -25,25 +25,20 @@ pub struct StreamState {
 }
 
 impl StreamState {
-    /// Parses one stream payload; `who` names the provider when it is not JSON.
-    pub(crate) fn parse(data: &str, who: &str) -> Result<Value, ModelError> {
-        serde_json::from_str(data.trim()).map_err(|_| {
-            ModelError::new(
-                ErrorKind::BadRequest,
-                format!("{who} sent a stream chunk that is not JSON"),
-            )
-        })
-    }
-
     /// Reads one stream payload as a dialect's chunk type; `who` names the provider when it
     /// is not JSON. The chunk types are lenient (`lenient`): a field of an unexpected type
     /// is read as absent, as a provider's extra or changed field must not cut an answer.
     pub(crate) fn chunk<T: DeserializeOwned>(data: &str, who: &str) -> Result<T, ModelError> {
-        serde_json::from_value(Self::parse(data, who)?).map_err(|e| {
-            ModelError::new(
-                ErrorKind::BadRequest,
-                format!("{who} sent a stream chunk Agora cannot read: {e}"),
-            )
+        // Read once, straight into the chunk type: serde tells a payload that is not JSON
+        // from JSON of another shape.
+        serde_json::from_str(data.trim()).map_err(|e| {
+            let what = match e.classify() {
+                serde_json::error::Category::Data => {
+                    format!("{who} sent a stream chunk Agora cannot read: {e}")
+                }
+                _ => format!("{who} sent a stream chunk that is not JSON"),
+            };
+            ModelError::new(ErrorKind::BadRequest, what)
         })
     }
 
@@ -96,7 +91,38 @@ where
     })
 }
 
-/// A token count read leniently: a non-negative integer within `u32`, else 0.
-pub(crate) fn count(n: Option<u64>) -> u32 {
+/// A token count as a provider reported it: absent is 0, and a count past `u32` is held
+/// at `u32::MAX` rather than wrapped.
+pub(crate) fn tokens(n: Option<u64>) -> u32 {
     n.map_or(0, |n| u32::try_from(n).unwrap_or(u32::MAX))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[derive(Debug, serde::Deserialize)]
+    struct Chunk {
+        #[allow(dead_code)]
+        id: String,
+    }
+
+    /// A provider's broken chunk is named for what is wrong with it: not JSON at all, or
+    /// JSON of a shape Agora does not read.
+    #[test]
+    fn a_chunk_that_is_not_json_is_told_from_one_of_another_shape() {
+        let e = StreamState::chunk::<Chunk>("<html>502</html>", "Acme").unwrap_err();
+        assert_eq!(e.message, "Acme sent a stream chunk that is not JSON");
+        let e = StreamState::chunk::<Chunk>(r#"{"id": 7}"#, "Acme").unwrap_err();
+        assert!(
+            e.message
+                .starts_with("Acme sent a stream chunk Agora cannot read: invalid type"),
+            "{}",
+            e.message
+        );
+        assert_eq!(e.kind, ErrorKind::BadRequest);
+        assert!(StreamState::chunk::<Chunk>(" {\"id\": \"x\"}\n", "Acme").is_ok());
+        assert_eq!(tokens(None), 0);
+        assert_eq!(tokens(Some(u64::MAX)), u32::MAX);
+    }
 }
