@@ -89,7 +89,7 @@ pub(super) fn walk<'a>(view: &'a LogView, events: &'a [Event]) -> Vec<Item<'a>> 
                         quotes: &t.quotes,
                         web: t.web.as_ref(),
                     }));
-                } else if t.status == TurnStatus::Failed {
+                } else if matches!(t.status, TurnStatus::Failed | TurnStatus::Retried) {
                     let error = t.error.as_deref().unwrap_or_default();
                     items.push(Item::Note(one_line(&reading::failed_attempt(
                         config, &t.seat, error,

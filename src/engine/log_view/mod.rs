@@ -36,6 +36,8 @@ pub enum TurnStatus {
     Limit(FinishReason),
     Cut,
     Failed,
+    /// A failed attempt that a later attempt of the same call replaced: kept, quietly.
+    Retried,
     /// Was streaming when the tab closed: the saved partial text.
     Interrupted,
 }
@@ -52,6 +54,7 @@ impl TurnStatus {
             TurnStatus::Limit(_) => "limit",
             TurnStatus::Cut => "cut",
             TurnStatus::Failed => "failed",
+            TurnStatus::Retried => "retried",
             TurnStatus::Interrupted => "interrupted",
         }
     }
@@ -415,6 +418,15 @@ impl LogView {
                 let queued = self
                     .turn_index(&call.to_string())
                     .filter(|&i| self.turns[i].status == TurnStatus::Queued);
+                // The failed attempt a retry replaces is kept, as a quiet note.
+                let mut changes = Vec::new();
+                if let Some(old) = self
+                    .turn_index(&call.to_string())
+                    .filter(|&i| self.turns[i].status == TurnStatus::Failed)
+                {
+                    self.turns[old].status = TurnStatus::Retried;
+                    changes.push(Change::Turn(old));
+                }
                 let i = match queued {
                     Some(i) => {
                         self.turns[i].status = status;
@@ -423,11 +435,12 @@ impl LogView {
                     None => self.new_turn(call, seat, label, *purpose, status),
                 };
                 self.turns[i].request.clone_from(request);
-                match queued {
-                    Some(_) => vec![Change::Turn(i)],
+                changes.push(match queued {
+                    Some(_) => Change::Turn(i),
                     // A new turn is shown whole when its block is added.
-                    None => vec![self.push(format!("t{}", e.seq), BlockKind::Turn(i))],
-                }
+                    None => self.push(format!("t{}", e.seq), BlockKind::Turn(i)),
+                });
+                changes
             }
             EventKind::FindingRecorded(f) => self.finding(e, f),
             EventKind::CallSkipped { seat, reason, .. } => {

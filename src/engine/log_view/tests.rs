@@ -232,7 +232,7 @@ fn a_turn_left_streaming_in_a_stored_log_shows_as_interrupted_with_its_saved_tex
 }
 
 #[test]
-fn a_retried_call_keeps_its_failed_attempt_and_shows_the_retry_after_its_countdown() {
+fn a_retried_call_keeps_its_failed_attempt_quietly_and_shows_the_retry_after_its_countdown() {
     let config = debate(FormatId::Classic);
     let (view, _) = run(
         config,
@@ -247,14 +247,15 @@ fn a_retried_call_keeps_its_failed_attempt_and_shows_the_retry_after_its_countdo
         .filter(|t| t.call.to_string() == call)
         .collect();
     assert_eq!(attempts.len(), 2, "the failed attempt stays visible");
-    assert_eq!(attempts[0].status, TurnStatus::Failed);
+    // Kept as a quiet note, not as a failed turn: its call was answered.
+    assert_eq!(attempts[0].status, TurnStatus::Retried);
     assert!(attempts[0].error.as_deref().unwrap().contains("503"));
     assert_eq!(attempts[1].status, TurnStatus::Done);
     // The call's turn is its latest attempt, and its countdown stands between the two.
     assert_eq!(view.turn(call).unwrap().status, TurnStatus::Done);
     let at = |want: &dyn Fn(&BlockKind) -> bool| view.blocks.iter().position(|b| want(&b.kind));
     let first =
-        at(&|k| matches!(k, BlockKind::Turn(i) if view.turns[*i].status == TurnStatus::Failed));
+        at(&|k| matches!(k, BlockKind::Turn(i) if view.turns[*i].status == TurnStatus::Retried));
     let retry = at(&|k| matches!(k, BlockKind::Retry { attempt: 2, .. }));
     let second = view.blocks.iter().rposition(
         |b| matches!(b.kind, BlockKind::Turn(i) if view.turns[i].call.to_string() == call),

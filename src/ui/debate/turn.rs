@@ -30,6 +30,7 @@ fn status_line(s: TurnStatus) -> Option<(&'static str, &'static str)> {
         TurnStatus::Limit(why) => Some(("warn", reading::finish(why)?)),
         TurnStatus::Cut => Some(("warn", reading::finish(FinishReason::Cut)?)),
         TurnStatus::Failed => Some(("error", "This turn failed")),
+        TurnStatus::Retried => Some(("quiet", "This attempt failed and was tried again")),
         TurnStatus::Interrupted => Some((
             "warn",
             "Unfinished: the page was closed while this turn streamed",
