@@ -86,7 +86,7 @@ test('a tournament runs, stops, runs on, ranks the models and exports every deba
   const board = await settledLeaderboard(page, 12, 24);
   assert.equal(board.length, 3, JSON.stringify(board));
   let wins = 0, losses = 0;
-  for (const [rank, model, points, interval, wlt] of board) {
+  for (const [rank, model, points, wlt, interval] of board) {
     assert.match(model, /^(alpha|beta|gamma)$/);
     const [lo, hi] = interval.split('–').map(Number);
     assert.ok(lo <= Number(points) && Number(points) <= hi, `${points} in ${interval}`);

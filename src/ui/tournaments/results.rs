@@ -57,12 +57,14 @@ fn leaderboard(t: &Tournament, s: &Standings, rating: bool) -> AnyView {
                 Cell::Text((rank + 1).to_string()),
                 Cell::Head(names[r.contestant].clone()),
                 Cell::Text(decimal(r.rating.points, 0)),
+                // The record beside the strength: on a phone both show before the table
+                // scrolls sideways.
+                Cell::Text(format!("{}–{}–{}", r.wins, r.losses, r.ties)),
                 Cell::Text(if rating {
                     "being worked out…".to_string()
                 } else {
                     format!("{}–{}", decimal(r.rating.low, 0), decimal(r.rating.high, 0))
                 }),
-                Cell::Text(format!("{}–{}–{}", r.wins, r.losses, r.ties)),
                 Cell::Text(order),
                 Cell::Text(usd(&r.spend)),
             ];
@@ -81,8 +83,9 @@ fn leaderboard(t: &Tournament, s: &Standings, rating: bool) -> AnyView {
         Column("#", true),
         Column("Model", false),
         Column("Strength", true),
+        // Word joiners: a heading that wraps on a phone keeps "W–L–T" whole.
+        Column("W\u{2060}–\u{2060}L\u{2060}–\u{2060}T", true),
         Column("95% interval", true),
-        Column("W–L–T", true),
         Column("Wins by side order", true),
         Column("Spent", true),
     ];
@@ -99,7 +102,7 @@ fn leaderboard(t: &Tournament, s: &Standings, rating: bool) -> AnyView {
         count(verdicts as usize, "verdict")
     );
     view! {
-        <p id="counted">{counted}</p>
+        <p class="hint" id="counted">{counted}</p>
         <p class="hint">"Strength on an Elo-like scale (1000 is the field's middle; 400 points are 10-to-1 odds), from every judged debate. The interval is where 95% of 1,000 resamplings of the debates put it: overlapping intervals mean the order is not settled. A win \"by side order\" is one where the same side won both legs of a pairing on a motion: the side, not the model, decided it."</p>
         {table}
     }
