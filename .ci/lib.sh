@@ -379,3 +379,15 @@ tier_model() {
   [ -z "$pid" ] || kill "$pid" 2>/dev/null || true
   return "$rc"
 }
+
+# The release build is redone when anything it is made from is newer than dist/ (the quick
+# check and the screenshots use it; the test command always builds afresh).
+dist_current() {
+  [ -f "$ROOT/dist/index.html" ] || return 1
+  [ -z "$(cd "$ROOT" && find src www prompts index.html Cargo.toml Cargo.lock Trunk.toml .cargo .ci -newer dist/index.html -type f -print -quit)" ]
+}
+build_if_stale() {
+  if dist_current; then echo "  dist/ is current"; return; fi
+  ensure_chromium; ensure_npm; ensure_build_tools
+  release_build dist
+}

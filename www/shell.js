@@ -19,7 +19,7 @@
   // The same rule as Route::parse (both are held to tests/routes.json): leading '?' and '#'
   // trimmed, every pair read in order, and an empty id names nothing.
   const q = new URLSearchParams(location.search.replace(/^\?+/, ''));
-  const names = [...q].some(([k, v]) => (['debate', 'tournament'].includes(k) && v)
+  const names = [...q].some(([k, v]) => (['debate', 'tournament', 'example'].includes(k) && v)
     || (k === 'view' && ['history', 'ledger', 'tournaments'].includes(v)));
   if (names || location.hash.replace(/^#+/, '').startsWith('share=')) {
     // Never shown on this page: out of the way of everything else.

@@ -69,6 +69,17 @@ pub struct Answer {
     pub citations: Vec<crate::engine::sources::web::Citation>,
 }
 
+impl Answer {
+    /// Whether this answer is the one for a call: `occurrence` counts the earlier requests
+    /// with the same seat and purpose.
+    pub fn matches(&self, seat: &str, purpose: &str, path: &str, occurrence: u32) -> bool {
+        self.seat.as_deref().is_none_or(|s| s == seat)
+            && self.purpose.as_deref().is_none_or(|p| p == purpose)
+            && self.path.as_deref().is_none_or(|p| path.starts_with(p))
+            && self.occurrence.is_none_or(|o| o == occurrence)
+    }
+}
+
 #[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct ScriptUsage {
@@ -294,12 +305,11 @@ impl ScriptPlayer {
             .or_insert(0);
         let occurrence = *n;
         *n += 1;
-        let found = self.script.answers.iter().find(|a| {
-            a.seat.as_deref().is_none_or(|s| s == seat)
-                && a.purpose.as_deref().is_none_or(|p| p == purpose)
-                && a.path.as_deref().is_none_or(|p| path.starts_with(p))
-                && a.occurrence.is_none_or(|o| o == occurrence)
-        });
+        let found = self
+            .script
+            .answers
+            .iter()
+            .find(|a| a.matches(seat, purpose, path, occurrence));
         let answer = found.or(self.script.default.as_ref());
         let text_default = || match schema {
             Some(s) => super::schema_sample::sample(s, occurrence).to_string(),

@@ -33,7 +33,7 @@ const LOCAL_MODEL_HINT: &str = " The local model stopped answering (or was never
 
 /// The same on any other page (a static host): a visitor there has no local model server,
 /// and what they can do is on this page.
-const NO_LOCAL_MODEL_HINT: &str = " There is no local model server on this computer: it runs only where Agora is started with its own run command. Choose another connection for the debate (\"In this browser\" runs a small model in this tab, and the scripted demo needs nothing at all), or add a connection with your own key.";
+const NO_LOCAL_MODEL_HINT: &str = " There is no local model server on this computer: it runs only where Agora is started with its own run command. Choose another connection for the debate (\"In this browser\" runs a small model in this tab, and scripted test answers need nothing at all), or add a connection with your own key.";
 
 /// Whether this page was served by Agora's run command (`bash .ci/serve`, which names
 /// itself in a `Server-Timing` header of every response): read from the page's own

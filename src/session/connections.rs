@@ -126,7 +126,7 @@ pub const PRESETS: &[Preset] = &[
         needs_key: false,
     },
     Preset {
-        name: "Scripted demo (no key, no network)",
+        name: "Scripted test answers (no key, no network)",
         kind: ProviderKind::Scripted,
         base_url: "",
         model: "scripted",
@@ -354,7 +354,7 @@ impl Connection {
             origin: ConnectionOrigin::BuiltIn,
             ..Self::scripted(
                 Self::DEMO,
-                "Demo (canned answers, no key)",
+                "Scripted test answers (no key)",
                 crate::engine::script::Script {
                     answers: Vec::new(),
                     default: Some(pace),

@@ -128,7 +128,7 @@ impl SetupDraft {
         if self.connection.is_empty() {
             return Err(SetupProblem {
                 field: SetupField::Connection,
-                message: "Choose a connection first: the scripted demo needs no key at all, or add a connection with your own key.",
+                message: "Choose a connection first: a small model in this browser or scripted test answers need no key, or add a connection with your own key.",
             });
         }
         if !self.cap.trim().is_empty() && cost::parse_decimal(&self.cap).is_none() {

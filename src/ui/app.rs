@@ -75,6 +75,7 @@ fn open_route(state: AppState, route: Route) {
         }
         Route::History => refresh_history(state),
         Route::Shared => load_shared(state),
+        Route::Example(name) => load_example(state, name.clone()),
         Route::Setup | Route::Ledger | Route::Tournaments | Route::Tournament(_) => {}
     }
     state.route.set(route);
@@ -110,6 +111,30 @@ fn load_shared(state: AppState) {
             Ok(events) => {
                 view.show_shared(events);
                 view.focus.set(super::share::focus_of(&fragment));
+            }
+            Err(e) => view.load_error.set(Some(e)),
+        }
+        view.loading.set(false);
+    });
+}
+
+/// Opens an example debate of the gallery (`examples/NAME.json` beside the page), shown as
+/// a shared debate is (read-only, stored nowhere unless kept) and replayed from its start.
+fn load_example(state: AppState, name: String) {
+    let view = state.debate;
+    view.reset(None);
+    view.shared.set(None);
+    view.loading.set(true);
+    let route = Route::Example(name.clone());
+    spawn_local(async move {
+        let opened = super::gallery::fetch(&name).await;
+        if state.route.get_untracked() != route {
+            return; // the user moved on meanwhile
+        }
+        match opened {
+            Ok(events) => {
+                view.show_shared(events);
+                view.example.set(Some(name));
             }
             Err(e) => view.load_error.set(Some(e)),
         }
@@ -311,7 +336,7 @@ pub fn App() -> impl IntoView {
             {move || match state.route.get() {
                 Route::Setup => view! { <SetupScreen/> }.into_any(),
                 // Every other screen is a chunk of its own (`chunks`), fetched after this one.
-                Route::Debate(_) | Route::Shared => view! { <Lazy chunk=&chunks::DEBATE/> }.into_any(),
+                Route::Debate(_) | Route::Shared | Route::Example(_) => view! { <Lazy chunk=&chunks::DEBATE/> }.into_any(),
                 Route::History => view! { <Lazy chunk=&chunks::HISTORY/> }.into_any(),
                 Route::Ledger => view! { <Lazy chunk=&chunks::LEDGER/> }.into_any(),
                 Route::Tournaments => view! { <Lazy chunk=&chunks::TOURNAMENTS/> }.into_any(),

@@ -8,6 +8,7 @@ use super::inpage::cached_models;
 use super::state::{AppState, Route};
 use crate::engine::config::FormatId;
 use crate::engine::event::Outcome;
+use crate::engine::reading::count;
 use crate::store::{DebateSummary, HistoryFilter};
 
 fn when(ms: u64) -> String {
@@ -224,7 +225,7 @@ pub fn HistoryScreen() -> impl IntoView {
             } else { view! {
                 <p class="hint" id="history-count">{move || {
                     let (n, all) = (shown.with(Vec::len), state.history.with(Vec::len));
-                    if n == all { format!("{all} debates") } else { format!("{n} of {all} debates match") }
+                    if n == all { count(all, "debate") } else { format!("{n} of {} match", count(all, "debate")) }
                 }}</p>
                 <ul class="history-list">
                     // Redrawn whole when the list or a filter changes: a keyed <For> would be
@@ -232,6 +233,8 @@ pub fn HistoryScreen() -> impl IntoView {
                     {move || shown.get().into_iter().map(|item| view! { <HistoryRow item=item/> }).collect_view()}
                 </ul>
             }.into_any() }}
+            // The examples, unfolded while there is nothing of one's own to read yet.
+            <super::gallery::Gallery open=Signal::derive(move || state.history.with(Vec::is_empty))/>
             {cached_models()}
         </section>
     }

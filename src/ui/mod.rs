@@ -3,6 +3,7 @@
 //! tournament screens, widgets beside them, and a folder per format under `formats/`,
 //! listed in its registry.
 
+pub mod examples;
 pub mod formats;
 pub mod link_policy;
 pub mod md_blocks;
@@ -26,6 +27,8 @@ mod fields;
 mod focus;
 #[cfg(target_arch = "wasm32")]
 mod fork;
+#[cfg(target_arch = "wasm32")]
+mod gallery;
 #[cfg(target_arch = "wasm32")]
 mod history;
 #[cfg(target_arch = "wasm32")]

@@ -119,7 +119,8 @@ pub fn Replay() -> impl IntoView {
     };
     let active = RwSignal::new(false);
     let total = RwSignal::new(0usize);
-    let start = move |_| {
+    // The tape cut from the whole log, shown from its start; `play` plays it at once.
+    let begin = move |play: bool| {
         let events = d.log();
         spawn_local(async move {
             if let Ok(events) = events.await {
@@ -128,9 +129,23 @@ pub fn Replay() -> impl IntoView {
                 p.tape.set_value(Some(tape));
                 active.set(true);
                 p.scrub(0);
+                if play {
+                    p.play_or_pause();
+                }
             }
         });
     };
+    let start = move |_| begin(false);
+    // An example of the gallery plays from its start as it opens, once.
+    let autoplayed = StoredValue::new(None::<String>);
+    Effect::new(move |_| {
+        let Some(name) = d.example.get() else { return };
+        if autoplayed.get_value().as_ref() == Some(&name) {
+            return;
+        }
+        autoplayed.set_value(Some(name));
+        begin(true);
+    });
     view! {
         {move || if !active.get() {
             view! { <button id="replay" class="link" on:click=start>"Replay"</button> }.into_any()
@@ -146,7 +161,7 @@ pub fn Replay() -> impl IntoView {
                     <option value="5">"5×"</option>
                     <option value="20">"20×"</option>
                 </select>
-                <button id="replay-exit" class="link" on:click=move |_| { p.exit(); active.set(false); }>"Exit replay"</button>
+                <button id="replay-exit" class="link" on:click=move |_| { p.exit(); active.set(false); }>"Skip to the end"</button>
             </div>
         }.into_any() }}
     }

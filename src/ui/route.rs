@@ -16,6 +16,8 @@ pub enum Route {
     Tournament(String),
     /// A debate carried in a share link's fragment (`#share=1.…`).
     Shared,
+    /// An example debate of the gallery (`?example=classic`), read from `examples/`.
+    Example(String),
 }
 
 impl Route {
@@ -32,6 +34,7 @@ impl Route {
             let route = match (name.as_ref(), value.as_ref()) {
                 ("debate", _) => id().map(Route::Debate),
                 ("tournament", _) => id().map(Route::Tournament),
+                ("example", _) => id().map(Route::Example),
                 ("view", "history") => Some(Route::History),
                 ("view", "ledger") => Some(Route::Ledger),
                 ("view", "tournaments") => Some(Route::Tournaments),
@@ -60,6 +63,7 @@ impl Route {
             Route::Tournaments => pair("view", "tournaments"),
             Route::Tournament(id) => pair("tournament", id),
             Route::Debate(id) => pair("debate", id),
+            Route::Example(name) => pair("example", name),
             Route::Shared => return None,
         })
     }
@@ -82,7 +86,10 @@ impl Route {
             (Route::Tournament(_), _) => "Tournament · Agora".to_string(),
             (Route::Debate(_), Some(t)) => format!("{} · Agora", clip(t)),
             (Route::Shared, Some(t)) => format!("Shared: {} · Agora", clip(t)),
-            (Route::Debate(_) | Route::Shared, None) => "Debate · Agora".to_string(),
+            (Route::Example(_), Some(t)) => format!("Example: {} · Agora", clip(t)),
+            (Route::Debate(_) | Route::Shared | Route::Example(_), None) => {
+                "Debate · Agora".to_string()
+            }
         }
     }
 }
@@ -118,6 +125,7 @@ mod tests {
             Route::Debate("d-1700000000000-ab12".into()),
             // An id with characters a query must escape.
             Route::Debate("a b&c=d/é#?+".into()),
+            Route::Example("council".into()),
         ];
         for r in all {
             let q = r.query().unwrap();
@@ -170,6 +178,7 @@ mod tests {
                 Route::Tournament(_) => "tournament",
                 Route::Debate(_) => "debate",
                 Route::Shared => "shared",
+                Route::Example(_) => "example",
             };
             assert_eq!(screen, case["screen"], "{address}");
         }

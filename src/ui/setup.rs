@@ -105,8 +105,17 @@ pub fn SetupScreen() -> impl IntoView {
     let format = Memo::new(move |_| draft.with(|d| d.format));
     let options = move || forms.with_value(|forms| form_of(forms, format.get()).view());
 
+    // Offered first (unfolded) when nothing answers here without a key and no connection
+    // is chosen: the examples show what Agora does before anything is set up.
+    let examples_first = Signal::derive(move || {
+        state
+            .no_key
+            .with(|n| n.as_ref().is_some_and(|n| n.best().is_none()))
+            && draft.with(|d| d.connection.is_empty())
+    });
     view! {
         <Hero/>
+        <super::gallery::Gallery open=examples_first/>
         <form class="card setup" on:submit=start>
             <FormatPicker draft=draft/>
             <TopicField draft=draft/>
@@ -270,13 +279,13 @@ fn ConnectionBlock(draft: RwSignal<SetupDraft>) -> impl IntoView {
             let none = state.no_key.get().is_some_and(|n| n.best().is_none()) && connection().is_empty();
             none.then(|| view! {
                 <div class="subcard no-key" id="no-key">
-                    <p>"No model answers on this page without a key yet. To see a debate now:"</p>
+                    <p>"No model answers on this page without a key yet. To run a debate now:"</p>
                     <div class="row">
-                        <button type="button" class="secondary" id="use-demo" on:click=move |_| pick.run(Connection::DEMO.to_string())>"Watch a scripted demo"</button>
                         <button type="button" class="secondary" id="use-inpage" on:click=move |_| pick.run(Connection::IN_BROWSER.to_string())>"Run a small model in this browser"</button>
                         <button type="button" class="secondary" id="use-key" on:click=move |_| { editing.set(false); adding.set(true) }>"Use your own key"</button>
+                        <button type="button" class="secondary" id="use-demo" on:click=move |_| pick.run(Connection::DEMO.to_string())>"Use scripted test answers"</button>
                     </div>
-                    <p class="hint">"The demo plays canned answers: it costs nothing and needs no network. A model in this browser needs a GGUF file (from this device or an address) and runs on your own computer. With a key, Agora calls the provider you choose straight from this page."</p>
+                    <p class="hint">"The example debates above were written for Agora. To run one of your own: a model in this browser needs a GGUF file (from this device or an address) and runs on your own computer; with a key, Agora calls the provider you choose straight from this page. Scripted test answers are placeholder text that needs no network, for trying the screens and for tests."</p>
                 </div>
             })
         }}

@@ -184,6 +184,9 @@ debate_view! {
         /// until the visitor keeps a copy (`id` is then `None`). A new debate (or none) is
         /// not the shared one.
         shared: Option<std::sync::Arc<Vec<Event>>> = None,
+        /// The gallery example on screen (its name): shown as a shared debate is, and
+        /// replayed from its start as it opens.
+        example: Option<String> = None,
         /// The finding a share link opened on (one crux card, one forecast), shown alone.
         focus: Option<String> = None,
         /// What happened, for a forecast resolved after it finished.
@@ -387,9 +390,10 @@ impl DebateView {
     /// The view as it was after the log's first events (a replay's position).
     pub fn show_prefix(&self, events: &[Event]) {
         // Replay redraws the same debate: a shared one stays shared.
-        let shared = self.shared.get_untracked();
+        let (shared, example) = (self.shared.get_untracked(), self.example.get_untracked());
         self.reset(self.id.get_untracked());
         self.shared.set(shared);
+        self.example.set(example);
         for e in events {
             self.apply(e);
         }

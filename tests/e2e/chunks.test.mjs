@@ -194,7 +194,7 @@ test('a recorded debate in the widget fetches its own format\'s drawing beside t
 
 test('a debate whose format\'s drawing cannot be fetched shows its head, says so with Reload, and the host page hears it', async () => {
   await widgetWithout('split_duelogic_views.wasm', async page => {
-    assert.match(await page.locator('#d h1.topic').textContent(), /Should cities ban cars/);
+    assert.match(await page.locator('#d h1.topic').textContent(), /Should social media platforms be required by law/);
     // No turn is drawn without its format's decorations.
     assert.equal(await page.locator('#d .turn').count(), 0);
     await page.screenshot({ path: 'artifacts/views-missing-390.png' });

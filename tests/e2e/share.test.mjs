@@ -14,7 +14,7 @@ after(async () => { await w.browser?.close(); w.site?.close(); });
 
 async function addScripted(page, script = {}) {
   await page.getByRole('button', { name: /Add a connection/ }).click();
-  await page.selectOption('#conn-provider', { label: 'Scripted demo (no key, no network)' });
+  await page.selectOption('#conn-provider', { label: 'Scripted test answers (no key, no network)' });
   await page.fill('#conn-script', JSON.stringify(script));
   await page.click('#conn-save');
 }
@@ -177,7 +177,7 @@ test('Continue from here on a shared debate keeps a copy and goes on on the visi
   await page2.getByRole('button', { name: 'Continue from here' }).nth(1).click();
   const panel = page2.getByRole('dialog', { name: 'Continue from here' });
   assert.equal(await panel.getByRole('option', { name: 'the same models' }).count(), 0, 'the sharer\'s connections are not offered');
-  await panel.getByRole('combobox').selectOption({ label: 'Scripted demo (no key, no network)' });
+  await panel.getByRole('combobox').selectOption({ label: 'Scripted test answers (no key, no network)' });
   await panel.getByRole('button', { name: 'Fork and continue' }).click();
   await page2.waitForURL(/\?debate=/);
   await page2.locator('.badge.done').waitFor({ timeout: 60_000 });
@@ -243,7 +243,7 @@ test('one crux card and one forecast are shared on their own, with or without th
   // A forecast's final distribution.
   await page.getByRole('link', { name: 'New debate' }).click();
   await page.getByRole('radio', { name: 'Forecast' }).check();
-  await page.selectOption('#connection', { label: 'Scripted demo (no key, no network)' });
+  await page.selectOption('#connection', { label: 'Scripted test answers (no key, no network)' });
   await page.fill('#topic', 'Will a forecast travel alone?');
   await page.click('#start');
   await page.locator('.badge.done').waitFor({ timeout: 90_000 });

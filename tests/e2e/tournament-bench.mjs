@@ -23,7 +23,7 @@ const median = xs => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 
 async function addScripted(page) {
   await page.getByRole('button', { name: /Add a connection/ }).click();
-  await page.selectOption('#conn-provider', { label: 'Scripted demo (no key, no network)' });
+  await page.selectOption('#conn-provider', { label: 'Scripted test answers (no key, no network)' });
   await page.fill('#conn-name', 'Bench');
   await page.fill('#conn-script', JSON.stringify({ default: { chunk_delay_ms: 0 } }));
   await page.fill('#conn-concurrency', '8');

@@ -86,7 +86,7 @@ test('an unreachable local model says what to do on this page, and names the run
   try {
     const said = await localModelFails(hosted);
     assert.match(said, /no local model server on this computer/);
-    assert.match(said, /scripted demo/);
+    assert.match(said, /scripted test answers/);
     assert.doesNotMatch(said, /\.ci\/serve/);
   } finally {
     hosted.close();

@@ -32,13 +32,14 @@ test('the recorded widget shows every turn and finding, and nothing is called', 
   const { page, requests, errors, context } = await embedPage();
   const widget = page.locator('#recorded');
   await widget.locator('.badge.done').waitFor({ timeout: 30_000 });
-  // Every turn but the Arbiter's evaluations (shown as scorecards). A stored debate is
-  // drawn a slice at a time: wait for the last turn.
-  const turns = count(k => k.TurnStarted && k.TurnStarted.purpose !== 'evaluation');
+  // Every turn but the Arbiter's evaluations (shown as scorecards) and the interruption
+  // checks (folded analysis calls). A stored debate is drawn a slice at a time: wait for
+  // the last turn.
+  const turns = count(k => k.TurnStarted && !['evaluation', 'check'].includes(k.TurnStarted.purpose));
   await widget.locator('.turn').nth(turns - 1).waitFor();
   assert.equal(await widget.locator('.turn').count(), turns, 'every turn');
   assert.equal(await widget.locator('.scorecard').count(), count(k => k.FindingRecorded?.body.Evaluation), 'every evaluation');
-  assert.match(await widget.locator('h1.topic').textContent(), /Should cities ban cars/);
+  assert.equal((await widget.locator('h1.topic').textContent()).trim(), recorded.events[0].kind.DebateStarted.config.topic);
   // Replay works inside the widget.
   await widget.getByRole('button', { name: 'Replay' }).click();
   await widget.locator('.replay input[type=range]').waitFor();
@@ -329,6 +330,47 @@ test('a visitor\'s key typed into a visitor-key widget on another site stays out
     await page.screenshot({ path: 'artifacts/visitor-key-failure.png' });
     console.log(logs.join('\n'));
     throw e;
+  } finally {
+    await context.close();
+    host.close();
+    agora.close();
+  }
+});
+
+test('each example of the gallery shows whole in a widget on a page of another origin, with nothing called', async () => {
+  const NAMES = ['classic', 'duelogic', 'forecast', 'crux', 'council'];
+  const agora = await serveDist({ cors: true }); // http://127.0.0.1:…
+  const hostHtml = `<!doctype html><html lang="en"><title>A site with examples</title>
+    <script type="module" src="${agora.url}agora.js"></script>
+    ${NAMES.map(n => `<h2>${n}</h2><agora-debate id="${n}" src="${agora.url}examples/${n}.json"></agora-debate>`).join('\n')}
+    </html>`;
+  const host = createServer((req, res) => res.writeHead(200, { 'Content-Type': 'text/html' }).end(hostHtml));
+  await new Promise(r => host.listen(0, '127.0.0.1', r));
+  const context = await w.browser.newContext();
+  const page = await context.newPage();
+  const errors = [];
+  const requests = [];
+  page.on('pageerror', e => errors.push(e.message));
+  page.on('request', r => requests.push(r.url()));
+  try {
+    const hostUrl = `http://localhost:${host.address().port}/`; // another origin than Agora's
+    await page.goto(hostUrl);
+    for (const name of NAMES) {
+      const example = JSON.parse(readFileSync(join(ROOT, `www/examples/${name}.json`), 'utf8'));
+      const topic = example.events[0].kind.DebateStarted.config.topic;
+      const widget = page.locator(`#${name}`);
+      await widget.locator('.badge.done').waitFor({ timeout: 30_000 });
+      await widget.locator('.transcript:not([aria-busy="true"])').waitFor();
+      assert.equal((await widget.locator('h1.topic').textContent()).trim(), topic, name);
+      // Each format's own view: a forecast's arguments are its forecasters' cards.
+      const shown = name === 'forecast' ? '.fc-card' : '.turn[data-status="done"]';
+      assert.ok(await widget.locator(shown).count() >= 5, `${name}: its turns`);
+      assert.equal(await widget.locator('.turn[data-status="failed"]').count(), 0, name);
+      assert.doesNotMatch(await widget.textContent(), /stands in for a model|Scripted (answer|notes|crux|reason)\b/, `${name}: no filler`);
+    }
+    const elsewhere = requests.filter(u => !u.startsWith(agora.url) && !u.startsWith(hostUrl));
+    assert.deepEqual(elsewhere, [], 'nothing but the host page and Agora\'s own files: no model was called');
+    assert.deepEqual(errors, []);
   } finally {
     await context.close();
     host.close();

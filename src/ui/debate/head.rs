@@ -8,7 +8,8 @@ use crate::ui::app::navigate;
 use crate::ui::fork::ForkedFrom;
 use crate::ui::state::{AppState, DebateView, Route};
 
-/// Shown over a debate that came in a link, in the app (a widget has no store to keep it).
+/// Shown over a debate that came in a link or is an example of the gallery, in the app (a
+/// widget has no store to keep it).
 #[component]
 pub(super) fn SharedBanner(app: AppState, error: RwSignal<Option<String>>) -> impl IntoView {
     let d = expect_context::<DebateView>();
@@ -21,9 +22,16 @@ pub(super) fn SharedBanner(app: AppState, error: RwSignal<Option<String>>) -> im
             }
         });
     };
+    let about = move || {
+        if d.example.with(Option::is_some) {
+            view! { <p id="example-note"><strong>"An example debate, written for Agora: not a live run."</strong>" Every answer in it was written to show what this format produces; its scores, rankings and checked quotes were worked out by Agora from those answers, as for any debate. Nothing of it is stored in this browser unless you keep a copy."</p> }.into_any()
+        } else {
+            view! { <p><strong>"Shared with you."</strong>" This debate came in the link you opened: it is read-only and nothing of it is stored in this browser unless you keep a copy. Replay and exports work as they do for your own debates."</p> }.into_any()
+        }
+    };
     view! {
         <div class="shared-banner" role="note">
-            <p><strong>"Shared with you."</strong>" This debate came in the link you opened: it is read-only and nothing of it is stored in this browser unless you keep a copy. Replay and exports work as they do for your own debates."</p>
+            {about}
             <div class="row">
                 <button type="button" id="keep-copy" class="primary" on:click=keep_copy>"Keep a copy"</button>
                 <span class="hint">"or press Continue from here under a turn to go on from it with your own connection."</span>

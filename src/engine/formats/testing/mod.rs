@@ -6,5 +6,6 @@
 
 mod answers_read_back;
 mod context_budget;
+mod gallery;
 pub(crate) mod probe;
 pub(crate) mod scripted;

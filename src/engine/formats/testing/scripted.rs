@@ -46,9 +46,25 @@ impl Scripted {
 }
 
 pub fn run_scripted(config: DebateConfig, script: Script, inputs: Rc<Inputs>) -> Scripted {
-    drive_scripted(script, inputs, EventLog::default(), None, |wiring| {
-        Ok(DebateCtx::start(config, 1, 0, wiring))
-    })
+    run_scripted_at(config, script, inputs, 0)
+}
+
+/// Like `run_scripted`, the clock starting at `start_ms` (milliseconds since 1970).
+pub fn run_scripted_at(
+    config: DebateConfig,
+    script: Script,
+    inputs: Rc<Inputs>,
+    start_ms: u64,
+) -> Scripted {
+    let planned = crate::engine::formats::planned_calls(&config);
+    drive_scripted(
+        script,
+        inputs,
+        EventLog::default(),
+        None,
+        start_ms,
+        |wiring| Ok(DebateCtx::start(config, 1, planned, wiring)),
+    )
 }
 
 /// What a user does while a scripted debate runs: a task on the same virtual clock, given
@@ -63,6 +79,7 @@ pub fn run_scripted_with_user(config: DebateConfig, script: Script, user: User) 
         Inputs::new(),
         EventLog::default(),
         Some(user),
+        0,
         |wiring| Ok(DebateCtx::start(config, 1, 0, wiring)),
     )
 }
@@ -71,7 +88,7 @@ pub fn run_scripted_with_user(config: DebateConfig, script: Script, user: User) 
 /// matches makes no call for what the log already holds.
 pub fn resume_scripted(events: Vec<Event>, script: Script) -> Scripted {
     let log = EventLog::with(events.clone());
-    drive_scripted(script, Inputs::new(), log, None, |wiring| {
+    drive_scripted(script, Inputs::new(), log, None, 0, |wiring| {
         DebateCtx::resume(events, wiring)
     })
 }
@@ -83,9 +100,10 @@ fn drive_scripted(
     inputs: Rc<Inputs>,
     log: EventLog,
     user: Option<User>,
+    start_ms: u64,
     start: impl FnOnce(Wiring) -> Result<DebateCtx, String>,
 ) -> Scripted {
-    let clock = VirtualClock::new(0);
+    let clock = VirtualClock::new(start_ms);
     let model = Rc::new(ScriptedModel::new(script, clock.clone()));
     let log = Rc::new(log);
     let stop = CancelToken::new();
