@@ -8,6 +8,8 @@ import { launch, serveDist, ROOT } from './harness.mjs';
 
 const OUT = join(ROOT, 'docs/screenshots');
 const EXAMPLES = ['classic', 'duelogic', 'forecast', 'crux', 'council'];
+/** What each example's picture opens on: its format's main findings. */
+const ANCHORS = { classic: '.sources-line', duelogic: '.turn.was-cut', forecast: '.fc-headline', crux: '.crux-deck', council: '.council-panel' };
 const VIEWPORTS = [{ name: '1280', width: 1280, height: 900 }, { name: '390', width: 390, height: 844 }];
 
 await mkdir(OUT, { recursive: true });
@@ -27,8 +29,18 @@ try {
       await page.waitForSelector('#replay-exit', { timeout: 30_000 });
       await page.click('#replay-exit');
       await page.waitForFunction(() => !document.querySelector('.transcript[aria-busy="true"]'));
-      // The debate's head and first findings, below the example's note.
-      await page.locator('.debate-head').scrollIntoViewIfNeeded();
+      // Where the format's findings begin, just under the bars that stay at the top.
+      await page.evaluate(sel => {
+        const el = document.querySelector(sel) ?? document.querySelector('.debate-head');
+        window.scrollTo(0, el.getBoundingClientRect().top + window.scrollY);
+        // Then back by what stays on top (the bar, the progress line) and a little air.
+        const covered = Math.max(...[...document.querySelectorAll('.topbar, .progress')]
+          .map(b => b.getBoundingClientRect().bottom).filter(b => b > 0 && b < window.innerHeight / 2), 0);
+        window.scrollBy(0, -(covered + 16));
+      }, ANCHORS[name]);
+      // Turns off screen are drawn as they come into view (content-visibility): let them paint.
+      await page.evaluate(() => new Promise(r => requestAnimationFrame(() => requestAnimationFrame(r))));
+      await page.waitForTimeout(300);
       await page.screenshot({ path: join(OUT, `example-${name}-${vp.name}.png`) });
       console.log(`  docs/screenshots/example-${name}-${vp.name}.png`);
     }
