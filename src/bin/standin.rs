@@ -295,13 +295,13 @@ mod server {
             let msg = body
                 .clone()
                 .unwrap_or_else(|| format!("scripted failure {status}"));
-            return respond(
-                &mut stream,
-                *status,
-                &extra,
-                "application/json",
-                &json!({"error": {"message": msg}}).to_string(),
-            );
+            // A JSON object is a provider's own error body, sent as it is (as each provider
+            // documents it); other text becomes the message of an OpenAI-style error.
+            let sent = match serde_json::from_str::<Value>(&msg) {
+                Ok(v) if v.is_object() => msg,
+                _ => json!({"error": {"message": msg}}).to_string(),
+            };
+            return respond(&mut stream, *status, &extra, "application/json", &sent);
         }
         if !streaming {
             let text = plan.chunks.concat();

@@ -77,6 +77,11 @@ pub enum ErrorKind {
     Auth,
     /// 404: unknown model or wrong base URL.
     NotFound,
+    /// The account's credit or quota is used up (a 402, OpenAI's `insufficient_quota`):
+    /// waiting does not help, the user must act.
+    Billing,
+    /// The request is larger than the model takes (its context window, or a size limit).
+    TooLarge,
     /// 429.
     RateLimited,
     /// 5xx or overloaded.

@@ -97,6 +97,8 @@ pub struct FaultSpec {
     pub status: Option<u16>,
     #[serde(default)]
     pub headers: HashMap<String, String>,
+    /// The error's text; a JSON object is sent as the whole body (a provider's own error
+    /// shape), other text as the message of an OpenAI-style error.
     #[serde(default)]
     pub body: Option<String>,
     /// Stream this many bytes of text, then drop the connection.

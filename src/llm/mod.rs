@@ -6,6 +6,7 @@ pub mod dialect;
 pub mod gemini;
 pub mod grammar_schema;
 pub mod openai;
+pub mod provider_error;
 pub mod rate_limit;
 pub mod redact;
 pub mod request_parts;

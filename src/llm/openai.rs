@@ -8,7 +8,7 @@ use super::redact::{clip, redact_error};
 use super::request_parts::Effort;
 use super::stream_state::{error_text, lenient, lenient_list, tokens, StreamState};
 use crate::engine::event::{FinishReason, Usage};
-use crate::engine::model::{kind_for_status, ChatRequest, ErrorKind, ModelError};
+use crate::engine::model::{ChatRequest, ErrorKind, ModelError};
 
 /// Reasoning models (OpenAI's o-series and gpt-5 family, also behind OpenRouter's
 /// `openai/` prefix) take `max_completion_tokens`, which also covers their hidden reasoning,
@@ -291,14 +291,7 @@ pub fn http_error(
         .unwrap_or_else(|| body.to_string());
     // Redacted whole, then cut: a cut first could keep the start of a key.
     let detail = clip(redact_error(&detail, key).trim(), 300);
-    let kind = kind_for_status(status);
-    let advice = match kind {
-        ErrorKind::Auth => "Check the API key for this connection.",
-        ErrorKind::NotFound => "Check the model name and the base URL.",
-        ErrorKind::RateLimited => "The provider is rate-limiting requests.",
-        ErrorKind::Server => "The provider had a problem on its side.",
-        _ => "The provider rejected the request.",
-    };
+    let super::provider_error::Reading { kind, advice } = super::provider_error::read(status, body);
     let mut message = format!("{who} answered HTTP {status}. {advice}");
     if !detail.is_empty() {
         message.push_str(&format!(" ({detail})"));

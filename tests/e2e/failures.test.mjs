@@ -154,7 +154,7 @@ test('404: the debate pauses with a message naming the model, and Resume tries t
   await start(page, 'Models vanish?');
   const note = page.locator('.note.error').first();
   await note.waitFor({ timeout: 30_000 });
-  assert.match(await note.textContent(), /standin-model.*HTTP 404\. Check the model name.*paused at this turn/);
+  assert.match(await note.textContent(), /standin-model.*HTTP 404\. The provider does not know this model.*paused at this turn/);
   assert.equal(await page.textContent('.progress .badge'), 'Paused');
   // Held, not ended: nothing more goes out until the user resumes.
   await page.waitForTimeout(1000);
@@ -164,4 +164,32 @@ test('404: the debate pauses with a message naming the model, and Resume tries t
   assert.equal((await w.standin.log()).filter(r => r.path === 'round/1/summary').length, 2);
   assert.equal((await transcript(page)).filter(t => t.status === 'done').length, 11);
   await sameAfterReload(page);
+});
+
+test('credit used up and an unknown model hold the debate with what to do, not retried; an overload is tried again', async () => {
+  const held = [
+    { fault: { status: 429, body: '{"error":{"message":"You exceeded your current quota, please check your plan and billing details.","type":"insufficient_quota","code":"insufficient_quota"}}' },
+      said: /answered HTTP 429\. The account's credit or quota is used up: add credit or raise the limit with the provider, then resume/ },
+    { fault: { status: 404, body: '{"error":{"message":"The model `standin-model` does not exist or you do not have access to it.","type":"invalid_request_error","code":"model_not_found"}}' },
+      said: /answered HTTP 404\. The provider does not know this model: check its name/ },
+  ];
+  for (const { fault, said } of held) {
+    await w.standin.setScript(atRoundSummary(fault));
+    const { page } = await openApp(w.browser, w.site.url);
+    await start(page, `Held at HTTP ${fault.status}?`);
+    await page.locator('.note.error').first().waitFor({ timeout: 30_000 });
+    assert.equal(await page.textContent('.progress .badge'), 'Paused');
+    assert.match(await page.locator('.note.error').first().textContent(), said);
+    assert.equal(await page.locator('.note.retry').count(), 0, 'waiting cannot fix it: not retried');
+    assert.equal((await w.standin.log()).filter(r => r.path === 'round/1/summary').length, 1);
+    await page.click('#stop').catch(() => {});
+    await page.context().close();
+  }
+  await w.standin.setScript(atRoundSummary({ status: 529, body: '{"type":"error","error":{"type":"overloaded_error","message":"Overloaded"}}' }));
+  const { page } = await openApp(w.browser, w.site.url);
+  await start(page, 'Overloaded for everyone?');
+  const note = page.locator('.note.retry');
+  await note.waitFor({ timeout: 20_000 });
+  assert.match(await note.textContent(), /overloaded for everyone just now \(not a limit of this account\)/);
+  await page.waitForSelector('.badge.done', { timeout: 30_000 });
 });

@@ -68,11 +68,15 @@ impl DebateCtx {
                         format!("{} (the provider asks to wait {} s)", e.message, ms / 1000);
                 }
                 // A format may go on without a call it tolerates losing, but not past a key
-                // or a model the provider refuses: every later call on that connection would
+                // or a model the provider refuses, nor past credit used up: every later call on that connection would
                 // fail the same way, so the user is asked to fix it instead.
                 // (A check beside a stream is still skipped: the next call on that connection
                 // will hold the debate anyway, and the check would come after its speech.)
-                let needs_user = wait && matches!(e.kind, ErrorKind::Auth | ErrorKind::NotFound);
+                let needs_user = wait
+                    && matches!(
+                        e.kind,
+                        ErrorKind::Auth | ErrorKind::NotFound | ErrorKind::Billing
+                    );
                 if (spec.tolerate_failure && !needs_user) || e.kind == ErrorKind::Busy {
                     self.push(EventKind::CallSkipped {
                         call: key.clone(),
