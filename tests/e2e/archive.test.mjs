@@ -8,7 +8,7 @@ import { readFile, writeFile, mkdtemp } from 'node:fs/promises';
 import { execFileSync } from 'node:child_process';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { world, openApp, addConnection, transcript } from './harness.mjs';
+import { world, openApp, addConnection, transcript, storedEvents } from './harness.mjs';
 import { parseArgdown } from './argdown.mjs';
 
 const w = world('e2e-classic.json');
@@ -244,6 +244,11 @@ test('a debate killed mid-way by a reload resumes and finishes with no turn lost
   await page.fill('#rounds', '1');
   await page.click('#start');
   await page.waitForFunction(() => document.querySelectorAll('.turn[data-status="done"]').length >= 2, null, { timeout: 30_000 });
+  // Killed once two finished turns are stored (a turn is drawn finished a moment before its
+  // event is written: a reload inside that moment keeps it as unfinished, and Resume asks it
+  // again, which another test covers).
+  const stored = async () => (await storedEvents(page)).filter(e => typeof e.kind === 'object' && 'TurnFinished' in e.kind).length;
+  while (await stored() < 2) await page.waitForTimeout(50);
   await page.reload();
   await page.waitForSelector('#resume');
   const kept = (await transcript(page)).filter(t => t.status === 'done');
