@@ -70,7 +70,8 @@ fn sources() -> Vec<(String, PathBuf)> {
     out
 }
 
-fn make(path: &Path) -> (DebateConfig, Scripted) {
+/// The example's set-up, its script as played, and the run.
+fn make(path: &Path) -> (DebateConfig, Script, Scripted) {
     let text = std::fs::read_to_string(path).expect("read the source");
     let source: Source = serde_json::from_str(&text)
         .unwrap_or_else(|e| panic!("{} is not a gallery source: {e}", path.display()));
@@ -84,26 +85,42 @@ fn make(path: &Path) -> (DebateConfig, Scripted) {
             a.chunk_delay_ms = source.word_ms;
         }
     }
-    let run = run_scripted_at(config.clone(), script, Inputs::new(), source.started_ms);
-    (config, run)
+    let run = run_scripted_at(
+        config.clone(),
+        script.clone(),
+        Inputs::new(),
+        source.started_ms,
+    );
+    (config, script, run)
+}
+
+/// Each request's occurrence: how many earlier requests had its seat and purpose (as the
+/// scripted model counts them to match an answer).
+fn occurrences(run: &Scripted) -> Vec<u32> {
+    let mut seen = std::collections::HashMap::new();
+    run.requests
+        .iter()
+        .map(|r| {
+            let n = seen.entry((r.seat.clone(), r.purpose.id())).or_insert(0u32);
+            *n += 1;
+            *n - 1
+        })
+        .collect()
 }
 
 /// The calls no answer of the script matched (they got filler).
 fn unscripted(script: &Script, run: &Scripted) -> Vec<String> {
-    let mut seen = std::collections::HashMap::new();
-    let mut out = Vec::new();
-    for r in &run.requests {
-        let n = seen.entry((r.seat.clone(), r.purpose.id())).or_insert(0u32);
-        let hit = script
-            .answers
-            .iter()
-            .any(|a| a.matches(&r.seat, r.purpose.id(), &r.call, *n));
-        *n += 1;
-        if !hit {
-            out.push(r.call.clone());
-        }
-    }
-    out
+    run.requests
+        .iter()
+        .zip(occurrences(run))
+        .filter(|(r, n)| {
+            !script
+                .answers
+                .iter()
+                .any(|a| a.matches(&r.seat, r.purpose.id(), &r.call, *n))
+        })
+        .map(|(r, _)| r.call.clone())
+        .collect()
 }
 
 /// Every call with what it was sent, for the writer of the answers.
@@ -113,9 +130,7 @@ fn calls_md(config: &DebateConfig, script: &Script, run: &Scripted) -> String {
         "# Calls\n\nThe set-up used:\n\n```json\n{}\n```\n\n",
         serde_json::to_string_pretty(config).unwrap()
     );
-    let mut seen = std::collections::HashMap::new();
-    for r in &run.requests {
-        let n = seen.entry((r.seat.clone(), r.purpose.id())).or_insert(0u32);
+    for (r, n) in run.requests.iter().zip(occurrences(run)) {
         md.push_str(&format!(
             "## `{}`{}\n\nseat `{}`, purpose `{}`, occurrence {}, at most {} tokens\n\n",
             r.call,
@@ -129,7 +144,6 @@ fn calls_md(config: &DebateConfig, script: &Script, run: &Scripted) -> String {
             n,
             r.max_tokens
         ));
-        *n += 1;
         if let Some(s) = &r.schema {
             md.push_str(&format!(
                 "Answer schema:\n\n```json\n{}\n```\n\n",
@@ -157,18 +171,16 @@ fn gallery_examples_are_what_their_scripts_make() {
         if only.as_ref().is_some_and(|o| *o != name) {
             continue;
         }
-        let (config, run) = make(&path);
-        let script: Source =
-            serde_json::from_str(&std::fs::read_to_string(&path).unwrap()).unwrap();
+        let (config, script, run) = make(&path);
         if let Some(dir) = &calls {
             std::fs::create_dir_all(dir).unwrap();
             std::fs::write(
                 Path::new(dir).join(format!("{name}.calls.md")),
-                calls_md(&config, &script.script, &run),
+                calls_md(&config, &script, &run),
             )
             .unwrap();
         }
-        let missing = unscripted(&script.script, &run);
+        let missing = unscripted(&script, &run);
         if !missing.is_empty() {
             problems.push(format!(
                 "{name}: calls not scripted: {}",
